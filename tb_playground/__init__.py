@@ -1,0 +1,7 @@
+"""tb_playground: the rules playground and GM dashboard for 20 Below.
+
+Layers, data flowing one way: ``engine`` (pure maths) <- ``models`` (param objects)
+<- ``table`` (live combat state) <- ``views`` (Panel components) <- ``apps/``.
+"""
+
+__version__ = "0.1.0"

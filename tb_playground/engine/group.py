@@ -1,0 +1,61 @@
+"""Group rolls, Helping and Taking your time (RULES.md, Core Roll; rules/000).
+
+- Group roll: everyone rolls; the group succeeds if at least half succeed and nobody rolled
+  a catastrophic failure.
+- Helping: a helper at least Trained is one Advantage source. Advantage does not stack, so a
+  second helper adds nothing to a roll already at Advantage, but (rules/000) it still counts
+  +1 in the sum and so can cancel a Disadvantage. Helpers share a catastrophic failure: they
+  are caught in it with the helped roll's ``p_catastrophe``.
+- Taking your time: one Advantage source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .core_roll import Odds
+from .validation import require_int
+
+#: Advantage sources for taking the next Time Band up (rules/000, Taking Your Time).
+TAKING_YOUR_TIME_SOURCES = 1
+
+
+def help_sources(helper_tiers: Sequence[int]) -> int:
+    """Advantage sources from helpers: one per helper who is at least Trained (tier >= 1).
+
+    Parameters
+    ----------
+    helper_tiers : sequence of int
+        Each helper's training tier (0..4) in the Skill being rolled.
+    """
+    tiers = [require_int(f"helper_tiers[{i}]", t, 0, 4) for i, t in enumerate(helper_tiers)]
+    return sum(1 for t in tiers if t >= 1)
+
+
+def group_odds(members: Sequence[Odds]) -> float:
+    """Probability a group roll succeeds.
+
+    At least half the members succeed (successes * 2 >= n) and nobody rolls a
+    catastrophic failure. Exact dynamic programme over the number of successes.
+
+    Parameters
+    ----------
+    members : sequence of Odds
+        One ``Odds`` per member; an empty group is an error.
+    """
+    if len(members) == 0:
+        raise ValueError("members must hold at least 1 member's Odds, got none")
+    # ways[k] = P(k successes so far and no catastrophe so far)
+    ways = np.array([1.0])
+    for odds in members:
+        if not isinstance(odds, Odds):
+            raise ValueError(f"members must be Odds objects, got {type(odds).__name__}")
+        nxt = np.zeros(ways.size + 1)
+        nxt[:-1] += ways * odds.p_failure
+        nxt[1:] += ways * odds.p_success
+        ways = nxt
+    n = len(members)
+    needed = (n + 1) // 2
+    return float(ways[needed:].sum())

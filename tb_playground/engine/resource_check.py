@@ -1,0 +1,71 @@
+"""Resource Checks (RULES.md, Core Roll; rules/002 "How Do I Use My Resources?").
+
+TN = Level + (10 - Resource Index), Index 1..6 (lower is easier: Index 1 adds 9).
+
+- Index at or below the Level: roll; success costs nothing, failure drops the Resource one
+  Level until next Month. You get what you were after either way.
+- Reaching beyond your means, Index 1 or 2 above the Level: you always get it, but the
+  Resource drops to 0 for the Month, unless you roll a critical success (no cost).
+- Index 6 always counts as reaching that far, whatever the Level, and even a critical
+  success can't save it.
+- Index more than 2 above the Level can't be attempted (a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .core_roll import Odds, roll_odds
+from .validation import require_int
+
+
+@dataclass(frozen=True)
+class ResourceOdds:
+    """Exact cost odds of a Resource Check.
+
+    Attributes
+    ----------
+    target : int
+        Level + (10 - Index).
+    reaching : bool
+        True when the ask reaches beyond your means (Index above Level, or Index 6).
+    odds : Odds
+        The roll itself.
+    p_no_cost, p_drop_one, p_drop_to_zero : float
+        Probability of each cost; they sum to 1.
+    """
+
+    target: int
+    reaching: bool
+    odds: Odds
+    p_no_cost: float
+    p_drop_one: float
+    p_drop_to_zero: float
+
+
+def resource_check_target(level: int, index: int) -> int:
+    """TN of a Resource Check: Level + (10 - Index)."""
+    level = require_int("level", level, 0, 10)
+    index = require_int("index", index, 1, min(6, level + 2))
+    return level + (10 - index)
+
+
+def resource_check_odds(level: int, index: int, advantage: int = 0) -> ResourceOdds:
+    """Exact odds of each cost of a Resource Check.
+
+    Parameters
+    ----------
+    level : int
+        The Resource's current Level, 0..10.
+    index : int
+        The Resource Index the GM sets, 1..6, and at most Level + 2.
+    advantage : int
+        Net Advantage sources on the roll.
+    """
+    target = resource_check_target(level, index)
+    odds = roll_odds(target, advantage)
+    if index == 6:
+        return ResourceOdds(target, True, odds, 0.0, 0.0, 1.0)
+    if index > level:
+        return ResourceOdds(target, True, odds, odds.p_critical, 0.0, 1.0 - odds.p_critical)
+    return ResourceOdds(target, False, odds, odds.p_success, 1.0 - odds.p_success, 0.0)
