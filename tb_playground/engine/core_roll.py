@@ -294,3 +294,37 @@ def success_table(
         np.asarray(targets), advantage_sign(advantage), crit_max, reroll_catastrophe
     )
     return numerators.sum(axis=1) / denominator
+
+
+def success_curve(
+    targets: np.ndarray, advantage: int = 0, crit_max: int = 2, reroll_catastrophe: bool = False
+) -> np.ndarray:
+    """P(success), criticals included, for each Target Number in ``targets``.
+
+    Parameters
+    ----------
+    targets : array of int
+        Target Numbers, shape (n,).
+    advantage, crit_max, reroll_catastrophe
+        As for ``roll_odds``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array (n,).
+    """
+    return success_table(targets, advantage, crit_max, reroll_catastrophe)[:, :2].sum(axis=1)
+
+
+def difficulty_step(
+    targets: np.ndarray, advantage: int = 0, crit_max: int = 2, reroll_catastrophe: bool = False
+) -> np.ndarray:
+    """What one more point of Difficulty (one more TN) is worth at each TN in ``targets``.
+
+    rules/004: "One point of Difficulty is worth ~10 points of probability mid-curve, ~2 at
+    the extremes". Returns P(success at t) - P(success at t - 1).
+    """
+    targets = np.asarray(targets)
+    return success_curve(targets, advantage, crit_max, reroll_catastrophe) - success_curve(
+        targets - 1, advantage, crit_max, reroll_catastrophe
+    )

@@ -1,0 +1,1 @@
+"""Live table state of a combat: commands, event log, persistence, roles. No Panel import."""

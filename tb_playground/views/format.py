@@ -1,0 +1,27 @@
+"""How numbers from the engine are written on a page. Presentation only, no maths."""
+
+from __future__ import annotations
+
+import html
+
+
+def percent(p: float) -> str:
+    """Write a probability as a percentage with one decimal ("55.0%").
+
+    Non-zero values that would round to 0.0% are written "<0.1%" so that a rare but
+    possible outcome (a Master's catastrophe) never reads as impossible.
+    """
+    if p <= 0:
+        return "0%"
+    if p < 0.0005:
+        return "<0.1%"
+    if p >= 1:
+        return "100%"
+    if p > 0.9995:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"
+
+
+def escape(text: object) -> str:
+    """HTML-escape any text that reaches a page (names, notes, labels)."""
+    return html.escape(str(text), quote=True)

@@ -1,0 +1,90 @@
+"""HoloViews elements drawn from engine results. Shaping data for display only, no maths."""
+
+from __future__ import annotations
+
+import holoviews as hv
+import numpy as np
+
+from tb_playground.engine import OUTCOMES, TOTALS, Odds, success_curve
+
+#: One colour per Core Roll outcome, used by every view.
+OUTCOME_COLORS = {
+    "critical": "#e0a100",
+    "success": "#2e8b57",
+    "failure": "#9aa5b1",
+    "catastrophe": "#c0392b",
+}
+
+#: Labels for the net Advantage sign.
+ADVANTAGE_LABELS = {-1: "Disadvantage", 0: "Normal", 1: "Advantage"}
+
+#: Line colour per net Advantage sign.
+ADVANTAGE_COLORS = {-1: "#c0392b", 0: "#34495e", 1: "#2e8b57"}
+
+#: Target Numbers drawn on the odds-over-TN chart.
+CURVE_TARGETS = np.arange(0, 23)
+
+
+def _tn_boundary(target: int) -> float:
+    """X of the line between the last succeeding and the first failing kept total."""
+    return float(min(max(target, 1), 19)) + 0.5
+
+
+def distribution_plot(odds: Odds) -> hv.Overlay:
+    """Stacked bars of P(kept total) coloured by outcome, with the TN marked."""
+    by_total = odds.by_total * 100
+    bottom = np.zeros(len(TOTALS))
+    layers = []
+    for column, outcome in enumerate(OUTCOMES):
+        top = bottom + by_total[:, column]
+        rects = hv.Rectangles(
+            (TOTALS - 0.42, bottom, TOTALS + 0.42, top),
+            kdims=["total", "p0", "total1", "p1"],
+            label=outcome.title(),
+        ).opts(color=OUTCOME_COLORS[outcome], line_color=None)
+        layers.append(rects)
+        bottom = top
+    marker = hv.VLine(_tn_boundary(odds.target)).opts(color="black", line_dash="dashed")
+    label = hv.Text(_tn_boundary(odds.target), 14.2, f" TN {odds.target}", halign="left")
+    return hv.Overlay([*layers, marker, label]).opts(
+        xlabel="Kept total of 2d10 (roll at or under the TN)",
+        ylabel="Chance (%)",
+        xlim=(1.4, 20.6),
+        ylim=(0, 15),
+        xticks=list(TOTALS),
+        legend_position="top_left",
+        responsive=True,
+        height=300,
+        toolbar=None,
+        title=f"{ADVANTAGE_LABELS[odds.advantage]} roll against TN {odds.target}",
+    )
+
+
+def curves_plot(odds: Odds) -> hv.Overlay:
+    """P(success) over TN for Disadvantage, Normal and Advantage, current TN marked."""
+    curves = [
+        hv.Curve(
+            (
+                CURVE_TARGETS,
+                100 * success_curve(CURVE_TARGETS, sign, odds.crit_max, odds.reroll_catastrophe),
+            ),
+            "Target Number",
+            "Success (%)",
+            label=label,
+        ).opts(color=ADVANTAGE_COLORS[sign], line_width=2.5 if sign == odds.advantage else 1.5)
+        for sign, label in ADVANTAGE_LABELS.items()
+    ]
+    shown_tn = int(np.clip(odds.target, CURVE_TARGETS[0], CURVE_TARGETS[-1]))
+    here = hv.Points([(shown_tn, 100 * odds.p_success)], label="You are here").opts(
+        size=10, color="black"
+    )
+    return hv.Overlay(
+        [*curves, hv.VLine(shown_tn).opts(color="gray", line_dash="dotted"), here]
+    ).opts(
+        ylim=(0, 101),
+        legend_position="bottom_right",
+        responsive=True,
+        height=300,
+        toolbar=None,
+        title="Odds over the Target Number",
+    )

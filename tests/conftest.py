@@ -1,0 +1,83 @@
+"""Shared fixtures: Debian's Chromium for Playwright, and Panel apps served in-process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Drive Debian's Chromium (never a downloaded browser); fail loudly if it is missing."""
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: install it (apt-get install -y chromium) or set "
+            "CHROMIUM_PATH. Browser tests are never skipped."
+        )
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_http(url: str, timeout: float = 30.0) -> None:
+    """Block until ``url`` answers HTTP 200, or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"{url} did not answer within {timeout} s")
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def serve():
+    """Serve a Panel app factory in this process; returns its URL. Stopped at teardown."""
+    import panel as pn
+
+    servers = []
+
+    def _serve(factory, path: str = "app") -> str:
+        port = free_port()
+        server = pn.serve(
+            {path: factory},
+            port=port,
+            address="127.0.0.1",
+            threaded=True,
+            show=False,
+            websocket_origin=[f"127.0.0.1:{port}"],
+        )
+        servers.append(server)
+        url = f"http://127.0.0.1:{port}/{path}"
+        wait_for_http(url)
+        return url
+
+    yield _serve
+    for server in servers:
+        server.stop()
