@@ -130,8 +130,6 @@ class OddsPlayground(pn.viewable.Viewer):
             check.param.tier,
             options=dict(zip(TIER_NAMES, range(len(TIER_NAMES)), strict=True)),
             name="Training tier",
-            button_type="primary",
-            button_style="outline",
         )
         self._difficulty_name = _html_pane("difficulty-name", margin=(0, 10))
         self._headline = _html_pane("odds-headline")
