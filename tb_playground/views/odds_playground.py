@@ -16,6 +16,7 @@ from tb_playground.engine import (
     DIFFICULTY_LADDER,
     PUBLISHED_TARGETS,
     TIER_NAMES,
+    Odds,
     difficulty_step,
     success_curve,
 )
@@ -110,11 +111,17 @@ class OddsPlayground(pn.viewable.Viewer):
     """
 
     check = param.ClassSelector(class_=Check, doc="The check being explored.")
+    plotted_odds = param.ClassSelector(
+        class_=Odds,
+        precedence=-1,
+        doc="The odds the plots show; follows check.odds one event-loop tick behind.",
+    )
 
     def __init__(self, **params):
         if params.get("check") is None:
             params["check"] = Check()
         super().__init__(**params)
+        self.plotted_odds = self.check.odds
         check = self.check
         self._element = pn.widgets.IntSlider.from_param(check.param.element, name="Element")
         self._difficulty = pn.widgets.IntSlider.from_param(
@@ -136,19 +143,36 @@ class OddsPlayground(pn.viewable.Viewer):
         self._summary = _html_pane("odds-summary")
         self._ladder = _html_pane("odds-ladder")
         self._distribution = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(distribution_plot, odds=check.param.odds)),
+            hv.DynamicMap(pn.bind(distribution_plot, odds=self.param.plotted_odds)),
             sizing_mode="stretch_width",
             css_classes=["odds-distribution"],
         )
         self._curves = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(curves_plot, odds=check.param.odds)),
+            hv.DynamicMap(pn.bind(curves_plot, odds=self.param.plotted_odds)),
             sizing_mode="stretch_width",
             css_classes=["odds-curves"],
         )
-        self._refresh()
-        check.param.watch(self._refresh, ["odds"])
+        self._plot_pending = False
+        self._refresh_text()
+        check.param.watch(self._on_odds, ["odds"])
 
-    def _refresh(self, *events) -> None:
+    def _on_odds(self, event) -> None:
+        """Show the new numbers now; redraw the plots on the next tick.
+
+        On a server the text patch then reaches the browser without waiting for the plots,
+        and several quick moves coalesce into one redraw. In a notebook both run at once.
+        """
+        self._refresh_text()
+        if not self._plot_pending:
+            self._plot_pending = True
+            pn.state.execute(self._refresh_plots, schedule=True)
+
+    def _refresh_plots(self) -> None:
+        self._plot_pending = False
+        with pn.io.hold():
+            self.plotted_odds = self.check.odds
+
+    def _refresh_text(self) -> None:
         """Write the current odds into the text panes (their ``.object``, no rebuild)."""
         check = self.check
         with pn.io.hold():

@@ -31,32 +31,37 @@ def _tn_boundary(target: int) -> float:
 
 
 def distribution_plot(odds: Odds) -> hv.Overlay:
-    """Stacked bars of P(kept total) coloured by outcome, with the TN marked."""
-    by_total = odds.by_total * 100
-    bottom = np.zeros(len(TOTALS))
-    layers = []
-    for column, outcome in enumerate(OUTCOMES):
-        top = bottom + by_total[:, column]
-        rects = hv.Rectangles(
-            (TOTALS - 0.42, bottom, TOTALS + 0.42, top),
-            kdims=["total", "p0", "total1", "p1"],
-            label=outcome.title(),
-        ).opts(color=OUTCOME_COLORS[outcome], line_color=None)
-        layers.append(rects)
-        bottom = top
+    """Stacked bars of P(kept total) coloured by outcome, with the TN marked.
+
+    One ``Rectangles`` element (a bar per total and outcome, stacked where a total has two
+    outcomes, as a Master's rerolled 20 does) keeps each update to one glyph's data.
+    """
+    stacked = np.cumsum(odds.by_total * 100, axis=1)
+    bottoms = np.concatenate([np.zeros((len(TOTALS), 1)), stacked[:, :-1]], axis=1)
+    rows = [
+        (total - 0.42, bottoms[i, j], total + 0.42, stacked[i, j], OUTCOMES[j].title())
+        for i, total in enumerate(TOTALS)
+        for j in range(len(OUTCOMES))
+        if stacked[i, j] > bottoms[i, j]
+    ]
+    bars = hv.Rectangles(rows, vdims=["Outcome"]).opts(
+        color="Outcome",
+        cmap={name.title(): colour for name, colour in OUTCOME_COLORS.items()},
+        line_color=None,
+        show_legend=True,
+        legend_position="top_left",
+    )
     marker = hv.VLine(_tn_boundary(odds.target)).opts(color="black", line_dash="dashed")
-    label = hv.Text(_tn_boundary(odds.target), 14.2, f" TN {odds.target}", halign="left")
-    return hv.Overlay([*layers, marker, label]).opts(
-        xlabel="Kept total of 2d10 (roll at or under the TN)",
+    return (bars * marker).opts(
+        xlabel="Kept total of 2d10 (succeed at or under the TN)",
         ylabel="Chance (%)",
         xlim=(1.4, 20.6),
         ylim=(0, 15),
         xticks=list(TOTALS),
-        legend_position="top_left",
         responsive=True,
         height=300,
         toolbar=None,
-        title=f"{ADVANTAGE_LABELS[odds.advantage]} roll against TN {odds.target}",
+        title=f"{ADVANTAGE_LABELS[odds.advantage]} roll, TN {odds.target} (dashed line)",
     )
 
 
