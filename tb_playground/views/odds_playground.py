@@ -137,6 +137,8 @@ class OddsPlayground(pn.viewable.Viewer):
             check.param.tier,
             options=dict(zip(TIER_NAMES, range(len(TIER_NAMES)), strict=True)),
             name="Training tier",
+            color="success",
+            variant="outline",
         )
         self._difficulty_name = _html_pane("difficulty-name", margin=(0, 10))
         self._headline = _html_pane("odds-headline")

@@ -49,11 +49,12 @@ def distribution_plot(odds: Odds) -> hv.Overlay:
         cmap={name.title(): colour for name, colour in OUTCOME_COLORS.items()},
         line_color=None,
         show_legend=True,
-        legend_position="top_left",
+        legend_position="top",
+        legend_cols=2,
     )
     marker = hv.VLine(_tn_boundary(odds.target)).opts(color="black", line_dash="dashed")
     return (bars * marker).opts(
-        xlabel="Kept total of 2d10 (succeed at or under the TN)",
+        xlabel="Kept total of 2d10",
         ylabel="Chance (%)",
         xlim=(1.4, 20.6),
         ylim=(0, 15),
@@ -87,7 +88,8 @@ def curves_plot(odds: Odds) -> hv.Overlay:
         [*curves, hv.VLine(shown_tn).opts(color="gray", line_dash="dotted"), here]
     ).opts(
         ylim=(0, 101),
-        legend_position="bottom_right",
+        legend_position="top",
+        legend_cols=2,
         responsive=True,
         height=300,
         toolbar=None,
