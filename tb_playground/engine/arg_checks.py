@@ -1,0 +1,104 @@
+"""Argument checks for the attack and vitals modules, beside ``validation.require_int``.
+
+Same contract as ``require_int``: bad input is a ``ValueError`` that names the argument and
+what it may be, raised at the public boundary.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def require_choice(name: str, value: object, choices: Sequence[str]) -> str:
+    """Return ``value`` if it is one of the strings in ``choices``.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : object
+        What the caller passed.
+    choices : sequence of str
+        The allowed values.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not one of ``choices``.
+    """
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+    return value
+
+
+def require_bool(name: str, value: object) -> bool:
+    """Return ``value`` as a ``bool`` if it is ``True`` or ``False`` (numpy bools too).
+
+    Raises
+    ------
+    ValueError
+        For anything else (0 and 1 included).
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def require_probability(name: str, value: object) -> float:
+    """Return ``value`` as a ``float`` if it is a real number from 0 to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a real number (``bool`` included), is NaN, or is outside [0, 1].
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a probability from 0 to 1, got {value!r}")
+    value = float(value)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a probability from 0 to 1, got {value}")
+    return value
+
+
+def require_distribution(name: str, value: object, tolerance: float = 1e-9) -> np.ndarray:
+    """Return ``value`` as a float array if it is a probability vector.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : array_like
+        One-dimensional, at least one entry, no negative or non-finite entries, sum 1.
+    tolerance : float
+        How far the sum may stray from 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        A float64 copy.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not such a vector.
+    """
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 1-D array of probabilities summing to 1") from None
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(
+            f"{name} must be a 1-D array of probabilities summing to 1, got shape {array.shape}"
+        )
+    if not np.all(np.isfinite(array)) or np.any(array < 0):
+        raise ValueError(f"{name} must hold probabilities from 0 to 1, got {array!r}")
+    if abs(array.sum() - 1.0) > tolerance:
+        raise ValueError(f"{name} must sum to 1, got a sum of {array.sum()!r}")
+    return array

@@ -1,0 +1,390 @@
+"""Damage dice against a wall (RULES.md, Attacks).
+
+Sources: rules/000 "A Fistful of Dice", "Critical Success in Combat", "Spending Ki on the
+Dice"; rules/002 "How Do I Deal Damage?".
+
+Roll the attack's d10s; each die **strictly higher** than the wall (Soak, Presence or Psyche)
+is one level of damage. A wall of 10 stops every unboosted die.
+
+Ki boost (infusion), 1 Ki per die, adds ``bonus`` (Ferocity, Presence or Psyche) to that die:
+
+- ``timing="after"`` (the default rule, rules/000 and 004): the dice are seen first, then up to
+  ``boosts`` Ki are spent, used optimally: only on dice the bonus lifts over the wall (a die
+  already over needs nothing, a die the bonus cannot lift is not worth a Ki). So
+  levels = #over + min(boosts, #liftable), and Ki spent = min(boosts, #liftable).
+- ``timing="before"`` (variant 002, "decided before any of the attack's dice are rolled"):
+  ``min(boosts, dice)`` dice are chosen before the roll and each gets the bonus; all of those
+  Ki are spent whatever the dice show.
+
+Critical hit (a to-hit total of 2): ceil(dice / 2) dice connect with no roll and no wall; the
+other floor(dice / 2) are rolled, each with + Klotho.
+
+Readings where the texts are silent (RULES.md, Attacks):
+
+- Boosts on a critical hit go on the *rolled* dice, on top of Klotho: such a die connects if
+  die + Klotho + bonus > wall. rules/000: "you can still use Ki to infuse the dice you roll on
+  a Critical Hit"; the dice that connect outright need no Ki.
+- ``boosts`` larger than the dice rolled are simply not all usable; no Ki is spent on a die
+  that does not exist.
+- ``klotho`` is ignored unless ``critical`` (it is part of the critical rule only).
+
+Everything is exact up to float rounding (about 1e-15): the multinomial probabilities are
+products of exact binomial coefficients and powers of tenths, never sampled.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .arg_checks import require_bool, require_choice
+from .validation import require_int
+
+#: Largest damage pool the engine accepts (its binomial tables reach this far).
+MAX_DICE = 100
+
+#: Highest wall (Soak, Presence, Psyche) and highest boost bonus or Klotho: sub-stats are 0..10.
+MAX_WALL = 10
+MAX_BONUS = 10
+
+#: Ki boost timings: "after" the dice are seen (default rule) or "before" (variant 002).
+TIMINGS = ("after", "before")
+
+_BINOM = np.array(
+    [[float(math.comb(n, k)) for k in range(MAX_DICE + 1)] for n in range(MAX_DICE + 1)]
+)
+_BINOM.setflags(write=False)
+
+
+def _over_faces(threshold: np.ndarray) -> np.ndarray:
+    """How many of a d10's ten faces are strictly over ``threshold`` (any integer)."""
+    return 10 - np.clip(threshold, 0, 10)
+
+
+def _powers(p: np.ndarray, n: int) -> np.ndarray:
+    """``p ** j`` for j = 0..n, on a new last axis (0 ** 0 is 1)."""
+    return np.asarray(p, dtype=np.float64)[..., None] ** np.arange(n + 1)
+
+
+def _after_parts(n: int, over: np.ndarray, lift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Shifted trinomial tables of ``n`` dice under the "after" boost rule.
+
+    Parameters
+    ----------
+    n : int
+        Dice rolled.
+    over, lift : numpy.ndarray of int
+        Faces (out of 10) already over the wall, and faces the bonus lifts over it; same shape S.
+
+    Returns
+    -------
+    shifted, shifted_tail : numpy.ndarray
+        Shape S + (n + 1, n + 1), indexed [k, s]: ``shifted[k, s]`` = P(#over = k - s and
+        #liftable = s); ``shifted_tail[k, s]`` = P(#over = k - s and #liftable >= s).
+    """
+    over = np.asarray(over)
+    lift = np.asarray(lift)
+    hopeless = 10 - over - lift
+    j = np.arange(n + 1)
+    x, y = j[:, None], j[None, :]
+    z = n - x - y
+    valid = z >= 0
+    coef = np.where(valid, _BINOM[n, x] * _BINOM[np.clip(n - x, 0, None), y], 0.0)
+    joint = (
+        coef
+        * _powers(over / 10, n)[..., :, None]
+        * _powers(lift / 10, n)[..., None, :]
+        * _powers(hopeless / 10, n)[..., np.clip(z, 0, None)]
+    )
+    joint = np.where(valid, joint, 0.0)
+    tail = np.flip(np.cumsum(np.flip(joint, axis=-1), axis=-1), axis=-1)
+    k, s = j[:, None], j[None, :]
+    xi = k - s
+    ok = xi >= 0
+    xi = np.clip(xi, 0, None)
+    shifted = np.where(ok, joint[..., xi, s], 0.0)
+    shifted_tail = np.where(ok, tail[..., xi, s], 0.0)
+    return shifted, shifted_tail
+
+
+def _after_by_boosts(n: int, over: np.ndarray, lift: np.ndarray) -> np.ndarray:
+    """P(levels = k) of ``n`` dice with b boosts used after the roll, for every b = 0..n.
+
+    Returns an array of shape S + (n + 1 boosts, n + 1 levels); b > n behaves as b = n.
+    """
+    shifted, shifted_tail = _after_parts(n, over, lift)
+    below = np.cumsum(shifted, axis=-1)  # [k, s]: sum over s' <= s
+    below = np.concatenate([np.zeros_like(below[..., :1]), below[..., :-1]], axis=-1)
+    by_k_b = below + shifted_tail  # [k, b] = sum_{s < b} shifted[k, s] + shifted_tail[k, b]
+    return np.swapaxes(by_k_b, -1, -2)
+
+
+def _binomial_pmfs(p: np.ndarray, n: int) -> np.ndarray:
+    """Binomial pmfs for every m = 0..n: shape S + (n + 1 for m, n + 1 for j)."""
+    m = np.arange(n + 1)[:, None]
+    j = np.arange(n + 1)[None, :]
+    valid = j <= m
+    pw = _powers(p, n)
+    qw = _powers(1.0 - np.asarray(p, dtype=np.float64), n)
+    pmf = _BINOM[m, j] * pw[..., None, :] * qw[..., np.clip(m - j, 0, None)]
+    return np.where(valid, pmf, 0.0)
+
+
+def _before_by_boosts(
+    n: int, over: np.ndarray, boosted_over: np.ndarray, max_boosts: int
+) -> np.ndarray:
+    """P(levels = k) of ``n`` dice, b of them boosted before the roll, b = 0..min(max_boosts, n).
+
+    Returns an array of shape S + (min(max_boosts, n) + 1, n + 1).
+    """
+    nb = min(max_boosts, n) + 1
+    plain = _binomial_pmfs(np.asarray(over) / 10, n)  # [m, j]
+    boosted = _binomial_pmfs(np.asarray(boosted_over) / 10, n)
+    b = np.arange(nb)
+    k = np.arange(n + 1)[:, None]
+    j = np.arange(n + 1)[None, :]
+    i = k - j
+    ok = i >= 0
+    # plain part: the n - b unboosted dice show k - j levels, the b boosted ones j.
+    plain_rows = plain[..., n - b, :]  # S + (nb, n + 1)
+    gathered = np.where(ok, plain_rows[..., :, np.clip(i, 0, None)], 0.0)  # S + (nb, k, j)
+    boosted_rows = boosted[..., b, :]  # S + (nb, j)
+    return np.einsum("...bkj,...bj->...bk", gathered, boosted_rows)
+
+
+def _rolled_dice(dice: int, critical: bool) -> tuple[int, int]:
+    """(dice that connect outright, dice rolled): a critical sends ceil(dice / 2) through."""
+    if critical:
+        automatic = (dice + 1) // 2
+        return automatic, dice - automatic
+    return 0, dice
+
+
+def _validate(
+    dice: int, wall: int, boosts: int, bonus: int, timing: str, critical: bool, klotho: int
+) -> tuple[int, int, int, int, str, bool, int]:
+    return (
+        require_int("dice", dice, 0, MAX_DICE),
+        require_int("wall", wall, 0, MAX_WALL),
+        require_int("boosts", boosts, 0, MAX_DICE),
+        require_int("bonus", bonus, 0, MAX_BONUS),
+        require_choice("timing", timing, TIMINGS),
+        require_bool("critical", critical),
+        require_int("klotho", klotho, 0, MAX_BONUS),
+    )
+
+
+def damage_with_ki(
+    dice: int,
+    wall: int,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """Joint distribution of (levels dealt, Ki spent on boosts) for one damage roll.
+
+    Parameters
+    ----------
+    dice, wall, boosts, bonus, timing, critical, klotho
+        As for ``damage_distribution``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (dice + 1, boosts + 1): entry [k, s] = P(levels == k and s Ki spent). With
+        ``timing="after"`` Ki is spent only on dice it lifts over the wall; with "before" all
+        ``min(boosts, dice rolled)`` chosen boosts are spent.
+    """
+    dice, wall, boosts, bonus, timing, critical, klotho = _validate(
+        dice, wall, boosts, bonus, timing, critical, klotho
+    )
+    automatic, rolled = _rolled_dice(dice, critical)
+    threshold = wall - (klotho if critical else 0)
+    over = _over_faces(np.asarray(threshold))
+    boosted_over = _over_faces(np.asarray(threshold - bonus))
+    out = np.zeros((dice + 1, boosts + 1))
+    usable = min(boosts, rolled)
+    if timing == "after":
+        shifted, shifted_tail = _after_parts(rolled, over, boosted_over - over)
+        block = shifted[:, :usable].copy()
+        block = np.concatenate([block, shifted_tail[:, usable : usable + 1]], axis=1)
+        out[automatic:, : usable + 1] = block
+    else:
+        levels = _before_by_boosts(rolled, over, boosted_over, usable)[usable]
+        out[automatic:, usable] = levels
+    return out
+
+
+def damage_distribution(
+    dice: int,
+    wall: int,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """P(levels == k) for k = 0..dice from one damage roll (RULES.md, Attacks).
+
+    Parameters
+    ----------
+    dice : int
+        Damage dice (weapon rating, Gift's dice, or Skill tier dice for Social), 0..100.
+    wall : int
+        The target's Soak / Presence / Psyche, 0..10. A die connects if it is strictly
+        higher.
+    boosts : int
+        Ki the attacker is willing to spend on boosts, one per die (0..100).
+    bonus : int
+        What a boost adds to a die: Ferocity / Presence / Psyche, 0..10.
+    timing : {"after", "before"}
+        "after" (default rule): boosts chosen after seeing the dice, used optimally.
+        "before" (variant 002): ``min(boosts, dice)`` dice boosted before the roll.
+    critical : bool
+        A critical hit: ceil(dice / 2) dice connect outright, the rest roll with + Klotho
+        (and boosts on top, our reading; see the module docstring).
+    klotho : int
+        The attacker's Klotho, 0..10; used only when ``critical``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array of length ``dice + 1`` summing to 1.
+    """
+    return damage_with_ki(dice, wall, boosts, bonus, timing, critical, klotho).sum(axis=1)
+
+
+def _int_list(name: str, values: Iterable[int], low: int, high: int) -> np.ndarray:
+    try:
+        items = list(values)
+    except TypeError:
+        raise ValueError(
+            f"{name} must be a sequence of whole numbers from {low} to {high}"
+        ) from None
+    if not items:
+        raise ValueError(f"{name} must hold at least one value from {low} to {high}, got none")
+    return np.array([require_int(f"{name}[{i}]", v, low, high) for i, v in enumerate(items)])
+
+
+def damage_sweep(
+    max_dice: int = 20,
+    walls: Sequence[int] = range(11),
+    boosts: Sequence[int] = range(6),
+    bonuses: Sequence[int] = range(6),
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """The whole damage table in one vectorized call (RULES.md, Attacks).
+
+    Parameters
+    ----------
+    max_dice : int
+        Largest pool, 0..100; pools 0..max_dice are all computed.
+    walls : sequence of int
+        Walls, each 0..10.
+    boosts : sequence of int
+        Boost budgets, each 0..100.
+    bonuses : sequence of int
+        Boost bonuses, each 0..10.
+    timing, critical, klotho
+        As for ``damage_distribution``, applied to every cell.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (max_dice + 1, len(walls), len(boosts), len(bonuses), max_dice + 1): entry
+        [n, w, b, o, k] = P(levels == k) for n dice against ``walls[w]`` with ``boosts[b]``
+        boosts of ``bonuses[o]``. Levels above n have probability 0.
+    """
+    max_dice = require_int("max_dice", max_dice, 0, MAX_DICE)
+    wall_arr = _int_list("walls", walls, 0, MAX_WALL)
+    boost_arr = _int_list("boosts", boosts, 0, MAX_DICE)
+    bonus_arr = _int_list("bonuses", bonuses, 0, MAX_BONUS)
+    timing = require_choice("timing", timing, TIMINGS)
+    critical = require_bool("critical", critical)
+    klotho = require_int("klotho", klotho, 0, MAX_BONUS)
+
+    threshold = wall_arr[:, None] - (klotho if critical else 0)  # (W, 1)
+    over = np.broadcast_to(_over_faces(threshold), (wall_arr.size, bonus_arr.size))
+    boosted_over = _over_faces(threshold - bonus_arr[None, :])  # (W, O)
+    max_boost = int(boost_arr.max())
+    out = np.zeros((max_dice + 1, wall_arr.size, boost_arr.size, bonus_arr.size, max_dice + 1))
+    rolled_cache: dict[int, np.ndarray] = {}
+    for n in range(max_dice + 1):
+        automatic, rolled = _rolled_dice(n, critical)
+        if rolled not in rolled_cache:
+            if timing == "after":
+                table = _after_by_boosts(rolled, over, boosted_over - over)  # (W, O, b, k)
+            else:
+                table = _before_by_boosts(rolled, over, boosted_over, max_boost)
+            # pick each requested budget (a budget above the dice rolled acts as all of them)
+            picked = table[:, :, np.minimum(boost_arr, table.shape[2] - 1), :]  # (W, O, B, k)
+            rolled_cache[rolled] = np.transpose(picked, (0, 2, 1, 3))  # (W, B, O, k)
+        out[n, :, :, :, automatic : automatic + rolled + 1] = rolled_cache[rolled]
+    return out
+
+
+def roll_levels(
+    rolls: Sequence[int],
+    wall: int,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    klotho: int = 0,
+    automatic: int = 0,
+) -> tuple[int, int]:
+    """Resolve one seen damage roll: (levels dealt, Ki spent).
+
+    Parameters
+    ----------
+    rolls : sequence of int
+        The d10 faces rolled (1..10 each). On a critical hit these are only the dice that
+        are rolled, with ``automatic`` the ones that connected outright.
+    wall : int
+        0..10.
+    boosts, bonus, timing
+        As for ``damage_distribution``. With "before", the first ``boosts`` dice of ``rolls``
+        are the ones boosted (chosen before the roll; the dice are interchangeable).
+    klotho : int
+        Added to every rolled die (pass it on a critical hit only), 0..10.
+    automatic : int
+        Levels that connect with no roll (ceil(dice / 2) on a critical hit).
+
+    Returns
+    -------
+    tuple of int
+        (levels, Ki spent).
+
+    Examples
+    --------
+    rules/002: Soak 6, four dice 3, 6, 9, 10: two levels.
+
+    >>> roll_levels([3, 6, 9, 10], wall=6)
+    (2, 0)
+
+    rules/000, Ronan's critical: 7 dice, 4 connect, the rest 2, 1, 6 + Klotho 4 vs Soak 7.
+
+    >>> roll_levels([2, 1, 6], wall=7, klotho=4, automatic=4)
+    (5, 0)
+    """
+    faces = [require_int(f"rolls[{i}]", r, 1, 10) for i, r in enumerate(rolls)]
+    wall = require_int("wall", wall, 0, MAX_WALL)
+    boosts = require_int("boosts", boosts, 0, MAX_DICE)
+    bonus = require_int("bonus", bonus, 0, MAX_BONUS)
+    timing = require_choice("timing", timing, TIMINGS)
+    klotho = require_int("klotho", klotho, 0, MAX_BONUS)
+    automatic = require_int("automatic", automatic, 0, MAX_DICE)
+    seen = [f + klotho for f in faces]
+    if timing == "before":
+        used = min(boosts, len(seen))
+        levels = sum(v + bonus > wall for v in seen[:used]) + sum(v > wall for v in seen[used:])
+        return automatic + levels, used
+    over = sum(v > wall for v in seen)
+    liftable = sum(v <= wall < v + bonus for v in seen)
+    used = min(boosts, liftable)
+    return automatic + over + used, used
