@@ -55,7 +55,7 @@ def _headline_html(odds) -> str:
         cells.append(
             f'<div class="odds-stat" style="color:{OUTCOME_COLORS[colour]}">'
             f'<span class="pct" data-p="{getattr(odds, attribute)!r}">'
-            f"{percent(getattr(odds, attribute))}</span>"
+            f"{escape(percent(getattr(odds, attribute)))}</span>"
             f'<span class="lbl">{escape(label)}</span></div>'
         )
     return '<div style="display:flex;flex-wrap:wrap;gap:8px">' + "".join(cells) + "</div>"
@@ -94,7 +94,7 @@ def _worth_html() -> str:
     head = "".join(f"<th>{t}</th>" for t in targets)
     rows = []
     for sign, label in ADVANTAGE_LABELS.items():
-        cells = "".join(f"<td>{percent(p)}</td>" for p in success_curve(targets, sign))
+        cells = "".join(f"<td>{escape(percent(p))}</td>" for p in success_curve(targets, sign))
         rows.append(f"<tr><td>{escape(label)}</td>{cells}</tr>")
     steps = "".join(f"<td>+{100 * s:.0f} pts</td>" for s in difficulty_step(targets))
     rows.append(f"<tr><td>One more point (Normal)</td>{steps}</tr>")
@@ -156,7 +156,7 @@ class OddsPlayground(pn.viewable.Viewer):
         )
         self._plot_pending = False
         self._refresh_text()
-        check.param.watch(self._on_odds, ["odds"])
+        check.param.watch(self._on_odds, ["odds", "tier"])
 
     def _on_odds(self, event) -> None:
         """Show the new numbers now; redraw the plots on the next tick.
