@@ -1,0 +1,169 @@
+"""Armor and Called Shots (RULES.md, Attacks: Armor).
+
+Sources: rules/002 "What Does Armor Do?" and "How Do Called Shots Work?".
+
+- Armor is its own layer: a Hardness (0..10, the same scale as Soak) and its own levels,
+  covering the Body or the Head zone.
+- While it has levels it intercepts every die aimed at its zone: the wearer takes nothing, and
+  if any die beats the Hardness (strictly higher, as a wall) the armor loses a level. At most
+  one armor level is lost per attack, however many dice beat it.
+- At 0 levels it is broken and stops covering: dice resolve against the wearer's own wall.
+- An attack goes to the Body zone; a Called Shot (a Slow action) goes to the Head zone, where
+  only Head armor applies; with no Head armor it goes straight to the wall.
+
+Readings where the texts are silent (RULES.md, Attacks):
+
+- The attack that breaks the armor is still wholly absorbed by it: the armor covered the zone
+  when the attack came in; only later attacks reach the wearer.
+- Ki boosts work against Hardness as against a wall. With ``timing="after"`` the attacker
+  boosts one liftable die when no die beats the Hardness by itself (one level is all the
+  armor can lose, so one boost is all that is worth spending).
+- On a critical hit the dice that connect outright also beat the armor: it loses its level
+  (the wearer still takes nothing).
+- Armor is a Physical matter; the function does not check the attack's kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .arg_checks import require_bool, require_choice
+from .damage import MAX_BONUS, MAX_DICE, MAX_WALL, TIMINGS, damage_distribution
+from .validation import require_int
+
+#: Armor zones (rules/002).
+ZONES = ("body", "head")
+
+#: Largest number of levels an armor item may have.
+MAX_ARMOR_LEVELS = 100
+
+
+@dataclass(frozen=True)
+class Armor:
+    """One worn armor item.
+
+    Attributes
+    ----------
+    hardness : int
+        0..10; a die must be strictly higher to cost the armor a level.
+    levels : int
+        Levels left; 0 means broken (it covers nothing).
+    zone : {"body", "head"}
+        The zone it covers.
+    """
+
+    hardness: int
+    levels: int
+    zone: str = "body"
+
+    def __post_init__(self) -> None:
+        require_int("hardness", self.hardness, 0, MAX_WALL)
+        require_int("levels", self.levels, 0, MAX_ARMOR_LEVELS)
+        require_choice("zone", self.zone, ZONES)
+
+
+def attack_zone(called_shot: bool = False) -> str:
+    """The zone an attack goes to: "head" for a Called Shot, otherwise "body"."""
+    return "head" if require_bool("called_shot", called_shot) else "body"
+
+
+def armor_covers(armor: Armor | None, called_shot: bool = False) -> bool:
+    """Whether ``armor`` intercepts an attack (it covers the attack's zone and is not broken)."""
+    zone = attack_zone(called_shot)
+    return armor is not None and armor.levels > 0 and armor.zone == zone
+
+
+def armor_break_probability(
+    dice: int,
+    hardness: int,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> float:
+    """P(an attack costs the armor its one level), given the armor intercepts it.
+
+    Parameters
+    ----------
+    dice : int
+        Damage dice, 0..100.
+    hardness : int
+        The armor's Hardness, 0..10.
+    boosts, bonus, timing, critical, klotho
+        As for ``damage_distribution``.
+
+    Returns
+    -------
+    float
+    """
+    dice = require_int("dice", dice, 0, MAX_DICE)
+    hardness = require_int("hardness", hardness, 0, MAX_WALL)
+    boosts = require_int("boosts", boosts, 0, MAX_DICE)
+    bonus = require_int("bonus", bonus, 0, MAX_BONUS)
+    timing = require_choice("timing", timing, TIMINGS)
+    critical = require_bool("critical", critical)
+    klotho = require_int("klotho", klotho, 0, MAX_BONUS)
+    if dice == 0:
+        return 0.0
+    if critical:
+        return 1.0  # ceil(dice / 2) >= 1 dice connect outright
+    # Hardness acts as a wall: P(no die beats it) is the levels == 0 entry. After the roll one
+    # boost is all the armor's single level is worth; before it, every chosen boost counts.
+    used = min(boosts, 1) if timing == "after" else boosts
+    return float(1.0 - damage_distribution(dice, hardness, used, bonus, timing)[0])
+
+
+def armor_distribution(
+    dice: int,
+    wall: int,
+    armor: Armor | None,
+    called_shot: bool = False,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """Joint distribution of (armor levels lost, levels to the wearer) for one attack.
+
+    Parameters
+    ----------
+    dice : int
+        Damage dice, 0..100.
+    wall : int
+        The wearer's own wall (Soak), 0..10, used when no armor intercepts.
+    armor : Armor or None
+        The armor worn on the zone in question (``None``: no armor).
+    called_shot : bool
+        The attack goes to the Head zone instead of the Body zone.
+    boosts, bonus, timing, critical, klotho
+        As for ``damage_distribution``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (2, dice + 1): entry [a, k] = P(armor loses a levels and the wearer k levels).
+        When the armor intercepts, only column 0 is non-zero; otherwise only row 0.
+
+    Notes
+    -----
+    With ``timing="before"`` the ``min(boosts, dice)`` chosen dice all carry the bonus against
+    the Hardness, and those Ki are spent even though the armor absorbs the attack. With
+    "after", at most one Ki is spent (on a liftable die when none beats the Hardness).
+    """
+    if armor is not None and not isinstance(armor, Armor):
+        raise ValueError(f"armor must be an Armor or None, got {type(armor).__name__}")
+    out = np.zeros((2, require_int("dice", dice, 0, MAX_DICE) + 1))
+    if armor_covers(armor, called_shot):
+        require_int("wall", wall, 0, MAX_WALL)
+        p_break = armor_break_probability(
+            dice, armor.hardness, boosts, bonus, timing, critical, klotho
+        )
+        out[1, 0] = p_break
+        out[0, 0] = 1.0 - p_break
+    else:
+        out[0] = damage_distribution(dice, wall, boosts, bonus, timing, critical, klotho)
+    return out
