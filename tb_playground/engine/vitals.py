@@ -1,0 +1,313 @@
+"""Health, Poise and Sanity tracks under attack (RULES.md, Vitals).
+
+Sources: rules/000 "Harm and Recovery", "Critical Success in Combat", "Ki"; rules/002 "What
+Happens to My Health / Poise / Sanity?"; rules/004 "At Zero and Below".
+
+``vital_step`` is the one place these rules live; the scalar ``take_attack``, the fight
+dynamic programmes in ``rounds`` and every table call it.
+
+- Each level on a track gives one negative level too: a track of ``maximum`` runs from
+  ``maximum`` down to ``-maximum``.
+- **One attack never carries a track past 0**: from above 0 it takes at most the levels left,
+  stopping at exactly 0. **At or below 0 an attack takes one level in total**, however many
+  dice connect. So a critical hit alone cannot kill (or bottom any track): from above 0 it
+  stops at 0, like any attack.
+- Health: 0 unconscious, below 0 Dying, at ``-maximum`` dead (nothing changes after that).
+- Poise: 0 Flustered, below 0 Humiliated; at the bottom it resets to 0 and costs a Sanity
+  level (reported as ``sanity_loss`` for the caller to apply to the Sanity track). Poise
+  cannot kill. Variant 002: Poise stops at 0; at 0 further Social dice do nothing.
+- Sanity: 0 Overwhelmed, below 0 Shattered; at the bottom it resets to 0 with a temporary
+  Mental scar effect.
+- Ki prevention (rules/000): 1 Ki prevents one level of damage to any Vital. Variant 002: Ki
+  cannot prevent a Poise hit. How much Ki a defender spends is an explicit policy
+  (``KI_POLICIES``):
+
+  - "none": never prevent;
+  - "all": prevent every level while Ki lasts;
+  - "stay_up": prevent just enough to stay above 0 (from at or below 0: the one level), and
+    nothing if the Ki cannot do that;
+  - "stay_alive": prevent just enough not to reach the bottom (dead, for Health), and nothing
+    if the Ki cannot do that.
+
+Readings where the texts are silent (RULES.md, Vitals):
+
+- Prevention applies to the levels the attack *would* take, after the cap at 0 and the
+  one-level rule: a 10-die hit on 3 levels left would take 3, so 3 Ki prevent it all.
+- A critical hit follows the same rules as any attack; at or below 0 it takes its one level,
+  so it can finish a character who is already Dying (it did not kill "on its own").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .arg_checks import require_bool, require_choice
+from .validation import require_int
+
+#: The three Vital tracks.
+VITALS = ("health", "poise", "sanity")
+
+#: How a defender spends Ki on preventing levels (see the module docstring).
+KI_POLICIES = ("none", "all", "stay_up", "stay_alive")
+
+#: Largest track the engine accepts.
+MAX_TRACK = 100
+
+#: Largest number of levels one attack may be said to connect.
+MAX_LEVELS = 1000
+
+#: State names at > 0, at 0, below 0 and at the bottom of each track.
+STATE_NAMES: dict[str, tuple[str, str, str, str]] = {
+    "health": ("up", "unconscious", "dying", "dead"),
+    "poise": ("steady", "flustered", "humiliated", "reset"),
+    "sanity": ("steady", "overwhelmed", "shattered", "reset"),
+}
+
+
+@dataclass(frozen=True)
+class VitalStep:
+    """What one attack did to a track, element by element (numpy arrays, broadcast shape).
+
+    Attributes
+    ----------
+    current : numpy.ndarray
+        The track after the attack (Poise and Sanity already reset to 0 at the bottom).
+    taken : numpy.ndarray
+        Levels actually lost.
+    prevented : numpy.ndarray
+        Levels prevented with Ki (also the Ki spent).
+    bottomed : numpy.ndarray of bool
+        The attack reached the bottom: dead (Health) or a reset (Poise, Sanity).
+    sanity_loss : numpy.ndarray
+        1 where Poise hit the bottom and so costs a Sanity level (000), else 0.
+    """
+
+    current: np.ndarray
+    taken: np.ndarray
+    prevented: np.ndarray
+    bottomed: np.ndarray
+    sanity_loss: np.ndarray
+
+
+def _check_track(vital: str, maximum: int, variant_002: bool) -> tuple[str, int, bool]:
+    return (
+        require_choice("vital", vital, VITALS),
+        require_int("maximum", maximum, 1, MAX_TRACK),
+        require_bool("variant_002", variant_002),
+    )
+
+
+def track_range(vital: str, maximum: int, variant_002: bool = False) -> tuple[int, int]:
+    """Lowest and highest value a track can rest at.
+
+    Health rests anywhere in -maximum..maximum (-maximum is dead). Poise and Sanity reset at
+    the bottom, so they rest in -(maximum - 1)..maximum; variant-002 Poise rests in 0..maximum.
+    """
+    vital, maximum, variant_002 = _check_track(vital, maximum, variant_002)
+    if vital == "health":
+        return -maximum, maximum
+    if vital == "poise" and variant_002:
+        return 0, maximum
+    return -(maximum - 1), maximum
+
+
+def vital_step(
+    current: np.ndarray,
+    levels: np.ndarray,
+    maximum: int,
+    vital: str = "health",
+    ki: np.ndarray | int = 0,
+    ki_policy: str = "none",
+    variant_002: bool = False,
+) -> VitalStep:
+    """Apply one attack's connecting levels to a track, vectorized (RULES.md, Vitals).
+
+    Parameters
+    ----------
+    current : array_like of int
+        The track before the attack (see ``track_range``).
+    levels : array_like of int
+        Levels the attack connects (dice over the wall), 0 or more.
+    maximum : int
+        The track's full size, 1..100.
+    vital : {"health", "poise", "sanity"}
+        Which track.
+    ki : array_like of int
+        The defender's Ki available for prevention.
+    ki_policy : {"none", "all", "stay_up", "stay_alive"}
+        How the defender spends it (see the module docstring).
+    variant_002 : bool
+        Variant 002 Poise: stops at 0, and Ki cannot prevent a Poise hit.
+
+    Returns
+    -------
+    VitalStep
+        Arrays of the broadcast shape of ``current``, ``levels`` and ``ki``.
+    """
+    vital, maximum, variant_002 = _check_track(vital, maximum, variant_002)
+    ki_policy = require_choice("ki_policy", ki_policy, KI_POLICIES)
+    current, levels, ki = np.broadcast_arrays(
+        np.asarray(current, dtype=np.int64),
+        np.maximum(np.asarray(levels, dtype=np.int64), 0),
+        np.maximum(np.asarray(ki, dtype=np.int64), 0),
+    )
+    stops_at_zero = vital == "poise" and variant_002
+    dead = (current <= -maximum) if vital == "health" else np.zeros(current.shape, dtype=bool)
+    below_cap = 0 if stops_at_zero else 1
+    would = np.where(current > 0, np.minimum(levels, current), np.minimum(levels, below_cap))
+    would = np.where(dead, 0, would)
+
+    available = np.zeros_like(ki) if stops_at_zero else ki
+    if ki_policy == "none":
+        prevented = np.zeros_like(would)
+    elif ki_policy == "all":
+        prevented = np.minimum(would, available)
+    else:
+        if ki_policy == "stay_up":
+            allowed = np.where(current > 0, current - 1, 0)  # levels we may lose and stay up
+        else:
+            allowed = current + maximum - 1  # levels we may lose and stay off the bottom
+        need = np.maximum(would - np.maximum(allowed, 0), 0)
+        prevented = np.where(need <= available, need, 0)
+    taken = would - prevented
+    after = current - taken
+    bottomed = (taken > 0) & (after <= -maximum)
+    if vital == "health":
+        after = np.maximum(after, -maximum)
+    else:
+        after = np.where(bottomed, 0, after)
+    sanity_loss = (bottomed & (vital == "poise")).astype(np.int64)
+    return VitalStep(after, taken, prevented, bottomed, sanity_loss)
+
+
+@dataclass(frozen=True)
+class AttackOnVital:
+    """What one attack did to one track (``take_attack``).
+
+    Attributes
+    ----------
+    current : int
+        The track afterwards.
+    taken : int
+        Levels lost.
+    prevented : int
+        Levels prevented, one Ki each.
+    bottomed : bool
+        Dead (Health) or reset at the bottom (Poise, Sanity).
+    sanity_loss : int
+        1 if Poise hit the bottom and so costs a Sanity level (000).
+    state : str
+        The track's state afterwards (``STATE_NAMES``).
+    """
+
+    current: int
+    taken: int
+    prevented: int
+    bottomed: bool
+    sanity_loss: int
+    state: str
+
+
+def vital_state(vital: str, current: int, maximum: int, variant_002: bool = False) -> str:
+    """Name of a track's state: above 0, at 0, below 0, or at the bottom (``STATE_NAMES``)."""
+    low, high = track_range(vital, maximum, variant_002)
+    current = require_int("current", current, low, high)
+    names = STATE_NAMES[vital]
+    if current > 0:
+        return names[0]
+    if current == 0:
+        return names[1]
+    return names[3] if current <= -maximum else names[2]
+
+
+def take_attack(
+    current: int,
+    levels: int,
+    maximum: int,
+    vital: str = "health",
+    ki: int = 0,
+    ki_policy: str = "none",
+    variant_002: bool = False,
+) -> AttackOnVital:
+    """Apply one attack to a track (RULES.md, Vitals); the scalar form of ``vital_step``.
+
+    Parameters
+    ----------
+    current : int
+        The track now, within ``track_range(vital, maximum, variant_002)``.
+    levels : int
+        Levels the attack connects, 0..1000.
+    maximum : int
+        The track's full size, 1..100.
+    vital, ki_policy, variant_002
+        As for ``vital_step``.
+    ki : int
+        The defender's Ki available for prevention, 0 or more.
+
+    Returns
+    -------
+    AttackOnVital
+
+    Examples
+    --------
+    rules/000: "A bear that rolls ten dice at someone with three Levels left ... drops them."
+
+    >>> take_attack(3, 10, 8).current
+    0
+    >>> take_attack(0, 10, 8).current
+    -1
+    """
+    vital, maximum, variant_002 = _check_track(vital, maximum, variant_002)
+    low, high = track_range(vital, maximum, variant_002)
+    current = require_int("current", current, low, high)
+    levels = require_int("levels", levels, 0, MAX_LEVELS)
+    ki = require_int("ki", ki, 0, None)
+    step = vital_step(current, levels, maximum, vital, ki, ki_policy, variant_002)
+    after = int(step.current)
+    bottomed = bool(step.bottomed)
+    state = STATE_NAMES[vital][3] if bottomed else vital_state(vital, after, maximum, variant_002)
+    return AttackOnVital(
+        current=after,
+        taken=int(step.taken),
+        prevented=int(step.prevented),
+        bottomed=bottomed,
+        sanity_loss=int(step.sanity_loss),
+        state=state,
+    )
+
+
+def ki_recovery(
+    vital: str, current: int, maximum: int, variant_002: bool = False
+) -> tuple[int, int]:
+    """Spend Ki to recover a track at or below 0: (track afterwards, Ki spent).
+
+    RULES.md, Vitals: at or below 0, 1 Ki brings Poise or Sanity back to 1 (000); Ki cannot
+    get Health up from Dying (000: a Fate Token can). Variant 002: at 0 Poise, 1 Ki refills
+    it to full; Sanity at 0 refills to full, below 0 back to 1.
+
+    Parameters
+    ----------
+    vital : {"health", "poise", "sanity"}
+        Which track.
+    current : int
+        The track now.
+    maximum : int
+        The track's full size, 1..100.
+    variant_002 : bool
+        Use 002's refill rules.
+
+    Returns
+    -------
+    tuple of int
+        Unchanged with 0 Ki when no Ki recovery applies (above 0, or Health).
+    """
+    vital, maximum, variant_002 = _check_track(vital, maximum, variant_002)
+    low, high = track_range(vital, maximum, variant_002)
+    current = require_int("current", current, low, high)
+    if current > 0 or vital == "health":
+        return current, 0
+    if variant_002 and current == 0:
+        return maximum, 1
+    return 1, 1
