@@ -181,6 +181,8 @@ class FightOdds:
         Expected attacker Ki spent on boosts by the end of round r.
     defender_ki_spent : numpy.ndarray
         Expected defender Ki spent on prevention by the end of round r.
+    already_down : bool
+        The track started at or below 0 (rounds to 0 is 0).
     """
 
     rounds: int
@@ -191,19 +193,19 @@ class FightOdds:
     attacker_ki_spent: np.ndarray
     defender_ki_spent: np.ndarray
 
+    already_down: bool = False
+
     @property
     def p_down_at(self) -> np.ndarray:
-        """P(the track first reaches 0 in round r), r = 1..rounds."""
-        return np.diff(self.p_down_by, prepend=self._p_down_at_start)
+        """P(the track first reaches 0 in round r), r = 1..rounds (all 0 if already down)."""
+        if self.already_down:
+            return np.zeros(self.rounds)
+        return np.diff(self.p_down_by, prepend=0.0)
 
     @property
     def p_dead_at(self) -> np.ndarray:
         """P(death, or the bottom, comes in round r), r = 1..rounds."""
         return np.diff(self.p_dead_by, prepend=0.0)
-
-    @property
-    def _p_down_at_start(self) -> float:
-        return 1.0 if self.mean_rounds_to_down == 0.0 else 0.0
 
 
 def fight_odds(
@@ -368,4 +370,5 @@ def fight_odds(
         mean_rounds_to_dead=float(mean_dead),
         attacker_ki_spent=a_spent,
         defender_ki_spent=d_spent,
+        already_down=start <= 0,
     )
