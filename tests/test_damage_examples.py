@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tb_playground.engine import (
     MAX_DICE,
@@ -191,3 +193,37 @@ def test_roll_levels_rules():
     assert roll_levels([1, 4, 5, 9], wall=6, boosts=2, bonus=3, timing="before") == (2, 2)
     with pytest.raises(ValueError, match=r"rolls\[1\]"):
         roll_levels([3, 11], wall=5)
+
+
+@given(
+    dice=st.integers(0, 40),
+    wall=st.integers(0, 9),
+    boosts=st.integers(0, 6),
+    bonus=st.integers(0, 10),
+    timing=st.sampled_from(["after", "before"]),
+    critical=st.booleans(),
+    klotho=st.integers(0, 10),
+)
+def test_more_wall_fewer_levels_more_boosts_more_levels(
+    dice, wall, boosts, bonus, timing, critical, klotho
+):
+    def cdf(**changes):
+        args = dict(
+            dice=dice,
+            wall=wall,
+            boosts=boosts,
+            bonus=bonus,
+            timing=timing,
+            critical=critical,
+            klotho=klotho,
+        )
+        args.update(changes)
+        dist = damage_distribution(**args)
+        assert np.all(dist >= 0) and abs(dist.sum() - 1) < 1e-12
+        return np.cumsum(dist)
+
+    base = cdf()
+    assert np.all(cdf(wall=wall + 1) >= base - 1e-12)  # stochastically fewer levels
+    assert np.all(cdf(boosts=boosts + 1) <= base + 1e-12)  # stochastically more
+    if bonus < 10:
+        assert np.all(cdf(bonus=bonus + 1) <= base + 1e-12)

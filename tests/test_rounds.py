@@ -148,6 +148,18 @@ def test_fight_odds_plain_case_equals_down_by_round():
     assert np.abs(fight.p_down_by - plain).max() < 1e-12
 
 
+def test_level_distribution_mixes_misses_hits_and_criticals():
+    attack = AttackProfile(dice=5, wall=6, p_hit=0.5, p_critical=0.01, boosts=1, bonus=2, klotho=3)
+    levels = attack.level_distribution()
+    expected = 0.49 * damage_distribution(5, 6, 1, 2) + 0.01 * damage_distribution(
+        5, 6, 1, 2, critical=True, klotho=3
+    )
+    expected[0] += 0.5
+    assert np.abs(levels - expected).max() < 1e-15
+    fight = fight_odds(attack, 7, 15)
+    assert np.abs(fight.p_down_by - down_by_round(7, 1.0, levels, 15)).max() < 1e-12
+
+
 def test_critical_only_damage_has_closed_form_means():
     # wall 10 stops every rolled die; a critical sends 2 of 4 dice through: 4 criticals to
     # drop 8 levels, then one level per critical for 8 more to dead (at or below 0: one level)
@@ -236,6 +248,7 @@ def _timed(call) -> float:
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, start=6), "start"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, attacker_ki=-1), "attacker_ki"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, ki_policy="most"), "ki_policy"),
+        (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, tolerance=0.0), "tolerance"),
     ],
 )
 def test_bad_input_names_the_argument(call, name):

@@ -143,6 +143,14 @@ class AttackProfile:
             raise ValueError(f"to_hit must be a ToHit, got {type(to_hit).__name__}")
         return cls(dice, wall, to_hit.p_hit, to_hit.p_critical, boosts, bonus, timing, klotho)
 
+    def level_distribution(self) -> np.ndarray:
+        """P(levels == k), k = 0..dice, of one attack (a miss is 0), boosts never running out.
+
+        Misses, ordinary hits and critical hits mixed: what ``down_by_round`` wants with
+        ``p_hit=1``.
+        """
+        return self.outcome_table(self.boosts).sum(axis=1)
+
     def outcome_table(self, boosts: int) -> np.ndarray:
         """P(levels == k and s Ki spent) of one round's attack with ``boosts`` available.
 
@@ -267,6 +275,8 @@ def fight_odds(
     defender_ki = require_int("defender_ki", defender_ki, 0, MAX_KI)
     ki_policy = require_choice("ki_policy", ki_policy, KI_POLICIES)
     tolerance = require_probability("tolerance", tolerance)
+    if tolerance == 0.0:
+        raise ValueError("tolerance must be a probability above 0 and at most 1, got 0.0")
     max_rounds = require_int("max_rounds", max_rounds, rounds, MAX_ROUNDS)
 
     # --- the attacker's side: outcome tables by Ki left ---------------------------------
