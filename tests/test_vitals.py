@@ -214,3 +214,14 @@ def test_vectorized_step_equals_scalar(vital, maximum, data, policy, variant):
 def test_bad_input_names_the_argument(kwargs, name):
     with pytest.raises(ValueError, match=name):
         take_attack(**kwargs)
+
+
+def test_vectorized_step_bad_input():
+    with pytest.raises(ValueError, match="current"):
+        vital_step(np.array([3, 9]), 1, maximum=8)
+    with pytest.raises(ValueError, match="levels"):
+        vital_step(3, np.array([1, -1]), maximum=8)
+    with pytest.raises(ValueError, match="levels"):
+        vital_step(3, np.array([1.5]), maximum=8)
+    with pytest.raises(ValueError, match="ki"):
+        vital_step(3, 1, maximum=8, ki=-2)

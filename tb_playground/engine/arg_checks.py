@@ -102,3 +102,36 @@ def require_distribution(name: str, value: object, tolerance: float = 1e-9) -> n
     if abs(array.sum() - 1.0) > tolerance:
         raise ValueError(f"{name} must sum to 1, got a sum of {array.sum()!r}")
     return array
+
+
+def require_int_array(
+    name: str, value: object, low: int | None = None, high: int | None = None
+) -> np.ndarray:
+    """Return ``value`` as an int64 array if every entry is a whole number in ``[low, high]``.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : array_like
+        A whole number or an array of them (bools and floats are refused).
+    low, high : int or None
+        Inclusive bounds; ``None`` means unbounded on that side.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If an entry is not a whole number or is out of range.
+    """
+    array = np.asarray(value)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"{name} must hold whole numbers, got dtype {array.dtype}")
+    array = array.astype(np.int64)
+    if (low is not None and np.any(array < low)) or (high is not None and np.any(array > high)):
+        bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise ValueError(f"{name} must hold whole numbers {bounds}")
+    return array

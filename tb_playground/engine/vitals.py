@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .arg_checks import require_bool, require_choice
+from .arg_checks import require_bool, require_choice, require_int_array
 from .validation import require_int
 
 #: The three Vital tracks.
@@ -127,7 +127,7 @@ def vital_step(
     Parameters
     ----------
     current : array_like of int
-        The track before the attack (see ``track_range``).
+        The track before the attack, -maximum..maximum (see ``track_range``).
     levels : array_like of int
         Levels the attack connects (dice over the wall), 0 or more.
     maximum : int
@@ -149,9 +149,9 @@ def vital_step(
     vital, maximum, variant_002 = _check_track(vital, maximum, variant_002)
     ki_policy = require_choice("ki_policy", ki_policy, KI_POLICIES)
     current, levels, ki = np.broadcast_arrays(
-        np.asarray(current, dtype=np.int64),
-        np.maximum(np.asarray(levels, dtype=np.int64), 0),
-        np.maximum(np.asarray(ki, dtype=np.int64), 0),
+        require_int_array("current", current, -maximum, maximum),
+        require_int_array("levels", levels, 0, None),
+        require_int_array("ki", ki, 0, None),
     )
     stops_at_zero = vital == "poise" and variant_002
     dead = (current <= -maximum) if vital == "health" else np.zeros(current.shape, dtype=bool)
