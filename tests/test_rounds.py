@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -220,18 +219,6 @@ def test_starting_down():
     # one more level kills: a hit (0.5) with at least one die over 4 (1 - 0.4 ** 3)
     assert fight.mean_rounds_to_dead == pytest.approx(1 / (0.5 * (1 - 0.4**3)), rel=1e-9)
     assert fight.already_down and fight.p_down_at.sum() == 0.0
-
-
-def test_twenty_rounds_is_fast():
-    damage = damage_distribution(6, 5, 2, 3)
-    best = min(_timed(lambda: down_by_round(12, 0.6, damage, 20)) for _ in range(5))
-    assert best <= 0.020
-
-
-def _timed(call) -> float:
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start
 
 
 @pytest.mark.parametrize(
