@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tb_playground.engine import (
     check_odds,
     check_target,
+    difficulty_step,
     roll_odds,
     success_curve,
     success_table,
@@ -166,25 +167,23 @@ def test_any_out_of_range_element_is_rejected(element):
         check_odds(element, 5)
 
 
-SUCCESS_TABLE_CONTRACT = (
-    "success_table/success_curve/difficulty_step skip validation (validation.py promises a "
-    "ValueError at every public boundary): crit_max=20 gives rows summing to 1.01 (a kept 20 "
-    "counted as both critical and catastrophe); crit_max=1 silently drops criticals"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=SUCCESS_TABLE_CONTRACT)
 @pytest.mark.parametrize("crit_max", (1, 20), ids=("crit_max-1", "crit_max-20"))
 def test_success_table_validates_crit_max(crit_max):
     with pytest.raises(ValueError, match="crit_max"):
         success_table(np.arange(-1, 26), 0, crit_max)
+    with pytest.raises(ValueError, match="crit_max"):
+        difficulty_step(np.array([11]), crit_max=crit_max)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="success_table casts float Target Numbers to int64 silently: success_curve([10.9]) "
-    "returns 0.45, the odds of TN 10, where roll_odds(10.9) raises ValueError naming target",
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [({"reroll_catastrophe": 1}, "reroll_catastrophe"), ({"advantage": 1.5}, "advantage")],
 )
+def test_success_table_validates_the_roll(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        success_table(np.arange(-1, 26), **kwargs)
+
+
 def test_success_curve_rejects_fractional_targets():
     with pytest.raises(ValueError, match="target"):
         success_curve(np.array([10.9]))

@@ -29,9 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .arg_checks import require_bool, require_choice
 from .damage import MAX_BONUS, MAX_DICE, MAX_WALL, TIMINGS, damage_distribution
-from .validation import require_int
+from .validation import require_bool, require_choice, require_int
 
 #: Armor zones (rules/002).
 ZONES = ("body", "head")

@@ -13,10 +13,9 @@ rules/004 "Social Attacks".
 
 from __future__ import annotations
 
-from .arg_checks import require_choice
 from .damage import MAX_DICE
 from .defense import attack_kind
-from .validation import require_int
+from .validation import require_choice, require_int
 
 #: Damage dice of a Social attack by the Skill's training tier, 0 Untrained .. 4 Master.
 SOCIAL_DICE_BY_TIER = (1, 3, 4, 5, 6)

@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from .dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS, advantage_sign
-from .validation import require_int
+from .validation import require_bool, require_int
 
 #: Outcome columns of ``Odds.by_total``; "success" there is an *ordinary* success.
 OUTCOMES = ("critical", "success", "failure", "catastrophe")
@@ -195,6 +195,36 @@ def outcome_numerators(
     return numerators, denominator
 
 
+def _roll_rules(advantage: int, crit_max: int, reroll_catastrophe: bool) -> tuple[int, int, bool]:
+    """Check the arguments every Core Roll takes besides its TN: (sign, crit_max, reroll)."""
+    advantage = require_int("advantage", advantage)
+    crit_max = require_int("crit_max", crit_max, 2, 19)
+    reroll = require_bool("reroll_catastrophe", reroll_catastrophe)
+    return advantage_sign(advantage), crit_max, reroll
+
+
+def _target_array(targets: object) -> np.ndarray:
+    """``targets`` as a 1-d int64 array, or a ``ValueError`` naming it."""
+    array = np.asarray(targets)
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(
+            f"targets must be whole numbers (an integer array), got dtype {array.dtype}"
+        )
+    return array.astype(np.int64).reshape(-1)
+
+
+@lru_cache(maxsize=256)
+def _outcomes_by_target(sign: int, crit_max: int, reroll: bool) -> tuple[np.ndarray, int]:
+    """Outcome counts (20, 4) for TN 1..20; any other TN behaves as the nearest of these.
+
+    TN <= 1 succeeds only on a critical, like TN 1; TN >= 20 fails only on a 20, like TN 20.
+    """
+    numerators, denominator = outcome_numerators(np.arange(1, 21), sign, crit_max, reroll)
+    table = numerators.sum(axis=1)
+    table.setflags(write=False)
+    return table, denominator
+
+
 @lru_cache(maxsize=4096)
 def _roll_odds(target: int, sign: int, crit_max: int, reroll: bool) -> Odds:
     numerators, denominator = outcome_numerators(np.array([target]), sign, crit_max, reroll)
@@ -224,11 +254,8 @@ def roll_odds(
     Odds
     """
     target = require_int("target", target)
-    advantage = require_int("advantage", advantage)
-    crit_max = require_int("crit_max", crit_max, 2, 19)
-    if not isinstance(reroll_catastrophe, bool | np.bool_):
-        raise ValueError(f"reroll_catastrophe must be True or False, got {reroll_catastrophe!r}")
-    return _roll_odds(target, advantage_sign(advantage), crit_max, bool(reroll_catastrophe))
+    sign, crit_max, reroll = _roll_rules(advantage, crit_max, reroll_catastrophe)
+    return _roll_odds(target, sign, crit_max, reroll)
 
 
 def check_target(element: int, difficulty: int, tier: int = 1) -> int:
@@ -290,10 +317,9 @@ def success_table(
     numpy.ndarray
         Float array (n, 4): P(critical), P(ordinary success), P(failure), P(catastrophe).
     """
-    numerators, denominator = outcome_numerators(
-        np.asarray(targets), advantage_sign(advantage), crit_max, reroll_catastrophe
-    )
-    return numerators.sum(axis=1) / denominator
+    targets = _target_array(targets)
+    table, denominator = _outcomes_by_target(*_roll_rules(advantage, crit_max, reroll_catastrophe))
+    return table[np.clip(targets, 1, 20) - 1] / denominator
 
 
 def success_curve(
@@ -324,7 +350,7 @@ def difficulty_step(
     rules/004: "One point of Difficulty is worth ~10 points of probability mid-curve, ~2 at
     the extremes". Returns P(success at t) - P(success at t - 1).
     """
-    targets = np.asarray(targets)
+    targets = _target_array(targets)
     return success_curve(targets, advantage, crit_max, reroll_catastrophe) - success_curve(
         targets - 1, advantage, crit_max, reroll_catastrophe
     )

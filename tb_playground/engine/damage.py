@@ -39,8 +39,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .arg_checks import require_bool, require_choice
-from .validation import require_int
+from .validation import require_bool, require_choice, require_int
 
 #: Largest damage pool the engine accepts (its binomial tables reach this far).
 MAX_DICE = 100

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .arg_checks import require_bool, require_choice
 from .core_roll import Odds, roll_odds
-from .validation import require_int
+from .validation import require_bool, require_choice, require_int
 
 #: The three kinds of attack, in the order the texts list them.
 ATTACK_KINDS = ("physical", "social", "mental")

@@ -23,10 +23,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .arg_checks import require_bool, require_choice, require_distribution, require_probability
 from .damage import MAX_BONUS, MAX_DICE, MAX_WALL, TIMINGS, damage_with_ki
 from .defense import ToHit
-from .validation import require_int
+from .validation import (
+    require_bool,
+    require_choice,
+    require_distribution,
+    require_int,
+    require_probability,
+)
 from .vitals import KI_POLICIES, MAX_TRACK, VITALS, track_range, vital_step
 
 #: Longest horizon ``down_by_round`` and ``fight_odds`` report round by round.

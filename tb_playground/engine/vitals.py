@@ -43,8 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .arg_checks import require_bool, require_choice, require_int_array
-from .validation import require_int
+from .validation import require_bool, require_choice, require_int, require_int_array
 
 #: The three Vital tracks.
 VITALS = ("health", "poise", "sanity")
