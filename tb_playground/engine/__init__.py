@@ -162,3 +162,15 @@ __all__ += [
     "vital_state",
     "vital_step",
 ]
+
+from .damage import critical_split, p_die_over  # noqa: E402
+from .damage_summary import GRID_STATISTICS, damage_grid, expected_levels, p_any_level  # noqa: E402
+
+__all__ += [
+    "GRID_STATISTICS",
+    "critical_split",
+    "damage_grid",
+    "expected_levels",
+    "p_any_level",
+    "p_die_over",
+]

@@ -161,6 +161,21 @@ def _rolled_dice(dice: int, critical: bool) -> tuple[int, int]:
     return 0, dice
 
 
+def critical_split(dice: int) -> tuple[int, int]:
+    """Split a critical hit's pool: (dice that connect outright, dice rolled + Klotho).
+
+    RULES.md, Attacks: half the damage dice, rounded up, connect with no roll and no wall.
+    """
+    return _rolled_dice(require_int("dice", dice, 0, MAX_DICE), True)
+
+
+def p_die_over(wall: int, plus: int = 0) -> float:
+    """P(one d10 + ``plus`` is strictly over ``wall``): the chance one die is a level."""
+    wall = require_int("wall", wall, 0, MAX_WALL)
+    plus = require_int("plus", plus, 0, 2 * MAX_BONUS)
+    return float(_over_faces(np.array(wall - plus))) / 10
+
+
 def _validate(
     dice: int, wall: int, boosts: int, bonus: int, timing: str, critical: bool, klotho: int
 ) -> tuple[int, int, int, int, str, bool, int]:

@@ -3,3 +3,7 @@
 from .check import Check
 
 __all__ = ["Check"]
+
+from .attack import SLOW_ACTIONS, Attack  # noqa: E402
+
+__all__ += ["SLOW_ACTIONS", "Attack"]

@@ -3,3 +3,7 @@
 from .odds_playground import OddsPlayground, odds_page
 
 __all__ = ["OddsPlayground", "odds_page"]
+
+from .damage_explorer import DamageExplorer, damage_page  # noqa: E402
+
+__all__ += ["DamageExplorer", "damage_page"]

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import html
 
+#: Stylesheet for the small rule tables every view shows (passed into each pane's shadow root).
+TABLE_CSS = """
+table.tb { border-collapse: collapse; width: 100%; font-size: 0.92em; }
+table.tb td, table.tb th { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: left; }
+table.tb tr.current { background: #fff3c4; font-weight: 600; }
+"""
+
 
 def percent(p: float) -> str:
     """Write a probability as a percentage with one decimal ("55.0%").

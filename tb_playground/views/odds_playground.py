@@ -22,7 +22,7 @@ from tb_playground.engine import (
 )
 from tb_playground.models import Check
 
-from .format import escape, percent
+from .format import TABLE_CSS, escape, percent
 from .plots import ADVANTAGE_LABELS, OUTCOME_COLORS, curves_plot, distribution_plot
 
 #: The four headline outcomes: (label, css class, Odds attribute, colour key).
@@ -37,16 +37,13 @@ CSS = """
 .odds-stat { text-align: center; padding: 4px 10px; min-width: 7em; }
 .odds-stat .pct { font-size: 2.2em; font-weight: 700; display: block; line-height: 1.1; }
 .odds-stat .lbl { font-size: 0.9em; opacity: 0.8; }
-table.tb { border-collapse: collapse; width: 100%; font-size: 0.92em; }
-table.tb td, table.tb th { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: left; }
-table.tb tr.current { background: #fff3c4; font-weight: 600; }
 """
 
 
 def _html_pane(css_class: str, **kwargs) -> pn.pane.HTML:
     """An HTML pane carrying the playground's stylesheet into its own shadow root."""
     kwargs.setdefault("sizing_mode", "stretch_width")
-    return pn.pane.HTML(css_classes=[css_class], stylesheets=[CSS], **kwargs)
+    return pn.pane.HTML(css_classes=[css_class], stylesheets=[CSS, TABLE_CSS], **kwargs)
 
 
 def _headline_html(odds) -> str:

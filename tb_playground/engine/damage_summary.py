@@ -1,0 +1,63 @@
+"""Summaries of damage distributions for tables and charts (RULES.md, Attacks).
+
+A damage distribution is an array whose last axis is P(levels == k), k = 0, 1, ...; these
+functions reduce that axis, so they work on one roll or on a whole ``damage_sweep`` grid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .damage import MAX_BONUS, MAX_WALL, damage_sweep
+from .validation import require_bool, require_choice, require_int
+
+#: What ``damage_grid`` can report for each cell.
+GRID_STATISTICS = ("expected", "any")
+
+
+def expected_levels(distribution: np.ndarray) -> np.ndarray:
+    """Expected levels dealt: sum over k of k * P(levels == k), along the last axis."""
+    distribution = np.asarray(distribution, dtype=float)
+    return distribution @ np.arange(distribution.shape[-1])
+
+
+def p_any_level(distribution: np.ndarray) -> np.ndarray:
+    """P(at least one level), along the last axis."""
+    distribution = np.asarray(distribution, dtype=float)
+    return 1.0 - distribution[..., 0]
+
+
+def damage_grid(
+    statistic: str = "expected",
+    max_dice: int = 12,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """Expected levels, or P(at least one level), for every pool 1..max_dice and wall 0..10.
+
+    Parameters
+    ----------
+    statistic : {"expected", "any"}
+        "expected": expected levels; "any": P(at least one level).
+    max_dice : int
+        Largest pool, 1..100.
+    boosts, bonus, timing, critical, klotho
+        As for ``damage_distribution``, the same in every cell.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (max_dice, 11): row n - 1 is a pool of n dice, column w is wall w.
+    """
+    statistic = require_choice("statistic", statistic, GRID_STATISTICS)
+    max_dice = require_int("max_dice", max_dice, 1, 100)
+    boosts = require_int("boosts", boosts, 0, 100)
+    bonus = require_int("bonus", bonus, 0, MAX_BONUS)
+    critical = require_bool("critical", critical)
+    sweep = damage_sweep(
+        max_dice, range(MAX_WALL + 1), [boosts], [bonus], timing, critical, klotho
+    )[1:, :, 0, 0, :]
+    return expected_levels(sweep) if statistic == "expected" else p_any_level(sweep)

@@ -1,0 +1,263 @@
+"""An attack and its target as a param object (RULES.md, Attacks; Vitals).
+
+The attacker picks a kind (Physical, Social, Mental), an approach Element, where the dice come
+from (weapon, Gift, or for Social attacks the Skill tier), Ki boosts and their timing, and the
+circumstances that add Advantage or Disadvantage. The target is described by the sub-stats the
+kind reads: its Defense stat (Atropos, Psyche, Presence), its wall (Soak, Presence, Psyche)
+and the size of the track it hits. Every derived value is computed by ``tb_playground.engine``.
+
+Circumstances (rules/000 and 001): Aim (a Slow action) is one Advantage source; a Called Shot
+(also Slow, so never with Aim in the same round) aims at the Head zone; a Prone target gives
+every attack Advantage; partial cover and an off-hand attack are one Disadvantage source each.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import param
+
+from tb_playground.engine import (
+    ATTACK_KIND_RULES,
+    ATTACK_KINDS,
+    ELEMENTS,
+    KI_POLICIES,
+    SOURCES_BY_KIND,
+    TIMINGS,
+    AttackProfile,
+    FightOdds,
+    KiValue,
+    ToHit,
+    attack_dice,
+    attack_elements,
+    attack_to_hit,
+    damage_distribution,
+    damage_grid,
+    defense,
+    expected_levels,
+    fight_odds,
+    ki_value,
+)
+
+#: Slow actions that change an attack (rules/000, Action Brackets): one per round.
+SLOW_ACTIONS = ("none", "aim", "called_shot")
+
+
+class Attack(param.Parameterized):
+    """One attack, repeated round after round against one target."""
+
+    kind = param.Selector(
+        default="physical",
+        objects=list(ATTACK_KINDS),
+        doc="Physical (vs Soak, costs Health), Social (vs Presence, Poise) or Mental "
+        "(vs Psyche, Sanity).",
+    )
+    approach = param.Selector(
+        default="Earth",
+        objects=list(ELEMENTS),
+        doc="The Element your approach uses. Moira never carries a Physical attack.",
+    )
+    element = param.Integer(
+        default=5, bounds=(0, 10), doc="The approach Element's score, 0..10: TN = it + Defense."
+    )
+    dice_source = param.Selector(
+        default="weapon",
+        objects=["weapon", "gift", "skill"],
+        doc="Where the damage dice come from: a weapon's rating, a Gift's dice, or (Social) "
+        "the Skill tier. Mental attacks need a Gift.",
+    )
+    weapon_rating = param.Integer(
+        default=3, bounds=(0, 20), doc="Weapon rating in dice: fists 1, knife 3, rifle 5 (0..20)."
+    )
+    gift_dice = param.Integer(default=7, bounds=(0, 40), doc="Damage dice the Gift throws (0..40).")
+    skill_tier = param.Integer(
+        default=1,
+        bounds=(0, 4),
+        doc="Skill tier of a Social attack: 0 Untrained 1 die, Trained 3, Adept 4, Expert 5, "
+        "Master 6.",
+    )
+    boosts = param.Integer(
+        default=0, bounds=(0, 10), doc="Ki boosts per attack, 1 Ki per die (0..10)."
+    )
+    bonus = param.Integer(
+        default=4,
+        bounds=(0, 10),
+        doc="What a boost adds to a die: Ferocity (Physical), Presence (Social), Psyche "
+        "(Mental), 0..10.",
+    )
+    timing = param.Selector(
+        default="after",
+        objects=list(TIMINGS),
+        doc="after: boosts chosen once the dice are seen (default rule). before: chosen "
+        "before the roll (variant 002).",
+    )
+    klotho = param.Integer(
+        default=4, bounds=(0, 10), doc="Your Klotho, added to each rolled die of a critical hit."
+    )
+    attacker_ki = param.Integer(
+        default=13, bounds=(0, 60), doc="Ki for boosts over the whole fight (0..60)."
+    )
+    slow_action = param.Selector(
+        default="none",
+        objects=list(SLOW_ACTIONS),
+        doc="A Slow round's empowered action: aim (Advantage) or called_shot (Head zone).",
+    )
+    target_prone = param.Boolean(
+        default=False, doc="The target is Prone: every attack against it gains Advantage."
+    )
+    partial_cover = param.Boolean(
+        default=False, doc="The target is behind partial cover: Disadvantage."
+    )
+    off_hand = param.Boolean(default=False, doc="Attacking with your off hand: Disadvantage.")
+    advantage_sources = param.Integer(
+        default=0, bounds=(0, 5), doc="Other Advantage sources, +1 each (0..5)."
+    )
+    disadvantage_sources = param.Integer(
+        default=0, bounds=(0, 5), doc="Other Disadvantage sources, -1 each (0..5)."
+    )
+    never_moira = param.Boolean(
+        default=False, doc="Variant 002: Moira never carries any attack, not even Social or Mental."
+    )
+    target_defense_stat = param.Integer(
+        default=3,
+        bounds=(0, 10),
+        doc="The target's Atropos (Physical), Psyche (Social) or Presence (Mental): Defense "
+        "= 10 - it.",
+    )
+    target_wall = param.Integer(
+        default=5,
+        bounds=(0, 10),
+        doc="The target's wall: Soak (Physical), Presence (Social), Psyche (Mental). Each die "
+        "strictly over it is a level.",
+    )
+    target_levels = param.Integer(
+        default=8, bounds=(1, 40), doc="Levels on the target's track (Health, Poise or Sanity)."
+    )
+    target_ki = param.Integer(
+        default=0, bounds=(0, 60), doc="The target's Ki for preventing levels (0..60)."
+    )
+    target_ki_policy = param.Selector(
+        default="none",
+        objects=list(KI_POLICIES),
+        doc="How the target spends Ki: none, all (every level), stay_up (levels that would "
+        "take it to 0 or below), stay_alive (only the killing level).",
+    )
+    rounds = param.Integer(default=12, bounds=(1, 60), doc="Rounds shown on the rounds chart.")
+
+    dice = param.Integer(default=0, constant=True, doc="Damage dice rolled (derived).")
+    defense = param.Integer(default=0, constant=True, doc="The target's Defense (derived).")
+    net_advantage = param.Integer(default=0, constant=True, doc="Net Advantage sources (derived).")
+    to_hit = param.ClassSelector(class_=ToHit, constant=True, doc="To-hit odds (derived).")
+    on_hit = param.Array(constant=True, doc="P(levels == k) on an ordinary hit (derived).")
+    on_critical = param.Array(constant=True, doc="P(levels == k) on a critical hit (derived).")
+    per_attack = param.Array(
+        constant=True, doc="P(levels == k) per attack: misses, hits and criticals (derived)."
+    )
+    fight = param.ClassSelector(
+        class_=FightOdds, constant=True, doc="Rounds to 0 and to dead (derived)."
+    )
+    ki_worth = param.ClassSelector(
+        class_=KiValue, constant=True, doc="What each successive Ki boost adds (derived)."
+    )
+
+    @property
+    def rules(self):
+        """The kind's Defense stat, wall, boost stat and vital (``ATTACK_KIND_RULES``)."""
+        return ATTACK_KIND_RULES[self.kind]
+
+    @param.depends("kind", "never_moira", watch=True, on_init=True)
+    def _restrict_choices(self) -> None:
+        """Offer only the approaches and dice sources the kind allows (RULES.md, Attacks)."""
+        approaches = list(attack_elements(self.kind, self.never_moira))
+        sources = list(SOURCES_BY_KIND[self.kind])
+        self.param.approach.objects = approaches
+        self.param.dice_source.objects = sources
+        changes = {}
+        if self.approach not in approaches:
+            changes["approach"] = approaches[0]
+        if self.dice_source not in sources:
+            changes["dice_source"] = sources[0]
+        if changes:
+            self.param.update(**changes)
+
+    def _rating(self) -> int:
+        return {
+            "weapon": self.weapon_rating,
+            "gift": self.gift_dice,
+            "skill": self.skill_tier,
+        }[self.dice_source]
+
+    def _net_advantage(self) -> int:
+        plus = self.advantage_sources + (self.slow_action == "aim") + self.target_prone
+        minus = self.disadvantage_sources + self.partial_cover + self.off_hand
+        return int(plus - minus)
+
+    def profile(self) -> AttackProfile:
+        """The attack as the engine's ``AttackProfile`` (to-hit bands, dice, wall, boosts)."""
+        return AttackProfile.from_to_hit(
+            self.to_hit,
+            self.dice,
+            self.target_wall,
+            self.boosts,
+            self.bonus,
+            self.timing,
+            self.klotho,
+        )
+
+    def grid(self, statistic: str = "expected", max_dice: int = 12) -> np.ndarray:
+        """Expected levels or P(any level) on a hit, for pools 1..max_dice x walls 0..10."""
+        return damage_grid(statistic, max_dice, self.boosts, self.bonus, self.timing)
+
+    @param.depends(
+        "kind", "approach", "element", "dice_source", "weapon_rating", "gift_dice",
+        "skill_tier", "boosts", "bonus", "timing", "klotho", "attacker_ki", "slow_action",
+        "target_prone", "partial_cover", "off_hand", "advantage_sources",
+        "disadvantage_sources", "never_moira", "target_defense_stat", "target_wall",
+        "target_levels", "target_ki", "target_ki_policy", "rounds",
+        watch=True, on_init=True,
+    )  # fmt: skip
+    def _update(self) -> None:
+        dice = attack_dice(self.kind, self.dice_source, self._rating())
+        advantage = self._net_advantage()
+        to_hit = attack_to_hit(
+            self.kind,
+            self.element,
+            self.target_defense_stat,
+            element_name=self.approach,
+            advantage=advantage,
+            never_moira=self.never_moira,
+        )
+        wall = self.target_wall
+        on_hit = damage_distribution(dice, wall, self.boosts, self.bonus, self.timing)
+        on_critical = damage_distribution(
+            dice, wall, self.boosts, self.bonus, self.timing, True, self.klotho
+        )
+        profile = AttackProfile.from_to_hit(
+            to_hit, dice, wall, self.boosts, self.bonus, self.timing, self.klotho
+        )
+        fight = fight_odds(
+            profile,
+            self.target_levels,
+            self.rounds,
+            vital=self.rules.vital,
+            attacker_ki=self.attacker_ki,
+            defender_ki=self.target_ki,
+            ki_policy=self.target_ki_policy,
+        )
+        worth = ki_value(dice, wall, self.bonus, 5, self.timing)
+        with param.edit_constant(self):
+            self.param.update(
+                dice=dice,
+                defense=defense(self.kind, self.target_defense_stat),
+                net_advantage=advantage,
+                to_hit=to_hit,
+                on_hit=on_hit,
+                on_critical=on_critical,
+                per_attack=profile.level_distribution(),
+                fight=fight,
+                ki_worth=worth,
+            )
+
+    @property
+    def expected_per_attack(self) -> float:
+        """Expected levels per attack, misses included."""
+        return float(expected_levels(self.per_attack))

@@ -1,0 +1,248 @@
+"""Damage against walls (RULES.md, Attacks; Vitals).
+
+An ``Attack`` model drives everything: the to-hit odds, the distribution of levels that get
+over the wall on an ordinary and a critical hit, a heatmap over wall x dice, what each Ki
+boost is worth, and how many rounds the target lasts. rules/000's critical-hit example
+(Ronan: 7 dice, Klotho 4, Soak 7) is reproduced by the same engine.
+"""
+
+from __future__ import annotations
+
+import holoviews as hv
+import panel as pn
+import param
+
+from tb_playground.engine import (
+    critical_split,
+    damage_distribution,
+    expected_levels,
+    p_die_over,
+    roll_levels,
+)
+from tb_playground.models import Attack
+
+from .damage_plots import grid_marker, grid_plot, ki_plot, levels_plot, rounds_plot
+from .format import TABLE_CSS, escape, percent
+
+#: Largest pool on the heatmap.
+GRID_MAX_DICE = 12
+
+#: rules/000 "Critical Success in Combat": Onslaught 5 and Ferocity 4 roll 7 dice; a critical
+#: sends ceil(7 / 2) = 4 through; the other 3 roll + Klotho 4 against Soak 7: 2, 1 and 6.
+RONAN = {"dice": 7, "klotho": 4, "soak": 7, "rolls": (2, 1, 6)}
+
+CSS = """
+.dmg-stats { display: flex; flex-wrap: wrap; gap: 6px 18px; }
+.dmg-stat { min-width: 7em; }
+.dmg-stat .v { font-size: 1.7em; font-weight: 700; display: block; line-height: 1.1; }
+.dmg-stat .l { font-size: 0.85em; opacity: 0.8; }
+"""
+
+
+def _stat(label: str, value: str, css: str) -> str:
+    return (
+        f'<div class="dmg-stat {css}"><span class="v">{escape(value)}</span>'
+        f'<span class="l">{escape(label)}</span></div>'
+    )
+
+
+def _stats_html(attack: Attack) -> str:
+    to_hit, fight = attack.to_hit, attack.fight
+    rules = attack.rules
+    cells = [
+        _stat(f"to hit (TN {to_hit.target})", percent(to_hit.p_hit), "dmg-hit"),
+        _stat("critical hit", percent(to_hit.p_critical), "dmg-crit"),
+        _stat("damage dice", str(attack.dice), "dmg-dice"),
+        _stat(
+            f"expected {rules.vital.title()} levels per attack",
+            f"{attack.expected_per_attack:.2f}",
+            "dmg-expected",
+        ),
+        _stat("mean rounds to 0", _rounds(fight.mean_rounds_to_down), "dmg-down"),
+        _stat("mean rounds to dead / bottom", _rounds(fight.mean_rounds_to_dead), "dmg-dead"),
+    ]
+    summary = (
+        f"Defense {attack.defense} (10 - {rules.defense_stat}) &middot; wall: "
+        f"{escape(rules.wall_stat)} {attack.target_wall} &middot; boost adds "
+        f"{escape(rules.boost_stat)} {attack.bonus} &middot; net Advantage "
+        f"{attack.net_advantage:+d}"
+    )
+    return f'<div class="dmg-stats">{"".join(cells)}</div><p class="dmg-summary">{summary}</p>'
+
+
+def _rounds(mean: float) -> str:
+    if mean != mean:  # nan: not settled
+        return "n/a"
+    if mean == float("inf"):
+        return "never"
+    return f"{mean:.1f}"
+
+
+def ronan_html() -> str:
+    """rules/000's critical-hit example, computed by the engine."""
+    dice, klotho, soak, rolls = RONAN["dice"], RONAN["klotho"], RONAN["soak"], RONAN["rolls"]
+    automatic, rolled = critical_split(dice)
+    dist = damage_distribution(dice, soak, critical=True, klotho=klotho)
+    levels, _ki = roll_levels(rolls, soak, klotho=klotho, automatic=automatic)
+    heads = "".join(f"<th>{k}</th>" for k in range(automatic, dice + 1))
+    cells = "".join(f"<td>{escape(percent(p))}</td>" for p in dist[automatic:])
+    return (
+        f"<p>Ronan critically hits with Onslaught: {dice} dice, Klotho {klotho}, against Soak "
+        f"{soak}. {automatic} dice connect outright; the other {rolled} roll with +{klotho}, "
+        f"each getting over the wall {escape(percent(p_die_over(soak, klotho)))} of the time. "
+        f"The book's rolls {', '.join(map(str, rolls))} deal "
+        f"<b class='ronan-levels'>{levels} levels</b> ({automatic} outright + "
+        f"{levels - automatic} rolled).</p>"
+        f'<table class="tb ronan"><tr><th>Levels</th>{heads}</tr><tr><td>Chance</td>{cells}'
+        f"</tr></table><p>Expected: <b>{expected_levels(dist):.2f}</b> levels. A critical hit "
+        "alone still stops the target at 0 (RULES.md, Vitals).</p>"
+    )
+
+
+class DamageExplorer(pn.viewable.Viewer):
+    """Controls for an ``Attack`` and everything it does to a target, live.
+
+    Parameters
+    ----------
+    attack : Attack
+        The model to drive; a fresh one per explorer by default.
+    """
+
+    attack = param.ClassSelector(class_=Attack, doc="The attack being explored.")
+    statistic = param.Selector(
+        default="expected",
+        objects=["expected", "any"],
+        doc="Heatmap cells: expected levels, or the chance of at least one level.",
+    )
+
+    def __init__(self, **params):
+        if params.get("attack") is None:
+            params["attack"] = Attack()
+        super().__init__(**params)
+        a = self.attack
+        radio = pn.widgets.RadioButtonGroup.from_param
+        slider = pn.widgets.IntSlider.from_param
+        self._rating_widgets = {
+            "weapon": slider(a.param.weapon_rating, name="Weapon rating (dice)"),
+            "gift": slider(a.param.gift_dice, name="Gift dice"),
+            "skill": slider(a.param.skill_tier, name="Skill tier (Social dice 1/3/4/5/6)"),
+        }
+        self._controls = pn.Column(
+            pn.pane.Markdown("### Attacker", margin=(0, 10)),
+            radio(a.param.kind, name="Kind", color="success", variant="outline"),
+            radio(a.param.approach, name="Approach", color="success", variant="outline"),
+            slider(a.param.element, name="Element"),
+            radio(a.param.dice_source, name="Dice from", color="success", variant="outline"),
+            *self._rating_widgets.values(),
+            slider(a.param.boosts, name="Ki boosts per attack"),
+            slider(a.param.bonus, name="Boost bonus (Ferocity / Presence / Psyche)"),
+            radio(a.param.timing, name="Boosts chosen", color="success", variant="outline"),
+            slider(a.param.klotho, name="Klotho"),
+            slider(a.param.attacker_ki, name="Ki for the fight"),
+            radio(a.param.slow_action, name="Slow action", color="success", variant="outline"),
+            pn.widgets.Checkbox.from_param(a.param.target_prone, name="Target Prone (+1)"),
+            pn.widgets.Checkbox.from_param(a.param.partial_cover, name="Partial cover (-1)"),
+            pn.widgets.Checkbox.from_param(a.param.off_hand, name="Off hand (-1)"),
+            pn.pane.Markdown("### Target", margin=(0, 10)),
+            slider(a.param.target_defense_stat, name="Atropos / Psyche / Presence (Defense)"),
+            slider(a.param.target_wall, name="Wall: Soak / Presence / Psyche"),
+            slider(a.param.target_levels, name="Levels on the track"),
+            slider(a.param.target_ki, name="Target's Ki"),
+            pn.widgets.Select.from_param(a.param.target_ki_policy, name="Target spends Ki"),
+            sizing_mode="stretch_width",
+            max_width=420,
+            css_classes=["dmg-controls"],
+        )
+        self._stats = pn.pane.HTML(
+            css_classes=["dmg-headline"], stylesheets=[CSS], sizing_mode="stretch_width"
+        )
+        self._levels = pn.pane.HoloViews(
+            hv.DynamicMap(
+                pn.bind(
+                    levels_plot,
+                    on_hit=a.param.on_hit,
+                    on_critical=a.param.on_critical,
+                    per_attack=a.param.per_attack,
+                )
+            ),
+            sizing_mode="stretch_width",
+        )
+        grid = hv.DynamicMap(
+            pn.bind(self._grid, a.param.boosts, a.param.bonus, a.param.timing, self.param.statistic)
+        )
+        marker = hv.DynamicMap(
+            pn.bind(grid_marker, a.param.dice, a.param.target_wall, GRID_MAX_DICE)
+        )
+        self._grid_pane = pn.pane.HoloViews(grid * marker, sizing_mode="stretch_width")
+        self._ki = pn.pane.HoloViews(
+            hv.DynamicMap(pn.bind(ki_plot, a.param.ki_worth)), sizing_mode="stretch_width"
+        )
+        self._rounds = pn.pane.HoloViews(
+            hv.DynamicMap(pn.bind(rounds_plot, a.param.fight)), sizing_mode="stretch_width"
+        )
+        self._refresh()
+        a.param.watch(self._refresh, ["fight", "to_hit", "per_attack"])
+        a.param.watch(self._show_rating, ["dice_source"])
+        self._show_rating()
+
+    def _grid(self, boosts: int, bonus: int, timing: str, statistic: str) -> hv.Overlay:
+        return grid_plot(self.attack.grid(statistic, GRID_MAX_DICE), statistic)
+
+    def _show_rating(self, *events) -> None:
+        """Show only the slider for where the dice come from."""
+        source = self.attack.dice_source
+        for which, widget in self._rating_widgets.items():
+            widget.visible = which == source
+
+    def _refresh(self, *events) -> None:
+        self._stats.object = _stats_html(self.attack)
+
+    @property
+    def controls(self) -> pn.Column:
+        """The attacker and target widgets (a template's sidebar, or the left column)."""
+        return self._controls
+
+    def outputs(self) -> pn.Column:
+        """Everything the attack does: odds, charts, the heatmap and the worked example."""
+        toggle = pn.widgets.RadioButtonGroup.from_param(
+            self.param.statistic,
+            options={"Expected levels": "expected", "P(at least one)": "any"},
+            color="primary",
+            variant="outline",
+        )
+        return pn.Column(
+            self._stats,
+            pn.FlexBox(
+                pn.Column(self._levels, sizing_mode="stretch_width", min_width=320),
+                pn.Column(self._rounds, sizing_mode="stretch_width", min_width=320),
+                sizing_mode="stretch_width",
+            ),
+            pn.FlexBox(
+                pn.Column(toggle, self._grid_pane, sizing_mode="stretch_width", min_width=320),
+                pn.Column(self._ki, sizing_mode="stretch_width", min_width=320),
+                sizing_mode="stretch_width",
+            ),
+            pn.pane.Markdown("### rules/000's critical hit, reproduced"),
+            pn.pane.HTML(
+                ronan_html(),
+                css_classes=["dmg-ronan"],
+                stylesheets=[TABLE_CSS],
+                sizing_mode="stretch_width",
+            ),
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Row(self._controls, self.outputs(), sizing_mode="stretch_width")
+
+
+def damage_page() -> pn.template.BaseTemplate:
+    """The whole "Damage against walls" page, one per session (controls in the sidebar)."""
+    explorer = DamageExplorer()
+    return pn.template.FastListTemplate(
+        title="20 Below: Damage against walls",
+        sidebar=[explorer.controls],
+        main=[explorer.outputs()],
+        accent="#2e8b57",
+        sidebar_width=360,
+    )
