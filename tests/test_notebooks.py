@@ -51,3 +51,16 @@ def test_roll_under_notebook():
     # The model set from code: Element 7 + Difficulty 4 at Adept is TN 11 at Advantage.
     assert "Odds(target=11, advantage=+1" in text
     assert "catastrophe, exactly: 1/1000000" in text
+
+
+def test_damage_notebook():
+    nb = run("damage.ipynb")
+    assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
+    assert any(PANEL_MIME in o.get("data", {}) for o in outputs(nb)), "the explorer did not render"
+    text = text_of(nb)
+    assert "dice 7 expected levels per attack" in text
+    # rules/002's worked example: two levels, no Ki spent.
+    assert "(2, 0)" in text
+    # Ronan: 4 outright, 3 dice each over Soak 7 with +4 on 4..10 (70%).
+    assert "{4: 0.027, 5: 0.189, 6: 0.441, 7: 0.343}" in text
+    assert "expected 6.1" in text

@@ -166,18 +166,26 @@ class Attack(param.Parameterized):
 
     @param.depends("kind", "never_moira", watch=True, on_init=True)
     def _restrict_choices(self) -> None:
-        """Offer only the approaches and dice sources the kind allows (RULES.md, Attacks)."""
-        approaches = list(attack_elements(self.kind, self.never_moira))
-        sources = list(SOURCES_BY_KIND[self.kind])
-        self.param.approach.objects = approaches
-        self.param.dice_source.objects = sources
+        """Offer only the approaches and dice sources the kind allows (RULES.md, Attacks).
+
+        The value moves to an allowed choice before the choices narrow, so a widget showing
+        them never holds a value that is not on offer.
+        """
+        allowed = {
+            "approach": list(attack_elements(self.kind, self.never_moira)),
+            "dice_source": list(SOURCES_BY_KIND[self.kind]),
+        }
         changes = {}
-        if self.approach not in approaches:
-            changes["approach"] = approaches[0]
-        if self.dice_source not in sources:
-            changes["dice_source"] = sources[0]
+        for name, choices in allowed.items():
+            if getattr(self, name) not in choices:
+                self.param[name].objects = list(
+                    dict.fromkeys([*self.param[name].objects, *choices])
+                )
+                changes[name] = choices[0]
         if changes:
             self.param.update(**changes)
+        for name, choices in allowed.items():
+            self.param[name].objects = choices
 
     def _rating(self) -> int:
         return {

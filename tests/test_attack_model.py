@@ -1,0 +1,98 @@
+"""The Attack model: its derived values are the engine's, and its choices follow the rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tb_playground.engine import (
+    AttackProfile,
+    attack_to_hit,
+    damage_distribution,
+    fight_odds,
+    roll_odds,
+)
+from tb_playground.models import Attack
+
+
+def test_defaults_against_the_engine():
+    a = Attack()
+    # Physical, Earth 5 vs Atropos 3: Defense 7, TN 12; a knife (3 dice) vs Soak 5.
+    assert (a.defense, a.to_hit.target, a.dice) == (7, 12, 3)
+    assert a.to_hit.p_hit == pytest.approx(roll_odds(12).p_success, abs=1e-15)
+    np.testing.assert_allclose(a.on_hit, damage_distribution(3, 5, 0, 4), atol=1e-15)
+    np.testing.assert_allclose(
+        a.on_critical, damage_distribution(3, 5, 0, 4, critical=True, klotho=4), atol=1e-15
+    )
+    # Per attack: a miss is 0 levels, an ordinary hit and a critical hit mixed by their odds.
+    mixed = (a.to_hit.p_hit - a.to_hit.p_critical) * a.on_hit + a.to_hit.p_critical * a.on_critical
+    mixed[0] += 1 - a.to_hit.p_hit
+    np.testing.assert_allclose(a.per_attack, mixed, atol=1e-15)
+    assert a.expected_per_attack == pytest.approx(float(mixed @ np.arange(4)), abs=1e-12)
+
+
+def test_fight_is_the_engine_fight():
+    a = Attack(target_levels=5, boosts=2, attacker_ki=6, target_ki=3, target_ki_policy="stay_up")
+    profile = AttackProfile.from_to_hit(a.to_hit, a.dice, a.target_wall, 2, a.bonus, "after", 4)
+    expected = fight_odds(
+        profile, 5, a.rounds, vital="health", attacker_ki=6, defender_ki=3, ki_policy="stay_up"
+    )
+    np.testing.assert_allclose(a.fight.p_down_by, expected.p_down_by, atol=1e-15)
+    assert a.fight.mean_rounds_to_down == pytest.approx(expected.mean_rounds_to_down)
+
+
+def test_circumstances_sum_to_the_net_advantage():
+    a = Attack(slow_action="aim", target_prone=True, partial_cover=True)
+    assert a.net_advantage == 1
+    assert a.to_hit.odds.advantage == 1
+    a.param.update(off_hand=True, disadvantage_sources=2)
+    assert a.net_advantage == -2
+    assert a.to_hit.odds.advantage == -1
+    a.slow_action = "called_shot"  # a Called Shot is Slow too, but it is not Aim: no Advantage
+    assert a.net_advantage == -3
+
+
+def test_kind_restricts_approach_and_dice_source():
+    a = Attack()
+    assert "Moira" not in a.param.approach.objects  # Moira never carries a Physical attack
+    with pytest.raises(ValueError, match="approach"):
+        a.approach = "Moira"
+    a.kind = "social"
+    assert a.param.dice_source.objects == ["skill", "gift"]
+    assert a.dice_source == "skill"
+    assert a.dice == 3  # Trained: 3 dice
+    a.approach = "Moira"
+    assert a.to_hit.target == a.element + 10 - a.target_defense_stat
+    a.kind = "mental"  # Mental attacks need a Gift
+    assert a.param.dice_source.objects == ["gift"]
+    assert (a.dice_source, a.dice) == ("gift", a.gift_dice)
+    a.never_moira = True  # variant 002
+    assert "Moira" not in a.param.approach.objects
+    assert a.approach == "Earth"
+
+
+@pytest.mark.parametrize(("tier", "dice"), [(0, 1), (1, 3), (2, 4), (3, 5), (4, 6)])
+def test_social_dice_follow_the_skill_tier(tier, dice):
+    assert Attack(kind="social", skill_tier=tier).dice == dice
+
+
+def test_defense_by_kind():
+    for kind, stat in (("physical", "Atropos"), ("social", "Psyche"), ("mental", "Presence")):
+        a = Attack(kind=kind, target_defense_stat=2)
+        assert a.defense == 8
+        assert a.rules.defense_stat == stat
+        expected = attack_to_hit(kind, a.element, 2, element_name=a.approach)
+        assert a.to_hit.target == expected.target
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("element", 11), ("target_wall", -1), ("boosts", 11), ("skill_tier", 5), ("kind", "magic")],
+)
+def test_bad_values_are_refused_and_change_nothing(field, value):
+    a = Attack()
+    before = a.per_attack.copy(), a.param.values()[field]
+    with pytest.raises(ValueError, match=field):
+        setattr(a, field, value)
+    np.testing.assert_array_equal(a.per_attack, before[0])
+    assert getattr(a, field) == before[1]
