@@ -1,0 +1,442 @@
+"""What a character sheet derives from Elements and sub-stats (RULES.md; rules/000, 002, 004).
+
+Every formula here is quoted from a rule text; where the texts are silent the reading is named
+(and written down in ``docs/notes/0002-characters.md``).
+
+- Ki pool = strongest Element + 8 (rules/000 "Ki Pool", rules/004 "Ki"). Variant 002: twice the
+  average of Soak, Initiative, Ferocity, Stamina and Atropos (rules/002 "How Does Ki Work?").
+- Short Rest Ki = Klotho, minimum 1 (rules/000 "Recovering Ki"). Variant 002: half Klotho,
+  rounded up.
+- Health / Poise / Sanity maxima = 5 + Health / Presence / Psyche (rules/002 "What Happens to
+  My Health?": "Everyone starts with 5, plus whatever you've put into your Health sub-stat").
+  rules/000 and 004 give no formula and do not contradict it; their Short Rest rates ("half
+  your Health", "half your Presence") name the same sub-stats.
+- Every track runs as far below 0 as above it: dead at -maximum (rules/000, 004). Variant 002:
+  dead at or below the negative Health sub-stat.
+- Movement Rate = 5 + Air metres (rules/000, 001, 004); Exhausted 3 halves it, Grabbed sets it
+  to 0 (rules/001). Dash 2x, Sprint 5x, Crawl costs 2 m per 1 m.
+- Travel: 3 + Air / 5 km an hour, a travel day of 4 + Stamina hours (rules/000 "Travel"); rough
+  ground halves the day, Wild Land cuts it to a third; a group goes at its slowest pace and stops
+  when its shortest day runs out.
+- Fate Tokens: hold at most Stamina x 3 + 1; at most Stamina + 1 counted spends per Scene
+  (rules/004). Variant 002: the per-Scene cap is Stamina ("your Stamina score sets that cap").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from .core_roll import success_table, tier_rules
+from .defense import ELEMENTS, defense
+from .validation import require_bool, require_choice, require_int, require_int_array
+from .vitals import MAX_TRACK, vital_state
+
+#: The five Elements in sheet order (``defense.ELEMENTS``).
+ELEMENT_NAMES = ELEMENTS
+
+#: The ten sub-stats the texts name (RULES.md, "Not given by the texts": independent, 0..10).
+SUB_STAT_NAMES = (
+    "Soak",
+    "Health",
+    "Ferocity",
+    "Potence",
+    "Initiative",
+    "Stamina",
+    "Presence",
+    "Psyche",
+    "Klotho",
+    "Atropos",
+)
+
+#: The sub-stats variant 002 averages for the Ki pool (rules/002 "How Does Ki Work?").
+KI_SUB_STATS = ("Soak", "Initiative", "Ferocity", "Stamina", "Atropos")
+
+#: What rules/000 adds to the strongest Element for the Ki pool.
+KI_BASE = 8
+
+#: Every Vital track starts at 5 plus its sub-stat (rules/002).
+VITAL_BASE = 5
+
+#: The sub-stat that sizes each Vital track (rules/002; rules/000's Short Rest rates).
+VITAL_SUB_STATS = {"health": "Health", "poise": "Presence", "sanity": "Psyche"}
+
+#: Ground for travel and the divisor it applies to a day's distance (rules/000 "Travel").
+GROUNDS = {"clear": 1, "rough": 2, "wild": 3}
+
+#: Highest Exhausted level (rules/004 "Conditions": stacks 1-5).
+MAX_EXHAUSTED = 5
+
+
+def _stat(name: str, value: object) -> int:
+    return require_int(name, value, 0, 10)
+
+
+def ki_pool(
+    elements: Sequence[int],
+    sub_stats: Mapping[str, int] | None = None,
+    from_sub_stats: bool = False,
+    bonus: int = 0,
+) -> int:
+    """The Ki pool (RULES.md, Vitals; rules/000 "Ki Pool", rules/004 "Ki").
+
+    Parameters
+    ----------
+    elements : sequence of int
+        Earth, Air, Fire, Water, Moira, each 0..10.
+    sub_stats : mapping of str to int, optional
+        Needs Soak, Initiative, Ferocity, Stamina and Atropos (0..10) when ``from_sub_stats``.
+    from_sub_stats : bool
+        Variant 002: 2 x the average of those five sub-stats instead of strongest Element + 8.
+        The average of five whole numbers doubled is a multiple of 0.4, never a half, so it is
+        rounded to the nearest whole number without ties.
+    bonus : int
+        Ki added by experience (rules/000: "it is possible to have a Ki over 20"), 0..100.
+
+    Returns
+    -------
+    int
+        Strongest Element + 8 (8..18) by default, plus ``bonus``.
+    """
+    if isinstance(elements, str | bytes) or len(elements) != len(ELEMENT_NAMES):
+        raise ValueError(f"elements must be {len(ELEMENT_NAMES)} whole numbers {ELEMENT_NAMES}")
+    values = [_stat(name, v) for name, v in zip(ELEMENT_NAMES, elements, strict=True)]
+    bonus = require_int("bonus", bonus, 0, 100)
+    if not require_bool("from_sub_stats", from_sub_stats):
+        return max(values) + KI_BASE + bonus
+    if sub_stats is None:
+        raise ValueError(f"sub_stats must give {KI_SUB_STATS} when from_sub_stats is True")
+    total = sum(_stat(name, sub_stats.get(name)) for name in KI_SUB_STATS)
+    return round(Fraction(2 * total, len(KI_SUB_STATS))) + bonus
+
+
+def short_rest_ki(klotho: int, half_klotho: bool = False) -> int:
+    """Ki back from a Short Rest (rules/000 "Recovering Ki"; variant rules/002).
+
+    Parameters
+    ----------
+    klotho : int
+        Klotho, 0..10.
+    half_klotho : bool
+        Variant 002: half Klotho, rounded up (the text gives no minimum).
+
+    Returns
+    -------
+    int
+        Klotho, minimum 1 (default); ceil(Klotho / 2) under the variant.
+    """
+    klotho = _stat("klotho", klotho)
+    if require_bool("half_klotho", half_klotho):
+        return -(-klotho // 2)
+    return max(klotho, 1)
+
+
+def vital_maximum(sub_stat: int) -> int:
+    """Levels on a Vital track: 5 + its sub-stat (rules/002; RULES.md, Vitals).
+
+    Health uses the Health sub-stat, Poise Presence, Sanity Psyche (``VITAL_SUB_STATS``).
+
+    Parameters
+    ----------
+    sub_stat : int
+        0..10.
+
+    Returns
+    -------
+    int
+        5..15.
+    """
+    return VITAL_BASE + _stat("sub_stat", sub_stat)
+
+
+def short_rest_recovery(sub_stat: int) -> int:
+    """Levels a Short Rest gives back above 0: half the sub-stat, rounded up, minimum 1.
+
+    rules/000 "Recovery, Above zero": Health heals half your Health, Poise half your Presence,
+    Sanity half your Psyche, "both rounded up, minimum 1". Below 0 the rates stop.
+    """
+    return max(1, -(-_stat("sub_stat", sub_stat) // 2))
+
+
+def death_threshold(maximum: int, health: int, at_negative_sub_stat: bool = False) -> int:
+    """The Health value at which a character is dead (RULES.md, Vitals).
+
+    Parameters
+    ----------
+    maximum : int
+        The Health track's size, 1..100.
+    health : int
+        The Health sub-stat, 0..10.
+    at_negative_sub_stat : bool
+        Variant 002: dead "at or below your negative Health sub-stat".
+
+    Returns
+    -------
+    int
+        ``-maximum`` (rules/000: "Seven Health Levels means dead at -7"), or ``-health``.
+    """
+    maximum = require_int("maximum", maximum, 1, MAX_TRACK)
+    health = _stat("health", health)
+    return -health if require_bool("at_negative_sub_stat", at_negative_sub_stat) else -maximum
+
+
+def defenses(atropos: int, psyche: int, presence: int) -> dict[str, int]:
+    """The three Defenses: Physical 10 - Atropos, Social 10 - Psyche, Mental 10 - Presence.
+
+    rules/000 "Defense and How It's Calculated"; the same rule as ``defense.defense``, for all
+    three kinds at once.
+    """
+    return {
+        "physical": defense("physical", _stat("atropos", atropos)),
+        "social": defense("social", _stat("psyche", psyche)),
+        "mental": defense("mental", _stat("presence", presence)),
+    }
+
+
+@dataclass(frozen=True)
+class Movement:
+    """How far a character moves in a round, in metres (rules/000 "Moving in a Round"; 001).
+
+    Attributes
+    ----------
+    rate : int
+        Movement Rate: one move (Fast, or the move half of a Normal round).
+    dash : int
+        Both Normal actions on movement: 2 x rate.
+    sprint : int
+        A Slow round's Sprint: 5 x rate.
+    crawl : int
+        Distance covered Belly Down with one move: 2 m of movement per 1 m.
+    long_jump : float
+        A running long jump clears Air metres (rules/000 "Jumping").
+    standing_jump : float
+        Half the running jump.
+    high_jump : float
+        Half the running long jump ("half as high as you can jump forward").
+    """
+
+    rate: int
+    dash: int
+    sprint: int
+    crawl: int
+    long_jump: float
+    standing_jump: float
+    high_jump: float
+
+
+def movement_rate(air: int, exhausted: int = 0, grabbed: bool = False) -> int:
+    """Movement Rate = 5 + Air metres (rules/000, 001, 004).
+
+    Parameters
+    ----------
+    air : int
+        Air, 0..10.
+    exhausted : int
+        Exhausted level 0..5; from 3 up the rate is halved (rules/001, rules/004), rounded down
+        to whole metres (hexes).
+    grabbed : bool
+        Grabbed sets the rate to 0 (rules/001).
+
+    Returns
+    -------
+    int
+    """
+    rate = 5 + _stat("air", air)
+    exhausted = require_int("exhausted", exhausted, 0, MAX_EXHAUSTED)
+    if require_bool("grabbed", grabbed):
+        return 0
+    return rate // 2 if exhausted >= 3 else rate
+
+
+def movement(air: int, exhausted: int = 0, grabbed: bool = False) -> Movement:
+    """Every distance a round can cover (see ``Movement`` and ``movement_rate``)."""
+    rate = movement_rate(air, exhausted, grabbed)
+    jump = float(air)
+    return Movement(
+        rate=rate,
+        dash=2 * rate,
+        sprint=5 * rate,
+        crawl=rate // 2,
+        long_jump=jump,
+        standing_jump=jump / 2,
+        high_jump=jump / 2,
+    )
+
+
+@dataclass(frozen=True)
+class Travel:
+    """A day on the road (rules/000 "Travel").
+
+    Attributes
+    ----------
+    speed_kmh : float
+        3 + Air / 5 kilometres an hour on a road or trail.
+    day_hours : int
+        4 + Stamina hours before a forced march.
+    day_km : float
+        Speed x hours, divided by the ground (rough 2, Wild Land 3).
+    ground : str
+        "clear", "rough" or "wild".
+    """
+
+    speed_kmh: float
+    day_hours: int
+    day_km: float
+    ground: str
+
+
+def travel_speed(air: int) -> Fraction:
+    """Walking speed in km/h: 3 plus a fifth of Air (rules/000 "Travel"), exact."""
+    return 3 + Fraction(_stat("air", air), 5)
+
+
+def travel_day_hours(stamina: int) -> int:
+    """Hours in a travel day: 4 + Stamina (rules/000 "Travel")."""
+    return 4 + _stat("stamina", stamina)
+
+
+def travel(air: int, stamina: int, ground: str = "clear") -> Travel:
+    """A day's travel for one walker (rules/000 "Travel").
+
+    Parameters
+    ----------
+    air, stamina : int
+        0..10 each.
+    ground : {"clear", "rough", "wild"}
+        Rough ground halves the day's distance, Wild Land cuts it to a third.
+
+    Returns
+    -------
+    Travel
+        Air 0, Stamina 0 on clear ground: 3 km/h for 4 hours, 12 km; the text's "fragile
+        character at about sixteen" is Air 1, Stamina 1 (3.2 x 5) and its "toughest at
+        forty-five" Air 10, Stamina 5 (5 x 9).
+    """
+    return party_travel([(air, stamina)], ground)
+
+
+def party_travel(members: Sequence[tuple[int, int]], ground: str = "clear") -> Travel:
+    """A group's day: the slowest pace and the shortest day (rules/000 "Travel").
+
+    Parameters
+    ----------
+    members : sequence of (air, stamina)
+        At least one walker; each value 0..10.
+    ground : {"clear", "rough", "wild"}
+        See ``travel``.
+
+    Returns
+    -------
+    Travel
+    """
+    ground = require_choice("ground", ground, tuple(GROUNDS))
+    if len(members) == 0:
+        raise ValueError("members must list at least one (air, stamina) pair")
+    speed = min(travel_speed(air) for air, _ in members)
+    hours = min(travel_day_hours(stamina) for _, stamina in members)
+    return Travel(
+        speed_kmh=float(speed),
+        day_hours=hours,
+        day_km=float(speed * hours / GROUNDS[ground]),
+        ground=ground,
+    )
+
+
+def fate_token_cap(stamina: int) -> int:
+    """Most Fate Tokens a character may hold: Stamina x 3 + 1 (rules/004 "Fate Tokens")."""
+    return 3 * _stat("stamina", stamina) + 1
+
+
+def fate_spends_per_scene(stamina: int, stamina_only: bool = False) -> int:
+    """Counted Fate Token spends allowed per Scene (rules/004; variant rules/002).
+
+    Parameters
+    ----------
+    stamina : int
+        0..10.
+    stamina_only : bool
+        Variant 002: "your Stamina score sets that cap" (Stamina, not Stamina + 1).
+
+    Returns
+    -------
+    int
+        Stamina + 1 by default.
+    """
+    stamina = _stat("stamina", stamina)
+    return stamina if require_bool("stamina_only", stamina_only) else stamina + 1
+
+
+def skill_odds_table(
+    elements: Sequence[int],
+    tiers: Sequence[int],
+    difficulties: Sequence[int] = range(11),
+    advantage: int = 0,
+) -> np.ndarray:
+    """P(success) of each skill at each Difficulty (RULES.md, Core Roll; training tiers).
+
+    Parameters
+    ----------
+    elements : sequence of int
+        The Element each skill rolls with (its home Element's score), 0..10 each.
+    tiers : sequence of int
+        Each skill's training tier, 0 Untrained .. 4 Master; same length as ``elements``.
+    difficulties : sequence of int
+        Columns, 0..10 each.
+    advantage : int
+        Net situational Advantage sources, added to each tier's own.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float array (len(elements), len(difficulties)); entry [i, j] equals
+        ``check_odds(elements[i], difficulties[j], tiers[i], advantage).p_success``.
+    """
+    elements = require_int_array("elements", elements, 0, 10).reshape(-1)
+    tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
+    difficulties = require_int_array("difficulties", list(difficulties), 0, 10).reshape(-1)
+    advantage = require_int("advantage", advantage)
+    if elements.shape != tiers.shape:
+        raise ValueError(
+            f"elements and tiers must have the same length, got {elements.size} and {tiers.size}"
+        )
+    out = np.zeros((elements.size, difficulties.size))
+    for tier in np.unique(tiers):
+        rules = tier_rules(int(tier))
+        rows = np.flatnonzero(tiers == tier)
+        base = elements[rows] if rules.uses_element else np.zeros(rows.size, dtype=np.int64)
+        targets = (base[:, None] + difficulties[None, :]).reshape(-1)
+        table = success_table(
+            targets,
+            advantage + rules.advantage_sources,
+            rules.crit_max,
+            rules.reroll_catastrophe,
+        )
+        out[rows] = table[:, :2].sum(axis=1).reshape(rows.size, difficulties.size)
+    return out
+
+
+def fight_status(health: int, maximum: int, named: bool = True) -> str:
+    """Where a combatant stands by its Health (RULES.md, Vitals; rules/000 "Named and unnamed").
+
+    Parameters
+    ----------
+    health : int
+        Current Health, -maximum..maximum.
+    maximum : int
+        Health track size, 1..100.
+    named : bool
+        Player characters and named NPCs; an unnamed NPC who reaches 0 is out of the fight and
+        the story ("out").
+
+    Returns
+    -------
+    str
+        "up", "unconscious", "dying", "dead", or "out" for an unnamed combatant at or below 0.
+    """
+    state = vital_state("health", health, maximum)
+    if not require_bool("named", named) and health <= 0:
+        return "out"
+    return state
