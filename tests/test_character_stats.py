@@ -162,3 +162,20 @@ def test_fight_status_named_and_unnamed():
     assert fight_status(-8, 8) == "dead"
     assert fight_status(0, 8, named=False) == "out"
     assert fight_status(2, 8, named=False) == "up"
+
+
+def test_swimming_cannot_be_rolled_untrained():
+    table = skill_odds_table([5, 5, 5], [0, 1, 0], usable_untrained=[False, False, True])
+    assert (table[0] == 0).all()
+    assert (table[1] > 0).all() and (table[2] > 0).all()
+
+
+def test_vital_now_and_conditions():
+    from tb_playground.engine.character_stats import vital_conditions, vital_now
+
+    assert vital_now("health", 8, 3) == 5
+    assert vital_now("health", 8, 30) == -8  # held at the bottom
+    assert vital_now("poise", 8, 30) == -7  # Poise resets at the bottom
+    assert vital_now("poise", 8, 12, variant_002=True) == 0  # 002: Poise stops at 0
+    assert vital_conditions(0, -1, 3) == ["Unconscious", "Humiliated"]
+    assert vital_conditions(-2, 0, 0) == ["Dying", "Flustered", "Overwhelmed"]

@@ -174,3 +174,52 @@ __all__ += [
     "p_any_level",
     "p_die_over",
 ]
+
+# Character sheet maths and the rules/003 roll-over draft (issue: character sheet).
+from .character_stats import (  # noqa: E402
+    SET_CONDITIONS,
+    SUB_STAT_NAMES,
+    Movement,
+    Travel,
+    fate_spends_per_scene,
+    fate_token_cap,
+    ki_pool,
+    movement,
+    movement_rate,
+    party_travel,
+    skill_odds_table,
+    travel,
+    vital_maximum,
+)
+from .roll_over import (  # noqa: E402
+    STANDARD_DCS,
+    RollOverAttack,
+    RollOverOdds,
+    draft_defense,
+    roll_over_attack,
+    roll_over_odds,
+    roll_over_table,
+)
+
+__all__ += [
+    "SET_CONDITIONS",
+    "STANDARD_DCS",
+    "SUB_STAT_NAMES",
+    "Movement",
+    "RollOverAttack",
+    "RollOverOdds",
+    "Travel",
+    "draft_defense",
+    "fate_spends_per_scene",
+    "fate_token_cap",
+    "ki_pool",
+    "movement",
+    "movement_rate",
+    "party_travel",
+    "roll_over_attack",
+    "roll_over_odds",
+    "roll_over_table",
+    "skill_odds_table",
+    "travel",
+    "vital_maximum",
+]

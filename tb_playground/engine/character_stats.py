@@ -33,7 +33,7 @@ import numpy as np
 from .core_roll import success_table, tier_rules
 from .defense import ELEMENTS, defense
 from .validation import require_bool, require_choice, require_int, require_int_array
-from .vitals import MAX_TRACK, vital_state
+from .vitals import MAX_TRACK, VITALS, track_range, vital_state
 
 #: The five Elements in sheet order (``defense.ELEMENTS``).
 ELEMENT_NAMES = ELEMENTS
@@ -69,6 +69,18 @@ GROUNDS = {"clear": 1, "rough": 2, "wild": 3}
 
 #: Highest Exhausted level (rules/004 "Conditions": stacks 1-5).
 MAX_EXHAUSTED = 5
+
+#: Conditions a player or GM puts on a character (rules/004 "Conditions", rules/001 "Getting
+#: Low", "Grabbed"). Dying, Flustered, Humiliated, Overwhelmed and Shattered follow from the
+#: Vitals (``vital_conditions``) and Exhausted is a level 0..5, so neither is listed here.
+SET_CONDITIONS = ("Off Balance", "Distracted", "Surprised", "Prone", "Belly Down", "Grabbed")
+
+#: The condition each Vital gives at 0 and below 0 (rules/004 "At Zero and Below").
+VITAL_CONDITIONS = {
+    "health": ("Unconscious", "Dying"),
+    "poise": ("Flustered", "Humiliated"),
+    "sanity": ("Overwhelmed", "Shattered"),
+}
 
 
 def _stat(name: str, value: object) -> int:
@@ -150,6 +162,55 @@ def vital_maximum(sub_stat: int) -> int:
         5..15.
     """
     return VITAL_BASE + _stat("sub_stat", sub_stat)
+
+
+def vital_now(vital: str, maximum: int, lost: int, variant_002: bool = False) -> int:
+    """Where a track stands after losing ``lost`` levels (RULES.md, Vitals).
+
+    Parameters
+    ----------
+    vital : {"health", "poise", "sanity"}
+        Which track.
+    maximum : int
+        The track's size, 1..100.
+    lost : int
+        Levels lost so far, 0 or more.
+    variant_002 : bool
+        Variant 002: Poise stops at 0.
+
+    Returns
+    -------
+    int
+        ``maximum - lost``, held inside ``vitals.track_range`` (a sheet whose maximum dropped
+        below the damage already taken shows the bottom of the track).
+    """
+    low, high = track_range(vital, maximum, variant_002)
+    lost = require_int("lost", lost, 0, None)
+    return max(low, min(high, maximum - lost))
+
+
+def vital_conditions(health: int, poise: int, sanity: int) -> list[str]:
+    """The conditions the Vitals impose (rules/004 "Conditions"; "At Zero and Below").
+
+    Parameters
+    ----------
+    health, poise, sanity : int
+        Each track's current value.
+
+    Returns
+    -------
+    list of str
+        For each track at 0 its "at 0" condition, below 0 its "below 0" one.
+    """
+    out = []
+    for vital, value in zip(VITALS, (health, poise, sanity), strict=True):
+        value = require_int(vital, value, -MAX_TRACK, MAX_TRACK)
+        at_zero, below = VITAL_CONDITIONS[vital]
+        if value == 0:
+            out.append(at_zero)
+        elif value < 0:
+            out.append(below)
+    return out
 
 
 def short_rest_recovery(sub_stat: int) -> int:
@@ -374,6 +435,7 @@ def skill_odds_table(
     tiers: Sequence[int],
     difficulties: Sequence[int] = range(11),
     advantage: int = 0,
+    usable_untrained: Sequence[bool] | None = None,
 ) -> np.ndarray:
     """P(success) of each skill at each Difficulty (RULES.md, Core Roll; training tiers).
 
@@ -387,6 +449,9 @@ def skill_odds_table(
         Columns, 0..10 each.
     advantage : int
         Net situational Advantage sources, added to each tier's own.
+    usable_untrained : sequence of bool, optional
+        False for a skill that cannot be rolled Untrained ("Swimming can't be done untrained",
+        rules/000): its row is 0 while its tier is 0. Default: every skill can.
 
     Returns
     -------
@@ -415,6 +480,11 @@ def skill_odds_table(
             rules.reroll_catastrophe,
         )
         out[rows] = table[:, :2].sum(axis=1).reshape(rows.size, difficulties.size)
+    if usable_untrained is not None:
+        usable = np.array([require_bool("usable_untrained", u) for u in usable_untrained])
+        if usable.shape != tiers.shape:
+            raise ValueError("usable_untrained must have one entry per skill")
+        out[(tiers == 0) & ~usable] = 0.0
     return out
 
 

@@ -49,6 +49,21 @@ CRIT_LOW_MAX = 3
 CRIT_HIGH_MIN = 19
 
 
+#: What ``draft_defense`` adds to a 20 Below Defense.
+DRAFT_DEFENSE_OFFSET = 11
+
+
+def draft_defense(defense: int) -> int:
+    """A 20 Below Defense (0..10) on the draft's scale, for side-by-side comparisons.
+
+    rules/003 gives no way to read a Defense off a 20 Below sheet or card; our mapping is
+    11 + Defense. 2d10 is symmetric about 11, so the draft's "2d10 + Element higher than
+    11 + Defense" is exactly as likely as 20 Below's "2d10 at or under Element + Defense" when
+    the Defense is 5, for every Element (criticals aside); the systems part ways from there.
+    """
+    return DRAFT_DEFENSE_OFFSET + require_int("defense", defense, 0, 10)
+
+
 @lru_cache(maxsize=64)
 def _pair_counts(advantage: int) -> tuple[np.ndarray, int]:
     """Counts of the sorted dice (low, high) after ``advantage`` stacked re-rolls."""

@@ -1,0 +1,125 @@
+"""Skills: the starting catalogue of every Skill the texts name, and the ``Skill`` sheet row.
+
+Every Skill rolls off a home Element unless a Descriptor argues another (rules/000 "Rolling the
+Dice", rules/002 "How Do I Use a Skill?"). The texts give the home Element of some Skills; for
+the rest the catalogue makes a choice and says so (``given=False``), and a player can change it
+on the sheet. The choices follow rules/000's approaches: Earth force, Air precision, Fire
+intensity, Water adaptation, Moira fate (docs/notes/0002-characters.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import param
+
+from tb_playground.engine import ELEMENTS, TIER_NAMES
+
+
+@dataclass(frozen=True)
+class CatalogueSkill:
+    """One Skill the texts name.
+
+    Attributes
+    ----------
+    name : str
+        The Skill's name as the texts spell it.
+    home : str
+        Its home Element.
+    given : bool
+        True when a text states the home Element; False when it is this catalogue's choice.
+    source : str
+        Where the Skill (and, if given, its Element) appears.
+    usable_untrained : bool
+        False for Swimming: "Swimming can't be done untrained" (rules/000, 001).
+    social_attack : bool
+        A Skill that carries a Social attack (rules/000 "Which Skill, and Which Element").
+    """
+
+    name: str
+    home: str
+    given: bool
+    source: str
+    usable_untrained: bool = True
+    social_attack: bool = False
+
+
+#: Every Skill named by rules/000, 001, 002 and 004, alphabetically.
+SKILL_CATALOGUE: tuple[CatalogueSkill, ...] = (
+    CatalogueSkill(
+        "Athletics", "Earth", True, "rules/000 and 001: 'Athletics is Earth by default'"
+    ),
+    CatalogueSkill("Charm", "Fire", False, "rules/004: not an attack; Fire like the social Skills"),
+    CatalogueSkill(
+        "Deception",
+        "Water",
+        True,
+        "rules/004 'Water carries Deception' (rules/000 lists it under Fire)",
+        social_attack=True,
+    ),
+    CatalogueSkill("Driving", "Air", False, "rules/001 Chases; precision"),
+    CatalogueSkill("First Aid", "Water", False, "rules/000 Getting back up; adaptation"),
+    CatalogueSkill("Insight", "Moira", True, "rules/000 and 004: Moira", social_attack=True),
+    CatalogueSkill("Intimidation", "Fire", True, "rules/000 and 004: Fire", social_attack=True),
+    CatalogueSkill("Leadership", "Fire", True, "rules/000 and 004: Fire", social_attack=True),
+    CatalogueSkill("Navigation", "Air", False, "rules/000 Travel; precision"),
+    CatalogueSkill("Networking", "Water", False, "rules/000 Scars; working people, adaptation"),
+    CatalogueSkill("Perception", "Air", False, "rules/000 Opposed Rolls, 001 Chases; precision"),
+    CatalogueSkill("Performance", "Fire", True, "rules/000 and 004: Fire", social_attack=True),
+    CatalogueSkill("Persuasion", "Fire", True, "rules/000, 002 and 004: Fire", social_attack=True),
+    CatalogueSkill("Piloting", "Air", False, "rules/001 Chases; precision"),
+    CatalogueSkill("Public Speaking", "Fire", True, "rules/000 and 004: Fire", social_attack=True),
+    CatalogueSkill("Research", "Air", False, "rules/000: Ronan is Adept at Research; precision"),
+    CatalogueSkill("Ridicule", "Fire", True, "rules/000 and 004: Fire", social_attack=True),
+    CatalogueSkill("Seduction", "Fire", False, "rules/004: not an attack; Fire like Charm"),
+    CatalogueSkill("Stealth", "Air", False, "rules/000 and 001 (creature cards); precision"),
+    CatalogueSkill(
+        "Swimming",
+        "Water",
+        False,
+        "rules/000 and 001: 'can't be done untrained'; staying up rolls Water",
+        usable_untrained=False,
+    ),
+    CatalogueSkill("Tracking", "Water", False, "rules/001 Chases; reading the ground, adaptation"),
+)
+
+#: Catalogue entries by name.
+CATALOGUE_BY_NAME: dict[str, CatalogueSkill] = {s.name: s for s in SKILL_CATALOGUE}
+
+
+class Skill(param.Parameterized):
+    """One row of the sheet's Skills block: a Skill, the Element it rolls off, its tier."""
+
+    name = param.String(default="Athletics", constant=False, doc="The Skill's name.")
+    element = param.Selector(
+        default="Earth",
+        objects=list(ELEMENTS),
+        doc="The home Element the Skill rolls off (a Descriptor can argue another in play).",
+    )
+    tier = param.Integer(
+        default=0,
+        bounds=(0, 4),
+        doc="Training tier: " + ", ".join(f"{i} {n}" for i, n in enumerate(TIER_NAMES)) + ".",
+    )
+
+    @property
+    def tier_name(self) -> str:
+        """The tier's name (Untrained .. Master)."""
+        return TIER_NAMES[self.tier]
+
+    @property
+    def usable_untrained(self) -> bool:
+        """False for a catalogue Skill that cannot be rolled Untrained (Swimming)."""
+        entry = CATALOGUE_BY_NAME.get(self.name)
+        return entry is None or entry.usable_untrained
+
+    @property
+    def social_attack(self) -> bool:
+        """Whether this Skill carries a Social attack (rules/000, rules/004)."""
+        entry = CATALOGUE_BY_NAME.get(self.name)
+        return entry is not None and entry.social_attack
+
+
+def starting_skills() -> list[Skill]:
+    """A fresh row for every catalogue Skill, at its home Element, Untrained."""
+    return [Skill(name=s.name, element=s.home, tier=0) for s in SKILL_CATALOGUE]
