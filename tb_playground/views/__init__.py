@@ -7,3 +7,7 @@ __all__ = ["OddsPlayground", "odds_page"]
 from .damage_explorer import DamageExplorer, damage_page  # noqa: E402
 
 __all__ += ["DamageExplorer", "damage_page"]
+
+from .character_sheet import CharacterSheet, character_page  # noqa: E402
+
+__all__ += ["CharacterSheet", "character_page"]

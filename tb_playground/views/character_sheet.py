@@ -1,0 +1,806 @@
+"""The character sheet editor (RULES.md; rules/000, 002, 004): inputs, live derived values.
+
+Grouped like a printed sheet: who they are, Elements and sub-stats, what those derive
+(Defenses and walls, Vitals, Ki, Movement and travel, Fate), Skills with the odds of each at
+every Difficulty, gear and Gifts, Descriptors and Flaws, the state of play, and attacks against
+a creature from the roster. The sheet is saved and loaded as a JSON (or YAML) file.
+
+Every number comes from the ``Character`` model, which gets it from ``tb_playground.engine``.
+Text the user typed (names, Descriptors, notes) is escaped before it reaches the page.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pandas as pd
+import panel as pn
+import param
+
+from tb_playground.engine import DIFFICULTY_NAMES, ELEMENTS, STANDARD_DCS, TIER_NAMES
+from tb_playground.engine.character_stats import SET_CONDITIONS
+from tb_playground.models import (
+    ArmorItem,
+    Character,
+    Creature,
+    Descriptor,
+    FileFormatError,
+    Flaw,
+    Gift,
+    Skill,
+    Weapon,
+    dumps,
+    load_roster,
+    loads,
+)
+from tb_playground.models.files import saved_fields
+from tb_playground.models.ruleset import VARIANT_SWITCHES
+
+from .format import TABLE_CSS, escape, percent
+
+#: Where the example roster lives in a checkout of the project.
+EXAMPLE_ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
+
+#: Short labels for the ruleset switches.
+SWITCH_LABELS = {
+    "gift_check_ki_plus_stamina": "Gift Check TN is Ki + Stamina",
+    "never_moira": "Moira never attacks",
+    "boosts_before_roll": "Ki boosts chosen before the roll",
+    "vitals_002": "Poise stops at 0; Ki refills it",
+    "ki_pool_from_sub_stats": "Ki pool from sub-stats",
+    "short_rest_half_klotho": "Short Rest: half Klotho",
+    "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
+    "death_at_negative_health": "Dead at -Health sub-stat",
+}
+
+CSS = """
+.sheet-stats { display: flex; flex-wrap: wrap; gap: 6px 16px; }
+.sheet-stat { min-width: 6.2em; }
+.sheet-stat .v { font-size: 1.45em; font-weight: 700; display: block; line-height: 1.15; }
+.sheet-stat .l { font-size: 0.8em; opacity: 0.8; }
+.sheet-note { font-size: 0.85em; opacity: 0.8; margin: 4px 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.tb td.p { text-align: right; white-space: nowrap; }
+table.tb th.c { text-align: right; }
+table.tb td.name { white-space: nowrap; }
+.bad { color: #c0392b; }
+"""
+
+#: Cards grow from 380 px, so they sit side by side on a wide screen and stack on a phone.
+CARD = {"sizing_mode": "stretch_width", "margin": (5, 5), "styles": {"flex": "1 1 380px"}}
+
+#: Cards that want a whole row (the skill odds table, the attack table).
+WIDE = {"styles": {"flex": "1 1 100%"}}
+
+#: Page CSS: the template's title shrinks on a phone so the header fits its width.
+PAGE_CSS = """
+@media (max-width: 600px) {
+  #header .title { font-size: 1.05em; }
+  #header .app-header { min-width: 0; overflow: hidden; white-space: nowrap; }
+}
+"""
+
+
+def _stat(label: str, value: object, css: str) -> str:
+    return (
+        f'<div class="sheet-stat {css}"><span class="v">{escape(value)}</span>'
+        f'<span class="l">{escape(label)}</span></div>'
+    )
+
+
+def _stats(cells: list[str]) -> str:
+    return f'<div class="sheet-stats">{"".join(cells)}</div>'
+
+
+def _shade(p: float) -> str:
+    """A green background as strong as the probability (presentation only)."""
+    return f"background: rgba(46, 139, 87, {0.08 + 0.5 * p:.2f})"
+
+
+def defenses_html(c: Character) -> str:
+    """The three Defenses and the three walls."""
+    return _stats(
+        [
+            _stat("Physical Defense (10 - Atropos)", c.defense_physical, "d-defense-physical"),
+            _stat("Social Defense (10 - Psyche)", c.defense_social, "d-defense-social"),
+            _stat("Mental Defense (10 - Presence)", c.defense_mental, "d-defense-mental"),
+            _stat("Soak wall (Physical)", c.soak, "d-wall-physical"),
+            _stat("Presence wall (Social)", c.presence, "d-wall-social"),
+            _stat("Psyche wall (Mental)", c.psyche, "d-wall-mental"),
+        ]
+    )
+
+
+def vitals_html(c: Character) -> str:
+    """Health, Poise and Sanity: now / maximum and the state."""
+    cells = [
+        _stat(
+            f"{vital.title()} ({getattr(c, f'{vital}_state')})",
+            f"{getattr(c, f'{vital}_now')} / {getattr(c, f'{vital}_max')}",
+            f"d-{vital}",
+        )
+        for vital in ("health", "poise", "sanity")
+    ]
+    cells.append(_stat("Dead at Health", c.dead_at, "d-dead-at"))
+    states = ", ".join(c.states) if c.states else "none"
+    return _stats(cells) + f'<p class="sheet-note d-states">Conditions: {escape(states)}</p>'
+
+
+def ki_html(c: Character) -> str:
+    """Ki pool, current Ki, Short Rest Ki, the Gift Check."""
+    check = c.gift_check
+    return _stats(
+        [
+            _stat("Ki pool", c.ki_pool, "d-ki-pool"),
+            _stat("Ki now", c.ki_now, "d-ki-now"),
+            _stat("Short Rest Ki", c.short_rest_ki, "d-ki-rest"),
+            _stat(f"Gift Check (TN {check.target})", percent(check.p_success), "d-gift-check"),
+        ]
+    )
+
+
+def movement_html(c: Character) -> str:
+    """Movement Rate, Dash, Sprint, Crawl, jumps and a day's travel."""
+    m, t = c.movement, c.travel
+    return _stats(
+        [
+            _stat("Movement Rate (m)", m.rate, "d-movement"),
+            _stat("Dash (m)", m.dash, "d-dash"),
+            _stat("Sprint (m)", m.sprint, "d-sprint"),
+            _stat("Crawl (m)", m.crawl, "d-crawl"),
+            _stat("Long jump (m)", f"{m.long_jump:g}", "d-jump"),
+            _stat("Travel (km/h)", f"{t.speed_kmh:g}", "d-travel-speed"),
+            _stat("Travel day (h)", t.day_hours, "d-travel-hours"),
+            _stat("km a day", f"{t.day_km:g}", "d-travel-km"),
+        ]
+    )
+
+
+def fate_html(c: Character) -> str:
+    """Fate Tokens held and their caps."""
+    over = ' <span class="bad">over the cap</span>' if c.fate_tokens > c.fate_cap else ""
+    return _stats(
+        [
+            _stat("Fate Tokens held", f"{c.fate_tokens} / {c.fate_cap}", "d-fate-held"),
+            _stat("Counted spends a Scene", c.fate_spends_per_scene, "d-fate-scene"),
+            _stat("Spends left this Scene", c.fate_spends_left, "d-fate-left"),
+        ]
+    ) + (f'<p class="sheet-note">A Token earned at the cap is lost.{over}</p>')
+
+
+def skill_odds_html(c: Character, trained_only: bool = False) -> str:
+    """Each Skill x each Difficulty (or the draft's DCs): P(success)."""
+    columns = c.skill_odds_columns
+    roll_over = c.ruleset.roll_over
+    if roll_over:
+        names = {dc: name for name, dc in STANDARD_DCS.items()}
+        heads = "".join(
+            f'<th class="c" title="{escape(names.get(dc, ""))}">DC {dc}</th>' for dc in columns
+        )
+    else:
+        heads = "".join(
+            f'<th class="c" title="{escape(DIFFICULTY_NAMES[d])}">{d}</th>' for d in columns
+        )
+    rows = []
+    for i, skill in enumerate(c.skills):
+        if trained_only and skill.tier == 0:
+            continue
+        cells = "".join(
+            f'<td class="p" style="{_shade(p)}">{escape(percent(p))}</td>' for p in c.skill_odds[i]
+        )
+        score = c.element_score(skill.element)
+        rows.append(
+            f'<tr class="skill-row" data-skill="{escape(skill.name)}">'
+            f'<td class="name">{escape(skill.name)}</td>'
+            f"<td>{escape(skill.element)} {score}</td><td>{escape(skill.tier_name)}</td>"
+            f"{cells}</tr>"
+        )
+    what = (
+        "Roll-over draft (rules/003): 2d10 + rating at or over the DC; rating = the Element when "
+        "Trained, Adept and up one re-roll Advantage."
+        if roll_over
+        else "Difficulty 0 (Nearly Impossible) .. 10 (Trivial): 2d10 at or under Element + "
+        "Difficulty; Untrained rolls the Difficulty alone."
+    )
+    return (
+        f'<p class="sheet-note">{escape(what)}</p><div class="scroll">'
+        f'<table class="tb skill-odds"><tr><th>Skill</th><th>Element</th><th>Tier</th>{heads}'
+        f"</tr>{''.join(rows)}</table></div>"
+    )
+
+
+def attacks_html(c: Character, creature: Creature, options) -> str:
+    """Each attack's odds against ``creature``, and the character against its card."""
+    roll_over = c.ruleset.roll_over
+    rows = []
+    for o in options:
+        note = f'<br><span class="sheet-note">{escape(o.note)}</span>' if o.note else ""
+        rows.append(
+            f'<tr class="attack-row"><td class="name">{escape(o.label)}{note}</td>'
+            f"<td>{escape(o.kind)}</td><td>{escape(o.element)} {o.score}</td>"
+            f'<td class="p">{o.target_number}</td><td class="p">{escape(percent(o.p_hit))}</td>'
+            f'<td class="p">{escape(percent(o.p_critical))}</td>'
+            f'<td class="p">{o.expected:.2f}</td><td>{escape(o.vital.title())}</td></tr>'
+        )
+    tn = "Beat" if roll_over else "TN"
+    expected = "Expected damage" if roll_over else "Expected levels"
+    table = (
+        '<div class="scroll"><table class="tb attack-odds"><tr><th>Attack</th><th>Kind</th>'
+        f'<th>Element</th><th class="c">{tn}</th><th class="c">Hit</th><th class="c">Crit</th>'
+        f'<th class="c">{expected}</th><th>Track</th></tr>{"".join(rows)}</table></div>'
+    )
+    card = []
+    for s in creature.static_numbers:
+        p = c.versus_card(s.versus, s.value)
+        card.append(
+            f"<tr><td>{escape(s.versus)} vs its {escape(s.name)} {s.value}</td>"
+            f'<td class="p">{escape(percent(p))}</td></tr>'
+        )
+    card_table = (
+        '<table class="tb versus-card"><tr><th>You roll</th><th class="c">Succeed</th></tr>'
+        + "".join(card)
+        + "</table>"
+        if card
+        else ""
+    )
+    summary = (
+        f"<b>{escape(creature.name)}</b> ({'named' if creature.named else 'unnamed'}): "
+        f"Defense {creature.defense_physical} / {creature.defense_social} / "
+        f"{creature.defense_mental}, walls Soak {creature.soak}, Presence {creature.presence}, "
+        f"Psyche {creature.psyche}; Health {creature.health}, Poise {creature.poise}, Sanity "
+        f"{creature.sanity}."
+    )
+    return f'<p class="creature-summary">{summary}</p>{table}{card_table}'
+
+
+class RowsEditor(pn.viewable.Viewer):
+    """A table editing one list of rows of a ``Character`` (skills, weapons, Gifts...).
+
+    Column editors come from the row class's parameters (bounds, choices); an edit sets the
+    row's parameter, so the character's bounds are the validation here too.
+
+    Parameters
+    ----------
+    character : Character
+        Whose list.
+    field : str
+        The list parameter ("skills", "weapons"...).
+    row_class : type
+        The row's ``Parameterized`` class.
+    columns : dict
+        Row parameter -> column title, in order.
+    """
+
+    def __init__(self, character: Character, field: str, row_class, columns: dict, **params):
+        super().__init__(**params)
+        self._character = character
+        self._field = field
+        self._row_class = row_class
+        self._columns = columns
+        self._writing = False
+        self._row_watchers: list = []
+        editors, formatters = {}, {}
+        for name in columns:
+            p = row_class.param[name]
+            if name == "tier":
+                editors[name] = {"type": "list", "values": list(TIER_NAMES)}
+            elif isinstance(p, param.Boolean):
+                editors[name] = {"type": "tickCross"}
+                formatters[name] = {"type": "tickCross"}
+            elif isinstance(p, param.Integer):
+                low, high = p.bounds
+                editors[name] = {"type": "number", "min": low, "max": high, "step": 1}
+            elif isinstance(p, param.Selector):
+                editors[name] = {"type": "list", "values": list(p.objects)}
+            else:
+                editors[name] = {"type": "input"}
+        self._table = pn.widgets.Tabulator(
+            self._frame(),
+            editors=editors,
+            formatters=formatters,
+            titles=columns,
+            show_index=False,
+            selectable="checkbox",
+            layout="fit_data_stretch",
+            sizing_mode="stretch_width",
+            max_height=360,
+            css_classes=[f"rows-{field}"],
+        )
+        self._table.on_edit(self._on_edit)
+        self._add = pn.widgets.Button(label="Add", color="primary", width=80)
+        self._remove = pn.widgets.Button(label="Remove ticked", width=120)
+        self._message = pn.pane.HTML("", stylesheets=[CSS], sizing_mode="stretch_width")
+        self._add.on_click(self._on_add)
+        self._remove.on_click(self._on_remove)
+        character.param.watch(self._on_list, [field])
+        self._watch_rows()
+
+    @property
+    def rows(self) -> list:
+        """The character's rows."""
+        return getattr(self._character, self._field)
+
+    def _frame(self) -> pd.DataFrame:
+        records = []
+        for row in self.rows:
+            record = {}
+            for name in self._columns:
+                value = getattr(row, name)
+                record[name] = TIER_NAMES[value] if name == "tier" else value
+            records.append(record)
+        return pd.DataFrame(records, columns=list(self._columns))
+
+    def _watch_rows(self) -> None:
+        for row, watcher in self._row_watchers:
+            row.param.unwatch(watcher)
+        self._row_watchers = [
+            (row, row.param.watch(self._on_row, list(self._columns))) for row in self.rows
+        ]
+
+    def _on_list(self, *events) -> None:
+        self._watch_rows()
+        self._refresh()
+
+    def _on_row(self, *events) -> None:
+        if not self._writing:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        self._table.value = self._frame()
+
+    def _on_edit(self, event) -> None:
+        name, index, value = event.column, event.row, event.value
+        row = self.rows[index]
+        if name == "tier":
+            value = TIER_NAMES.index(value) if value in TIER_NAMES else value
+        elif isinstance(row.param[name], param.Integer):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                pass
+        elif isinstance(row.param[name], param.String) and value is None:
+            value = ""
+        try:
+            self._writing = True
+            setattr(row, name, value)
+            self._message.object = ""
+        except (ValueError, TypeError) as exc:
+            self._message.object = f'<p class="bad">{escape(exc)}</p>'
+            self._refresh()
+        finally:
+            self._writing = False
+
+    def _on_add(self, event) -> None:
+        setattr(self._character, self._field, [*self.rows, self._row_class()])
+
+    def _on_remove(self, event) -> None:
+        ticked = set(self._table.selection)
+        kept = [row for i, row in enumerate(self.rows) if i not in ticked]
+        self._table.selection = []
+        setattr(self._character, self._field, kept)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(
+            self._table,
+            pn.Row(self._add, self._remove),
+            self._message,
+            sizing_mode="stretch_width",
+        )
+
+
+def default_creatures() -> list[Creature]:
+    """The example roster's creatures, or one default card when it is not there."""
+    if EXAMPLE_ROSTER.is_dir():
+        creatures = load_roster(EXAMPLE_ROSTER)["creature"]
+        if creatures:
+            return creatures
+    return [Creature()]
+
+
+def _file_name(name: str, suffix: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", name).strip("_").lower() or "character"
+    return f"{stem}{suffix}"
+
+
+class CharacterSheet(pn.viewable.Viewer):
+    """The editor for one ``Character``, with every derived value live.
+
+    Parameters
+    ----------
+    character : Character
+        The sheet's character; a fresh one by default.
+    creatures : list of Creature
+        The roster the attack section picks a target from (default: ``examples/roster``).
+    """
+
+    character = param.ClassSelector(class_=Character, doc="The character on the sheet.")
+    creatures = param.List(default=[], item_type=Creature, doc="Creatures to attack.")
+    target = param.ClassSelector(class_=Creature, doc="The creature attacked.")
+    approach = param.Selector(
+        default="best",
+        objects=["best", *ELEMENTS],
+        doc="The Element for weapon and Gift attacks; best: the strongest one allowed.",
+    )
+    boosts = param.Integer(default=0, bounds=(0, 5), doc="Ki boosts per attack.")
+    advantage = param.Integer(default=0, bounds=(-1, 1), doc="Disadvantage, normal, Advantage.")
+    trained_only = param.Boolean(default=False, doc="Show only Skills at Trained or better.")
+
+    def __init__(self, **params):
+        if params.get("character") is None:
+            params["character"] = Character()
+        if not params.get("creatures"):
+            params["creatures"] = default_creatures()
+        if params.get("target") is None:
+            params["target"] = params["creatures"][0]
+        super().__init__(**params)
+        c = self.character
+        self._build_identity(c)
+        self._build_stats(c)
+        self._build_derived()
+        self._build_rows(c)
+        self._build_play(c)
+        self._build_attacks()
+        self._build_files()
+        self._build_ruleset(c)
+        self._pending = False
+        self._refresh_derived()
+        self._refresh_attacks()
+        c.param.watch(self._on_character, list(c.param))
+        c.ruleset.param.watch(self._on_character, list(c.ruleset.param))
+        self.param.watch(
+            self._on_attack_controls, ["target", "approach", "boosts", "advantage", "trained_only"]
+        )
+
+    # -- building ------------------------------------------------------------------------------
+
+    def _html(self, css: str, **kwargs) -> pn.pane.HTML:
+        kwargs.setdefault("sizing_mode", "stretch_width")
+        return pn.pane.HTML(css_classes=[css], stylesheets=[CSS, TABLE_CSS], **kwargs)
+
+    def _build_identity(self, c: Character) -> None:
+        text = pn.widgets.TextInput.from_param
+        self._identity = [
+            text(c.param.name, label="Name", css_classes=["sheet-name"]),
+            text(c.param.player, label="Player"),
+            text(c.param.concept, label="Concept"),
+            pn.widgets.TextAreaInput.from_param(c.param.notes, label="Notes", height=70),
+        ]
+
+    def _build_stats(self, c: Character) -> None:
+        def spinner(name: str) -> pn.widgets.IntInput:
+            return pn.widgets.IntInput.from_param(
+                c.param[name.lower()],
+                label=name,
+                width=88,
+                css_classes=[f"stat-{name.lower()}"],
+            )
+
+        self._elements = [spinner(name) for name in ELEMENTS]
+        self._sub_stats = [
+            spinner(name)
+            for name in (
+                "Soak", "Health", "Ferocity", "Potence", "Initiative",
+                "Stamina", "Presence", "Psyche", "Klotho", "Atropos",
+            )
+        ]  # fmt: skip
+
+    def _build_derived(self) -> None:
+        self._defenses = self._html("sheet-defenses")
+        self._vitals = self._html("sheet-vitals")
+        self._ki = self._html("sheet-ki")
+        self._movement = self._html("sheet-movement")
+        self._fate = self._html("sheet-fate")
+        self._skill_odds = self._html("skill-odds-pane")
+
+    def _build_rows(self, c: Character) -> None:
+        self._skills = RowsEditor(
+            c, "skills", Skill, {"name": "Skill", "element": "Element", "tier": "Tier"}
+        )
+        self._weapons = RowsEditor(
+            c,
+            "weapons",
+            Weapon,
+            {"name": "Weapon", "dice": "Dice", "normal_range": "Range m", "long_range": "Long m"},
+        )
+        self._gifts = RowsEditor(
+            c,
+            "gifts",
+            Gift,
+            {
+                "name": "Gift",
+                "level": "Level",
+                "dice": "Dice",
+                "kind": "Kind",
+                "ki_cost": "Ki",
+                "gift_check": "Check",
+            },
+        )
+        self._armor = RowsEditor(
+            c,
+            "armor",
+            ArmorItem,
+            {
+                "name": "Armor",
+                "hardness": "Hardness",
+                "levels": "Levels",
+                "zone": "Zone",
+                "worn": "Worn",
+            },
+        )
+        self._descriptors = RowsEditor(
+            c,
+            "descriptors",
+            Descriptor,
+            {"name": "Descriptor", "sub_stat": "Sub-stat", "element": "Argues"},
+        )
+        self._flaws = RowsEditor(c, "flaws", Flaw, {"name": "Flaw", "notes": "Notes"})
+
+    def _build_play(self, c: Character) -> None:
+        spin = pn.widgets.IntInput.from_param
+        self._play = [
+            spin(c.param[name], label=label, width=125, css_classes=[f"play-{name}"])
+            for name, label in (
+                ("ki_spent", "Ki spent"),
+                ("ki_bonus", "Ki from XP"),
+                ("fate_tokens", "Fate Tokens"),
+                ("fate_spent_this_scene", "Fate spends"),
+                ("health_lost", "Health lost"),
+                ("poise_lost", "Poise lost"),
+                ("sanity_lost", "Sanity lost"),
+                ("exhausted", "Exhausted"),
+            )
+        ]
+        self._conditions = pn.widgets.CheckButtonGroup.from_param(
+            c.param.conditions,
+            options=list(SET_CONDITIONS),
+            label="Conditions",
+            color="warning",
+            variant="outline",
+            orientation="horizontal",
+            sizing_mode="stretch_width",
+        )
+
+    def _build_attacks(self) -> None:
+        names = [k.name for k in self.creatures]
+        self._target = pn.widgets.Select(
+            label="Against",
+            options={
+                k.name if names.count(k.name) == 1 else f"{k.name} ({i + 1})": k
+                for i, k in enumerate(self.creatures)
+            },
+            value=self.target,
+            width=240,
+            css_classes=["attack-target"],
+        )
+        self._target.param.watch(lambda event: setattr(self, "target", event.new), ["value"])
+        self._approach = pn.widgets.Select.from_param(
+            self.param.approach, label="Approach", width=160
+        )
+        self._boosts = pn.widgets.IntSlider.from_param(self.param.boosts, label="Ki boosts")
+        self._advantage = pn.widgets.RadioButtonGroup.from_param(
+            self.param.advantage,
+            options={"Disadvantage": -1, "Normal": 0, "Advantage": 1},
+            color="success",
+            variant="outline",
+        )
+        self._attacks = self._html("sheet-attacks")
+
+    def _build_files(self) -> None:
+        name = self.character.name
+        self._download_json = pn.widgets.FileDownload(
+            callback=lambda: self._file("json"),
+            filename=_file_name(name, ".json"),
+            label="Download JSON",
+            color="primary",
+            embed=False,
+            css_classes=["download-json"],
+        )
+        self._download_yaml = pn.widgets.FileDownload(
+            callback=lambda: self._file("yaml"),
+            filename=_file_name(name, ".yaml"),
+            label="Download YAML",
+            embed=False,
+        )
+        self._upload = pn.widgets.FileInput(
+            accept=".json,.yaml,.yml", multiple=False, css_classes=["upload"]
+        )
+        self._upload.param.watch(self._on_upload, ["value"])
+        self._file_message = self._html("file-message")
+
+    def _build_ruleset(self, c: Character) -> None:
+        r = c.ruleset
+        self._system = pn.widgets.RadioButtonGroup.from_param(
+            r.param.system, color="success", variant="outline"
+        )
+        self._switches = [
+            pn.widgets.Checkbox.from_param(r.param[name], label=SWITCH_LABELS[name])
+            for name in VARIANT_SWITCHES
+        ]
+
+    # -- updating ------------------------------------------------------------------------------
+
+    def _on_character(self, *events) -> None:
+        """Any input or derived value moved: redraw once, after the model has settled.
+
+        One input can move several derived values, each its own event; on a server the
+        redraw waits one event-loop tick so they coalesce into one. In a notebook it is
+        immediate.
+        """
+        if not self._pending:
+            self._pending = True
+            pn.state.execute(self._refresh_all, schedule=True)
+
+    def _refresh_all(self) -> None:
+        self._pending = False
+        name = self.character.name
+        with pn.io.hold():
+            self._download_json.filename = _file_name(name, ".json")
+            self._download_yaml.filename = _file_name(name, ".yaml")
+            self._refresh_derived()
+            self._refresh_attacks()
+
+    def _on_attack_controls(self, *events) -> None:
+        if any(e.name == "trained_only" for e in events):
+            self._refresh_derived()
+        self._refresh_attacks()
+
+    def _refresh_derived(self) -> None:
+        c = self.character
+        with pn.io.hold():
+            self._defenses.object = defenses_html(c)
+            self._vitals.object = vitals_html(c)
+            self._ki.object = ki_html(c)
+            self._movement.object = movement_html(c)
+            self._fate.object = fate_html(c)
+            self._skill_odds.object = skill_odds_html(c, self.trained_only)
+
+    def _refresh_attacks(self) -> None:
+        c = self.character
+        approach = None if self.approach == "best" else self.approach
+        options = c.attack_options(self.target, self.boosts, approach, self.advantage)
+        self._attacks.object = attacks_html(c, self.target, options)
+
+    def _file(self, fmt: str) -> io.BytesIO:
+        return io.BytesIO(dumps(self.character, fmt).encode("utf-8"))
+
+    def load_text(self, text: str | bytes, source: str = "file") -> None:
+        """Replace the sheet's inputs with a character file's, or report every problem.
+
+        Nothing changes unless the whole file is valid.
+        """
+        try:
+            new = loads(text, kind="character", source=source)
+        except FileFormatError as exc:
+            items = "".join(f"<li>{escape(e)}</li>" for e in exc.errors)
+            self._file_message.object = (
+                f'<div class="bad"><b>{escape(source)}</b>: nothing loaded.<ul>{items}</ul></div>'
+            )
+            return
+        values = {name: getattr(new, name) for name in saved_fields(Character)}
+        self.character.param.update(**values)
+        self._file_message.object = f"<p>Loaded <b>{escape(new.name)}</b>.</p>"
+
+    def _on_upload(self, event) -> None:
+        if event.new:
+            self.load_text(event.new, self._upload.filename or "upload")
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def _card(self, title: str, *objects, css: str = "", **kwargs) -> pn.Card:
+        return pn.Card(
+            *objects,
+            title=title,
+            css_classes=[css] if css else [],
+            collapsible=True,
+            **{**CARD, **kwargs},
+        )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        flex = {"sizing_mode": "stretch_width", "flex_wrap": "wrap"}
+        identity = self._card("Who", *self._identity, css="card-identity")
+        elements = self._card(
+            "Elements",
+            pn.FlexBox(*self._elements, **flex),
+            css="card-elements",
+        )
+        sub_stats = self._card(
+            "Sub-stats (independent, 0..10)",
+            pn.FlexBox(*self._sub_stats, **flex),
+            css="card-sub-stats",
+        )
+        derived = self._card(
+            "Derived",
+            pn.pane.Markdown("**Defenses and walls**", margin=(0, 5)),
+            self._defenses,
+            pn.pane.Markdown("**Vitals**", margin=(0, 5)),
+            self._vitals,
+            pn.pane.Markdown("**Ki**", margin=(0, 5)),
+            self._ki,
+            pn.pane.Markdown("**Movement and travel**", margin=(0, 5)),
+            self._movement,
+            pn.pane.Markdown("**Fate**", margin=(0, 5)),
+            self._fate,
+            css="card-derived",
+        )
+        skills = self._card(
+            "Skills",
+            self._skills,
+            pn.widgets.Checkbox.from_param(self.param.trained_only, label="Trained or better only"),
+            self._skill_odds,
+            css="card-skills",
+            **WIDE,
+        )
+        gear = self._card(
+            "Weapons and armor",
+            self._weapons,
+            pn.pane.Markdown("Armor (one worn item per zone)", margin=(0, 5)),
+            self._armor,
+            css="card-gear",
+        )
+        gifts = self._card("Gifts", self._gifts, css="card-gifts")
+        descriptors = self._card(
+            "Descriptors and Flaws", self._descriptors, self._flaws, css="card-descriptors"
+        )
+        play = self._card(
+            "In play",
+            pn.FlexBox(*self._play, **flex),
+            self._conditions,
+            css="card-play",
+        )
+        attacks = self._card(
+            "Attacks against a creature",
+            pn.FlexBox(self._target, self._approach, **flex),
+            self._boosts,
+            self._advantage,
+            self._attacks,
+            css="card-attacks",
+            **WIDE,
+        )
+        files = self._card(
+            "File",
+            pn.Row(self._download_json, self._download_yaml, sizing_mode="stretch_width"),
+            pn.pane.Markdown("Load a character file (.json, .yaml):", margin=(0, 5)),
+            self._upload,
+            self._file_message,
+            css="card-file",
+        )
+        ruleset = self._card(
+            "Ruleset",
+            self._system,
+            *self._switches,
+            css="card-ruleset",
+            collapsed=True,
+        )
+        return pn.FlexBox(
+            identity,
+            elements,
+            sub_stats,
+            derived,
+            skills,
+            gear,
+            gifts,
+            descriptors,
+            play,
+            attacks,
+            files,
+            ruleset,
+            sizing_mode="stretch_width",
+            flex_wrap="wrap",
+            align_items="flex-start",
+        )
+
+
+def character_page(
+    character: Character | None = None, creatures: list[Creature] | None = None
+) -> pn.template.BaseTemplate:
+    """The whole "Character sheet" page, one per session."""
+    sheet = CharacterSheet(character=character, creatures=creatures or [])
+    return pn.template.FastListTemplate(
+        title="20 Below: Character sheet",
+        main=[sheet],
+        accent="#2e8b57",
+        main_max_width="1400px",
+        raw_css=[PAGE_CSS],
+    )
