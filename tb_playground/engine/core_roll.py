@@ -27,6 +27,9 @@ from .validation import require_bool, require_int
 #: Outcome columns of ``Odds.by_total``; "success" there is an *ordinary* success.
 OUTCOMES = ("critical", "success", "failure", "catastrophe")
 
+#: Largest Target Number magnitude accepted; beyond 1 and 20 every TN rolls the same.
+MAX_TARGET = 10**6
+
 #: Training tier names by tier number (RULES.md, Core Roll; rules/004 "Training Tiers").
 TIER_NAMES = ("Untrained", "Trained", "Adept", "Expert", "Master")
 
@@ -114,7 +117,7 @@ class Odds:
     @property
     def p_success(self) -> float:
         """Probability of success, criticals included."""
-        return self._p(0) + self._p(1)
+        return float(int(self.numerators[:, :2].sum())) / self.denominator
 
     @property
     def p_failure(self) -> float:
@@ -253,7 +256,7 @@ def roll_odds(
     -------
     Odds
     """
-    target = require_int("target", target)
+    target = require_int("target", target, -MAX_TARGET, MAX_TARGET)
     sign, crit_max, reroll = _roll_rules(advantage, crit_max, reroll_catastrophe)
     return _roll_odds(target, sign, crit_max, reroll)
 

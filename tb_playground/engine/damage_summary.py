@@ -15,15 +15,27 @@ from .validation import require_bool, require_choice, require_int
 GRID_STATISTICS = ("expected", "any")
 
 
+def _distributions(value: object) -> np.ndarray:
+    """``value`` as a float array whose last axis holds probability vectors, or a ValueError."""
+    array = np.asarray(value, dtype=float)
+    if array.ndim == 0 or array.shape[-1] == 0:
+        raise ValueError("distribution must hold P(levels == k) for k = 0, 1, ..., got no entries")
+    if not np.all(np.isfinite(array)) or np.any(array < 0):
+        raise ValueError("distribution must hold probabilities from 0 to 1")
+    if not np.allclose(array.sum(axis=-1), 1.0, atol=1e-9):
+        raise ValueError("distribution must sum to 1 along its last axis")
+    return array
+
+
 def expected_levels(distribution: np.ndarray) -> np.ndarray:
     """Expected levels dealt: sum over k of k * P(levels == k), along the last axis."""
-    distribution = np.asarray(distribution, dtype=float)
+    distribution = _distributions(distribution)
     return distribution @ np.arange(distribution.shape[-1])
 
 
 def p_any_level(distribution: np.ndarray) -> np.ndarray:
     """P(at least one level), along the last axis."""
-    distribution = np.asarray(distribution, dtype=float)
+    distribution = _distributions(distribution)
     return 1.0 - distribution[..., 0]
 
 

@@ -10,14 +10,14 @@ Variant ``ki_plus_stamina`` (rules/002): the TN is current Ki + Stamina.
 from __future__ import annotations
 
 from .core_roll import Odds, roll_odds
-from .validation import require_int
+from .validation import require_bool, require_int
 
 
 def gift_check_target(ki: int, stamina: int = 0, ki_plus_stamina: bool = False) -> int:
     """Target Number of a Gift Check: current Ki, or Ki + Stamina under the 002 variant."""
     ki = require_int("ki", ki, 0, None)
     stamina = require_int("stamina", stamina, 0, 10)
-    return ki + stamina if ki_plus_stamina else ki
+    return ki + stamina if require_bool("ki_plus_stamina", ki_plus_stamina) else ki
 
 
 def gift_check_odds(ki: int, stamina: int = 0, ki_plus_stamina: bool = False) -> Odds:

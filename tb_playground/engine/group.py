@@ -30,6 +30,8 @@ def help_sources(helper_tiers: Sequence[int]) -> int:
     helper_tiers : sequence of int
         Each helper's training tier (0..4) in the Skill being rolled.
     """
+    if isinstance(helper_tiers, str | bytes) or not isinstance(helper_tiers, Sequence):
+        raise ValueError(f"helper_tiers must be a list of tiers 0..4, got {helper_tiers!r}")
     tiers = [require_int(f"helper_tiers[{i}]", t, 0, 4) for i, t in enumerate(helper_tiers)]
     return sum(1 for t in tiers if t >= 1)
 
@@ -45,6 +47,8 @@ def group_odds(members: Sequence[Odds]) -> float:
     members : sequence of Odds
         One ``Odds`` per member; an empty group is an error.
     """
+    if isinstance(members, Odds) or not isinstance(members, Sequence):
+        raise ValueError(f"members must be a list of Odds, got {type(members).__name__}")
     if len(members) == 0:
         raise ValueError("members must hold at least 1 member's Odds, got none")
     # ways[k] = P(k successes so far and no catastrophe so far)

@@ -52,6 +52,9 @@ def contest(actor: Odds, resister: Odds) -> float:
     float
         P(actor wins); the resister wins every other case (ties and both failing).
     """
+    for name, odds in (("actor", actor), ("resister", resister)):
+        if not isinstance(odds, Odds):
+            raise ValueError(f"{name} must be an Odds (from roll_odds), got {type(odds).__name__}")
     a_key, a_prob = _success_keys(actor)
     r_key, r_prob = _success_keys(resister)
     r_fail = 1.0 - r_prob.sum()

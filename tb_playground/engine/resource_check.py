@@ -66,6 +66,8 @@ def resource_check_odds(level: int, index: int, advantage: int = 0) -> ResourceO
     odds = roll_odds(target, advantage)
     if index == 6:
         return ResourceOdds(target, True, odds, 0.0, 0.0, 1.0)
+    critical = odds.exact("critical")
     if index > level:
-        return ResourceOdds(target, True, odds, odds.p_critical, 0.0, 1.0 - odds.p_critical)
-    return ResourceOdds(target, False, odds, odds.p_success, 1.0 - odds.p_success, 0.0)
+        return ResourceOdds(target, True, odds, float(critical), 0.0, float(1 - critical))
+    success = odds.exact("success")
+    return ResourceOdds(target, False, odds, float(success), float(1 - success), 0.0)
