@@ -22,7 +22,6 @@ from tb_playground.engine import (
     ELEMENTS,
     KI_POLICIES,
     SOURCES_BY_KIND,
-    TIMINGS,
     AttackProfile,
     FightOdds,
     KiValue,
@@ -37,6 +36,14 @@ from tb_playground.engine import (
     fight_odds,
     ki_value,
 )
+
+from .ruleset import Ruleset
+
+#: The fight is followed at most this many rounds for its means, until less than
+#: ``FIGHT_TOLERANCE`` of it is unresolved; a mean not settled by then is ``nan``. With the
+#: parameter bounds below the slowest fight costs about 0.5 s on one core, a typical one 10 ms.
+FIGHT_MAX_ROUNDS = 100
+FIGHT_TOLERANCE = 1e-9
 
 #: Slow actions that change an attack (rules/000, Action Brackets): one per round.
 SLOW_ACTIONS = ("none", "aim", "called_shot")
@@ -66,9 +73,9 @@ class Attack(param.Parameterized):
         "the Skill tier. Mental attacks need a Gift.",
     )
     weapon_rating = param.Integer(
-        default=3, bounds=(0, 20), doc="Weapon rating in dice: fists 1, knife 3, rifle 5 (0..20)."
+        default=3, bounds=(0, 10), doc="Weapon rating in dice: fists 1, knife 3, rifle 5 (0..10)."
     )
-    gift_dice = param.Integer(default=7, bounds=(0, 40), doc="Damage dice the Gift throws (0..40).")
+    gift_dice = param.Integer(default=7, bounds=(0, 20), doc="Damage dice the Gift throws (0..20).")
     skill_tier = param.Integer(
         default=1,
         bounds=(0, 4),
@@ -76,7 +83,7 @@ class Attack(param.Parameterized):
         "Master 6.",
     )
     boosts = param.Integer(
-        default=0, bounds=(0, 10), doc="Ki boosts per attack, 1 Ki per die (0..10)."
+        default=0, bounds=(0, 5), doc="Ki boosts per attack, 1 Ki per die (0..5)."
     )
     bonus = param.Integer(
         default=4,
@@ -84,17 +91,16 @@ class Attack(param.Parameterized):
         doc="What a boost adds to a die: Ferocity (Physical), Presence (Social), Psyche "
         "(Mental), 0..10.",
     )
-    timing = param.Selector(
-        default="after",
-        objects=list(TIMINGS),
-        doc="after: boosts chosen once the dice are seen (default rule). before: chosen "
-        "before the roll (variant 002).",
+    ruleset = param.ClassSelector(
+        class_=Ruleset,
+        doc="The reading played: its never_moira, boosts_before_roll and vitals_002 switches "
+        "reach this attack (RULES.md: variants are switched on, never mixed in).",
     )
     klotho = param.Integer(
         default=4, bounds=(0, 10), doc="Your Klotho, added to each rolled die of a critical hit."
     )
     attacker_ki = param.Integer(
-        default=13, bounds=(0, 60), doc="Ki for boosts over the whole fight (0..60)."
+        default=13, bounds=(0, 20), doc="Ki for boosts over the whole fight (0..20)."
     )
     slow_action = param.Selector(
         default="none",
@@ -114,9 +120,6 @@ class Attack(param.Parameterized):
     disadvantage_sources = param.Integer(
         default=0, bounds=(0, 5), doc="Other Disadvantage sources, -1 each (0..5)."
     )
-    never_moira = param.Boolean(
-        default=False, doc="Variant 002: Moira never carries any attack, not even Social or Mental."
-    )
     target_defense_stat = param.Integer(
         default=3,
         bounds=(0, 10),
@@ -130,10 +133,12 @@ class Attack(param.Parameterized):
         "strictly over it is a level.",
     )
     target_levels = param.Integer(
-        default=8, bounds=(1, 40), doc="Levels on the target's track (Health, Poise or Sanity)."
+        default=8,
+        bounds=(1, 20),
+        doc="Levels on the target's track: Health, Poise or Sanity (1..20).",
     )
     target_ki = param.Integer(
-        default=0, bounds=(0, 60), doc="The target's Ki for preventing levels (0..60)."
+        default=0, bounds=(0, 10), doc="The target's Ki for preventing levels (0..10)."
     )
     target_ki_policy = param.Selector(
         default="none",
@@ -141,7 +146,9 @@ class Attack(param.Parameterized):
         doc="How the target spends Ki: none, all (every level), stay_up (levels that would "
         "take it to 0 or below), stay_alive (only the killing level).",
     )
-    rounds = param.Integer(default=12, bounds=(1, 60), doc="Rounds shown on the rounds chart.")
+    rounds = param.Integer(
+        default=12, bounds=(1, 30), doc="Rounds shown on the rounds chart (1..30)."
+    )
 
     dice = param.Integer(default=0, constant=True, doc="Damage dice rolled (derived).")
     defense = param.Integer(default=0, constant=True, doc="The target's Defense (derived).")
@@ -159,12 +166,33 @@ class Attack(param.Parameterized):
         class_=KiValue, constant=True, doc="What each successive Ki boost adds (derived)."
     )
 
+    def __init__(self, **params):
+        if params.get("ruleset") is None:
+            params["ruleset"] = Ruleset()
+        kind = params.get("kind", self.param.kind.default)
+        allowed = {
+            "approach": attack_elements(kind, params["ruleset"].never_moira),
+            "dice_source": SOURCES_BY_KIND.get(kind, ()),
+        }
+        for name, choices in allowed.items():
+            if name in params and params[name] not in choices:
+                raise ValueError(
+                    f"{name} must be one of {tuple(choices)} for a {kind} attack under this "
+                    f"ruleset, got {params[name]!r}"
+                )
+        super().__init__(**params)
+
+    @property
+    def timing(self) -> str:
+        """When boosts are chosen: "after" the dice are seen, or "before" (variant 002)."""
+        return self.ruleset.boost_timing
+
     @property
     def rules(self):
         """The kind's Defense stat, wall, boost stat and vital (``ATTACK_KIND_RULES``)."""
         return ATTACK_KIND_RULES[self.kind]
 
-    @param.depends("kind", "never_moira", watch=True, on_init=True)
+    @param.depends("kind", "ruleset.never_moira", watch=True, on_init=True)
     def _restrict_choices(self) -> None:
         """Offer only the approaches and dice sources the kind allows (RULES.md, Attacks).
 
@@ -172,7 +200,7 @@ class Attack(param.Parameterized):
         them never holds a value that is not on offer.
         """
         allowed = {
-            "approach": list(attack_elements(self.kind, self.never_moira)),
+            "approach": list(attack_elements(self.kind, self.ruleset.never_moira)),
             "dice_source": list(SOURCES_BY_KIND[self.kind]),
         }
         changes = {}
@@ -201,14 +229,11 @@ class Attack(param.Parameterized):
 
     def profile(self) -> AttackProfile:
         """The attack as the engine's ``AttackProfile`` (to-hit bands, dice, wall, boosts)."""
+        return self._profile(self.to_hit, self.dice)
+
+    def _profile(self, to_hit: ToHit, dice: int) -> AttackProfile:
         return AttackProfile.from_to_hit(
-            self.to_hit,
-            self.dice,
-            self.target_wall,
-            self.boosts,
-            self.bonus,
-            self.timing,
-            self.klotho,
+            to_hit, dice, self.target_wall, self.boosts, self.bonus, self.timing, self.klotho
         )
 
     def grid(self, statistic: str = "expected", max_dice: int = 12) -> np.ndarray:
@@ -217,9 +242,10 @@ class Attack(param.Parameterized):
 
     @param.depends(
         "kind", "approach", "element", "dice_source", "weapon_rating", "gift_dice",
-        "skill_tier", "boosts", "bonus", "timing", "klotho", "attacker_ki", "slow_action",
+        "skill_tier", "boosts", "bonus", "klotho", "attacker_ki", "slow_action",
         "target_prone", "partial_cover", "off_hand", "advantage_sources",
-        "disadvantage_sources", "never_moira", "target_defense_stat", "target_wall",
+        "disadvantage_sources", "ruleset.never_moira", "ruleset.boosts_before_roll",
+        "ruleset.vitals_002", "target_defense_stat", "target_wall",
         "target_levels", "target_ki", "target_ki_policy", "rounds",
         watch=True, on_init=True,
     )  # fmt: skip
@@ -232,16 +258,14 @@ class Attack(param.Parameterized):
             self.target_defense_stat,
             element_name=self.approach,
             advantage=advantage,
-            never_moira=self.never_moira,
+            never_moira=self.ruleset.never_moira,
         )
         wall = self.target_wall
         on_hit = damage_distribution(dice, wall, self.boosts, self.bonus, self.timing)
         on_critical = damage_distribution(
             dice, wall, self.boosts, self.bonus, self.timing, True, self.klotho
         )
-        profile = AttackProfile.from_to_hit(
-            to_hit, dice, wall, self.boosts, self.bonus, self.timing, self.klotho
-        )
+        profile = self._profile(to_hit, dice)
         fight = fight_odds(
             profile,
             self.target_levels,
@@ -250,6 +274,9 @@ class Attack(param.Parameterized):
             attacker_ki=self.attacker_ki,
             defender_ki=self.target_ki,
             ki_policy=self.target_ki_policy,
+            variant_002=self.ruleset.vitals_002,
+            tolerance=FIGHT_TOLERANCE,
+            max_rounds=FIGHT_MAX_ROUNDS,
         )
         worth = ki_value(dice, wall, self.bonus, 5, self.timing)
         with param.edit_constant(self):

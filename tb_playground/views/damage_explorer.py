@@ -20,6 +20,7 @@ from tb_playground.engine import (
     roll_levels,
 )
 from tb_playground.models import Attack
+from tb_playground.models.attack import FIGHT_MAX_ROUNDS
 
 from .damage_plots import grid_marker, grid_plot, ki_plot, levels_plot, rounds_plot
 from .format import TABLE_CSS, escape, percent
@@ -64,15 +65,15 @@ def _stats_html(attack: Attack) -> str:
     summary = (
         f"Defense {attack.defense} (10 - {rules.defense_stat}) &middot; wall: "
         f"{escape(rules.wall_stat)} {attack.target_wall} &middot; boost adds "
-        f"{escape(rules.boost_stat)} {attack.bonus} &middot; net Advantage "
-        f"{attack.net_advantage:+d}"
+        f"{escape(rules.boost_stat)} {attack.bonus} ({escape(attack.timing)} the roll) &middot; "
+        f"net Advantage {attack.net_advantage:+d}"
     )
     return f'<div class="dmg-stats">{"".join(cells)}</div><p class="dmg-summary">{summary}</p>'
 
 
 def _rounds(mean: float) -> str:
-    if mean != mean:  # nan: not settled
-        return "n/a"
+    if mean != mean:  # nan: not settled within the rounds the model follows
+        return f"> {FIGHT_MAX_ROUNDS}"
     if mean == float("inf"):
         return "never"
     return f"{mean:.1f}"
@@ -136,13 +137,22 @@ class DamageExplorer(pn.viewable.Viewer):
             *self._rating_widgets.values(),
             slider(a.param.boosts, name="Ki boosts per attack"),
             slider(a.param.bonus, name="Boost bonus (Ferocity / Presence / Psyche)"),
-            radio(a.param.timing, name="Boosts chosen", color="success", variant="outline"),
             slider(a.param.klotho, name="Klotho"),
             slider(a.param.attacker_ki, name="Ki for the fight"),
             radio(a.param.slow_action, name="Slow action", color="success", variant="outline"),
             pn.widgets.Checkbox.from_param(a.param.target_prone, name="Target Prone (+1)"),
             pn.widgets.Checkbox.from_param(a.param.partial_cover, name="Partial cover (-1)"),
             pn.widgets.Checkbox.from_param(a.param.off_hand, name="Off hand (-1)"),
+            pn.pane.Markdown("### Rules reading", margin=(0, 10)),
+            pn.widgets.Checkbox.from_param(
+                a.ruleset.param.boosts_before_roll, name="002: boosts chosen before the roll"
+            ),
+            pn.widgets.Checkbox.from_param(
+                a.ruleset.param.never_moira, name="002: Moira carries no attack"
+            ),
+            pn.widgets.Checkbox.from_param(
+                a.ruleset.param.vitals_002, name="002: Poise stops at 0, no Ki against it"
+            ),
             pn.pane.Markdown("### Target", margin=(0, 10)),
             slider(a.param.target_defense_stat, name="Atropos / Psyche / Presence (Defense)"),
             slider(a.param.target_wall, name="Wall: Soak / Presence / Psyche"),
@@ -168,7 +178,13 @@ class DamageExplorer(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         grid = hv.DynamicMap(
-            pn.bind(self._grid, a.param.boosts, a.param.bonus, a.param.timing, self.param.statistic)
+            pn.bind(
+                self._grid,
+                a.param.boosts,
+                a.param.bonus,
+                a.ruleset.param.boosts_before_roll,
+                self.param.statistic,
+            )
         )
         marker = hv.DynamicMap(
             pn.bind(grid_marker, a.param.dice, a.param.target_wall, GRID_MAX_DICE)
@@ -185,7 +201,7 @@ class DamageExplorer(pn.viewable.Viewer):
         a.param.watch(self._show_rating, ["dice_source"])
         self._show_rating()
 
-    def _grid(self, boosts: int, bonus: int, timing: str, statistic: str) -> hv.Overlay:
+    def _grid(self, boosts: int, bonus: int, before: bool, statistic: str) -> hv.Overlay:
         return grid_plot(self.attack.grid(statistic, GRID_MAX_DICE), statistic)
 
     def _show_rating(self, *events) -> None:
