@@ -122,7 +122,11 @@ class DamageExplorer(pn.viewable.Viewer):
         super().__init__(**params)
         a = self.attack
         radio = pn.widgets.RadioButtonGroup.from_param
-        slider = pn.widgets.IntSlider.from_param
+
+        def slider(parameter, **kwargs):
+            # Recompute on release, not on every step of a drag: a move can cost up to 0.5 s.
+            return pn.widgets.IntSlider.from_param(parameter, throttled=True, **kwargs)
+
         self._rating_widgets = {
             "weapon": slider(a.param.weapon_rating, name="Weapon rating (dice)"),
             "gift": slider(a.param.gift_dice, name="Gift dice"),
