@@ -70,6 +70,14 @@ def test_panel_serve_apps_character_air_and_atropos(page, tmp_path):
         set_stat(page, "atropos", 6)
         expect(defense).to_have_text("4")
 
+        # Train Stealth to Expert in the Skills table: its row of odds follows.
+        row = page.locator('.rows-skills .tabulator-row:has-text("Stealth")')
+        row.locator('.tabulator-cell[tabulator-field="tier"]').click()
+        page.locator(".tabulator-edit-list .tabulator-edit-list-item").get_by_text(
+            "Expert", exact=True
+        ).click()
+        expect(odds_cell(page, "Stealth", 4)).to_have_text(percent(check_odds(7, 4, 3).p_success))
+
         # Download: the file holds what the sheet shows, and loads back.
         with page.expect_download() as info:
             page.get_by_role("button", name="Download JSON").click()
@@ -81,6 +89,7 @@ def test_panel_serve_apps_character_air_and_atropos(page, tmp_path):
         assert (data["kind"], data["schema_version"]) == ("character", 1)
         again = load(saved)
         assert (again.name, again.air, again.atropos, again.movement_rate) == ("Ronan", 7, 6, 12)
+        assert again.skill("Stealth").tier == 3
     finally:
         proc.terminate()
         proc.wait(timeout=20)
