@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from .dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS, advantage_sign
-from .validation import require_bool, require_int
+from .validation import require_bool, require_int, require_int_array
 
 #: Outcome columns of ``Odds.by_total``; "success" there is an *ordinary* success.
 OUTCOMES = ("critical", "success", "failure", "catastrophe")
@@ -206,16 +206,6 @@ def _roll_rules(advantage: int, crit_max: int, reroll_catastrophe: bool) -> tupl
     return advantage_sign(advantage), crit_max, reroll
 
 
-def _target_array(targets: object) -> np.ndarray:
-    """``targets`` as a 1-d int64 array, or a ``ValueError`` naming it."""
-    array = np.asarray(targets)
-    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(
-            f"targets must be whole numbers (an integer array), got dtype {array.dtype}"
-        )
-    return array.astype(np.int64).reshape(-1)
-
-
 @lru_cache(maxsize=256)
 def _outcomes_by_target(sign: int, crit_max: int, reroll: bool) -> tuple[np.ndarray, int]:
     """Outcome counts (20, 4) for TN 1..20; any other TN behaves as the nearest of these.
@@ -320,7 +310,7 @@ def success_table(
     numpy.ndarray
         Float array (n, 4): P(critical), P(ordinary success), P(failure), P(catastrophe).
     """
-    targets = _target_array(targets)
+    targets = require_int_array("targets", targets, -MAX_TARGET, MAX_TARGET).reshape(-1)
     table, denominator = _outcomes_by_target(*_roll_rules(advantage, crit_max, reroll_catastrophe))
     return table[np.clip(targets, 1, 20) - 1] / denominator
 
@@ -353,7 +343,7 @@ def difficulty_step(
     rules/004: "One point of Difficulty is worth ~10 points of probability mid-curve, ~2 at
     the extremes". Returns P(success at t) - P(success at t - 1).
     """
-    targets = _target_array(targets)
+    targets = require_int_array("targets", targets, -MAX_TARGET, MAX_TARGET).reshape(-1)
     return success_curve(targets, advantage, crit_max, reroll_catastrophe) - success_curve(
         targets - 1, advantage, crit_max, reroll_catastrophe
     )

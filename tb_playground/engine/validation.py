@@ -163,8 +163,7 @@ def require_int_array(
         raise ValueError(f"{name} must hold whole numbers, got dtype {array.dtype}")
     array = array.astype(np.int64)
     if (low is not None and np.any(array < low)) or (high is not None and np.any(array > high)):
-        bounds = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise ValueError(f"{name} must hold whole numbers {bounds}")
+        raise ValueError(f"{name} must hold whole numbers {_describe_range(low, high)}")
     return array
 
 
