@@ -72,7 +72,11 @@ def test_panel_serve_apps_character_air_and_atropos(page, tmp_path):
 
         # Train Stealth to Expert in the Skills table: its row of odds follows.
         row = page.locator('.rows-skills .tabulator-row:has-text("Stealth")')
-        row.locator('.tabulator-cell[tabulator-field="tier"]').click()
+        cell = row.locator('.tabulator-cell[tabulator-field="tier"]')
+        # Scroll first: Tabulator closes a list editor that opens while the page scrolls.
+        cell.scroll_into_view_if_needed()
+        expect(cell).to_be_in_viewport()
+        cell.click()
         page.locator(".tabulator-edit-list .tabulator-edit-list-item").get_by_text(
             "Expert", exact=True
         ).click()

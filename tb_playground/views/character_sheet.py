@@ -305,7 +305,6 @@ class RowsEditor(pn.viewable.Viewer):
             selectable="checkbox",
             layout="fit_data_stretch",
             sizing_mode="stretch_width",
-            max_height=360,
             css_classes=[f"rows-{field}"],
         )
         self._table.on_edit(self._on_edit)
