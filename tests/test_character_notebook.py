@@ -19,7 +19,7 @@ def test_character_notebook():
     assert "Perception at Difficulty 5: 64.0%" in text  # Trained: TN Air 7 + 5 = 12
     assert "Ki pool (002) 9" in text  # 2 x (Soak 5 + 3 + 4 + 4 + Atropos 6) / 5 = 8.8
     assert "Ki pool (default) 15" in text  # Air 7 is now his strongest Element
-    assert "Onslaught (Gift 5, 7 dice): Earth 6" in text
+    assert "Onslaught (Gift 5, 7 dice): Earth 6, TN 12" in text  # Earth 6 + the bear's 6
     assert "round trip: Ronan 7 6" in text
     assert "data.air: a whole number from 0 to 10, got 12" in text
     assert "data.stamina: a whole number from 0 to 10, got -1" in text
