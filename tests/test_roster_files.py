@@ -295,3 +295,10 @@ def test_ruleset_documents():
     r = Ruleset.quick_reference()
     again = loads(dumps(r, "yaml"))
     assert again.variants_on == r.variants_on and again.boost_timing == "before"
+
+
+def test_yaml_aliases_cannot_build_a_huge_sheet():
+    rows = ", ".join(["*s"] * 5000)
+    text = f"kind: character\nschema_version: 1\ndata:\n  descriptors: [&s {{name: x}}, {rows}]\n"
+    with pytest.raises(FileFormatError, match="descriptors: a list of at most 200 entries"):
+        loads(text)

@@ -39,6 +39,9 @@ KINDS: dict[str, type[param.Parameterized]] = {
 #: Longest text a field may hold.
 MAX_TEXT = 5000
 
+#: Most rows a list may hold (a small file of YAML aliases must not build a million rows).
+MAX_ROWS = 200
+
 #: File suffixes and their formats.
 FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
@@ -194,6 +197,9 @@ def _check_value(p: param.Parameter, value: object, path: str, errors: list[str]
     elif isinstance(p, param.List):
         if not isinstance(value, list):
             errors.append(f"{path}: a list, got {_show(value)}")
+            return
+        if len(value) > MAX_ROWS:
+            errors.append(f"{path}: a list of at most {MAX_ROWS} entries, got {len(value)}")
             return
         item_type = p.item_type
         for i, item in enumerate(value):
