@@ -65,6 +65,8 @@ CSS = """
 table.tb td.p { text-align: right; white-space: nowrap; }
 table.tb th.c { text-align: right; }
 table.tb td.name { white-space: nowrap; }
+table.skill-odds .name { position: sticky; left: 0; background: #fafafa; z-index: 1; }
+table.skill-odds .meta { display: block; font-size: 0.78em; opacity: 0.75; }
 .bad { color: #c0392b; }
 """
 
@@ -193,8 +195,8 @@ def skill_odds_html(c: Character, trained_only: bool = False) -> str:
         score = c.element_score(skill.element)
         rows.append(
             f'<tr class="skill-row" data-skill="{escape(skill.name)}">'
-            f'<td class="name">{escape(skill.name)}</td>'
-            f"<td>{escape(skill.element)} {score}</td><td>{escape(skill.tier_name)}</td>"
+            f'<td class="name">{escape(skill.name)}<span class="meta">'
+            f"{escape(skill.element)} {score} &middot; {escape(skill.tier_name)}</span></td>"
             f"{cells}</tr>"
         )
     what = (
@@ -206,7 +208,7 @@ def skill_odds_html(c: Character, trained_only: bool = False) -> str:
     )
     return (
         f'<p class="sheet-note">{escape(what)}</p><div class="scroll">'
-        f'<table class="tb skill-odds"><tr><th>Skill</th><th>Element</th><th>Tier</th>{heads}'
+        f'<table class="tb skill-odds"><tr><th class="name">Skill</th>{heads}'
         f"</tr>{''.join(rows)}</table></div>"
     )
 
