@@ -99,3 +99,17 @@ def test_download_is_the_models_file(sheet):
     assert sheet._download_json.filename == "ronan.json"
     sheet.character.name = "Ronan the Second!"
     assert sheet._download_json.filename == "ronan_the_second.json"
+
+
+def test_a_new_ruleset_rebinds_the_switches(sheet):
+    from tb_playground.models import Ruleset
+    from tb_playground.models.ruleset import VARIANT_SWITCHES
+
+    old = sheet.character.ruleset
+    new = Ruleset()
+    sheet.character.ruleset = new
+    switches = sheet._ruleset_box.objects[1:]
+    switches[VARIANT_SWITCHES.index("ki_pool_from_sub_stats")].value = True  # drives the new one
+    assert new.ki_pool_from_sub_stats and not old.ki_pool_from_sub_stats
+    assert sheet.character.ki_pool == 8  # 2 x (Soak 5 + 3 + 4 + 4 + Atropos 3) / 5 = 7.6
+    assert 'd-ki-pool"><span class="v">8<' in sheet._ki.object

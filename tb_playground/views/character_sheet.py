@@ -444,12 +444,14 @@ class CharacterSheet(pn.viewable.Viewer):
         self._build_play(c)
         self._build_attacks()
         self._build_files()
-        self._build_ruleset(c)
+        self._ruleset_box = pn.Column(sizing_mode="stretch_width")
+        self._ruleset_watcher = None
+        self._bind_ruleset()
         self._pending = False
         self._refresh_derived()
         self._refresh_attacks()
         c.param.watch(self._on_character, list(c.param))
-        c.ruleset.param.watch(self._on_character, list(c.ruleset.param))
+        c.param.watch(self._bind_ruleset, ["ruleset"])
         self.param.watch(
             self._on_attack_controls, ["target", "approach", "boosts", "advantage", "trained_only"]
         )
@@ -610,15 +612,21 @@ class CharacterSheet(pn.viewable.Viewer):
         self._upload.param.watch(self._on_upload, ["value"])
         self._file_message = self._html("file-message")
 
-    def _build_ruleset(self, c: Character) -> None:
-        r = c.ruleset
-        self._system = pn.widgets.RadioButtonGroup.from_param(
+    def _bind_ruleset(self, *events) -> None:
+        """Widgets for the character's ruleset; rebound if the character gets another one."""
+        for event in events:
+            if self._ruleset_watcher is not None:
+                event.old.param.unwatch(self._ruleset_watcher)
+        r = self.character.ruleset
+        self._ruleset_watcher = r.param.watch(self._on_character, list(r.param))
+        system = pn.widgets.RadioButtonGroup.from_param(
             r.param.system, color="success", variant="outline"
         )
-        self._switches = [
+        switches = [
             pn.widgets.Checkbox.from_param(r.param[name], label=SWITCH_LABELS[name])
             for name in VARIANT_SWITCHES
         ]
+        self._ruleset_box.objects = [system, *switches]
 
     # -- updating ------------------------------------------------------------------------------
 
@@ -769,8 +777,7 @@ class CharacterSheet(pn.viewable.Viewer):
         )
         ruleset = self._card(
             "Ruleset",
-            self._system,
-            *self._switches,
+            self._ruleset_box,
             css="card-ruleset",
             collapsed=True,
         )
