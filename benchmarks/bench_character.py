@@ -39,9 +39,8 @@ def main() -> None:
         "one stat change (Air) + derived: "
         f"{median_ms(lambda: setattr(ronan, 'air', 3 + next(flip) % 2), 41):7.1f} ms"
     )
-    print(
-        f"CharacterSheet() for a session: {median_ms(lambda: CharacterSheet(character=load(RONAN)), 7):7.1f} ms"
-    )
+    sheet_ms = median_ms(lambda: CharacterSheet(character=load(RONAN)), 7)
+    print(f"CharacterSheet() for a session: {sheet_ms:7.1f} ms")
 
 
 if __name__ == "__main__":
