@@ -67,7 +67,7 @@ def _card_stat(default: int, doc: str) -> param.Integer:
 class Creature(param.Parameterized):
     """A creature card: static numbers, attacks, Defenses, walls, tracks, movement."""
 
-    name = param.String(default="Creature", constant=False, doc="What the card is called.")
+    name = param.String(default="A creature", constant=False, doc="What the card is called.")
     named = param.Boolean(
         default=False,
         doc="A named NPC follows the player rules at 0; an unnamed one is out of the fight.",

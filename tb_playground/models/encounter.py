@@ -31,7 +31,7 @@ WATER = ("none", "calm", "rough")
 class SceneConditions(param.Parameterized):
     """What the scene itself does to everyone in it (rules/000 "Movement", 001)."""
 
-    name = param.String(default="Scene", constant=False, doc="Where this happens.")
+    name = param.String(default="The scene", constant=False, doc="Where this happens.")
     ground = param.Selector(
         default="clear",
         objects=list(GROUNDS),
@@ -85,7 +85,7 @@ class Combatant(param.Parameterized):
 class Encounter(param.Parameterized):
     """Sides, combatants and the scene, under one ruleset."""
 
-    name = param.String(default="Encounter", constant=False, doc="The encounter's name.")
+    name = param.String(default="An encounter", constant=False, doc="The encounter's name.")
     ruleset = param.ClassSelector(
         class_=Ruleset, default=Ruleset(), doc="The rules every combatant follows."
     )
@@ -102,6 +102,11 @@ class Encounter(param.Parameterized):
     )
 
     def __init__(self, **params):
+        # Fresh sub-objects with their declared names (param renames deep copies of defaults).
+        if params.get("ruleset") is None:
+            params["ruleset"] = Ruleset()
+        if params.get("scene") is None:
+            params["scene"] = SceneConditions()
         super().__init__(**params)
         self._status_watchers: list = []
         self._share_ruleset()
@@ -161,6 +166,8 @@ class Encounter(param.Parameterized):
         if side is None:
             index = 0 if isinstance(who, Character) else min(1, len(self.sides) - 1)
             side = self.sides[index]
+        if side not in self.sides:
+            raise ValueError(f"side must be one of the sides {tuple(self.sides)}, got {side!r}")
         combatant = Combatant(side=side, who=who)
         self.combatants = [*self.combatants, combatant]
         return combatant

@@ -20,9 +20,9 @@ from pathlib import Path
 import param
 import yaml
 
-from .character import ArmorItem, Character, Weapon
+from .character import Character
 from .creature import Creature
-from .encounter import Encounter
+from .encounter import Combatant, Encounter
 from .ruleset import Ruleset
 
 #: The version this code writes and reads.
@@ -250,16 +250,20 @@ def validate(cls: type[param.Parameterized], data: object, path: str = "") -> li
     for key in data:
         if key not in fields:
             errors.append(f"{_join(path, key)}: not a {cls.__name__} field ({', '.join(fields)})")
-    field_errors = []
+    invalid = set()
     for name, p in fields.items():
         if name in data:
-            _check_value(p, data[name], _join(path, name), field_errors)
-    errors.extend(field_errors)
-    if not field_errors:
-        check = CROSS_CHECKS.get(cls)
-        if check is not None:
-            merged = {name: data.get(name, p.default) for name, p in fields.items()}
-            errors.extend(check(merged, path))
+            found: list[str] = []
+            _check_value(p, data[name], _join(path, name), found)
+            if found:
+                invalid.add(name)
+                errors.extend(found)
+    # Rules across fields run whenever the fields they read are valid by themselves, so a
+    # file with both kinds of problem reports both at once.
+    check = CROSS_CHECKS.get(cls)
+    if check is not None and not invalid & CROSS_CHECK_FIELDS[cls]:
+        merged = {name: data.get(name, p.default) for name, p in fields.items()}
+        errors.extend(check(merged, path))
     return errors
 
 
@@ -270,39 +274,6 @@ def _join(path: str, key: object) -> str:
 # -- rules that tie fields together ------------------------------------------------------------
 
 
-def _character_checks(data: dict, path: str) -> list[str]:
-    from tb_playground.engine.character_stats import fate_token_cap
-
-    errors = []
-    cap = fate_token_cap(data["stamina"])
-    if data["fate_tokens"] > cap:
-        errors.append(
-            f"{_join(path, 'fate_tokens')}: a whole number from 0 to the cap Stamina x 3 + 1 "
-            f"({cap}), got {data['fate_tokens']}"
-        )
-    worn: dict[str, int] = {}
-    for i, item in enumerate(data["armor"]):
-        default = ArmorItem.param
-        zone = item.get("zone", default.zone.default)
-        if item.get("worn", default.worn.default):
-            if zone in worn:
-                errors.append(
-                    f"{_join(path, f'armor[{i}].worn')}: false, armor[{worn[zone]}] is already "
-                    f"worn on the {zone} (armor doesn't stack), got true"
-                )
-            else:
-                worn[zone] = i
-    for i, weapon in enumerate(data["weapons"]):
-        normal = weapon.get("normal_range", Weapon.param.normal_range.default)
-        long = weapon.get("long_range", Weapon.param.long_range.default)
-        if long < normal:
-            errors.append(
-                f"{_join(path, f'weapons[{i}].long_range')}: at least the normal range "
-                f"({normal}), got {long}"
-            )
-    return errors
-
-
 def _encounter_checks(data: dict, path: str) -> list[str]:
     errors = []
     sides = data["sides"]
@@ -310,7 +281,7 @@ def _encounter_checks(data: dict, path: str) -> list[str]:
         if sides.index(side) != i:
             errors.append(f"{_join(path, f'sides[{i}]')}: a side named once, got {_show(side)}")
     for i, combatant in enumerate(data["combatants"]):
-        side = combatant.get("side", "")
+        side = combatant.get("side", Combatant.param.side.default)
         if side not in sides:
             errors.append(
                 f"{_join(path, f'combatants[{i}].side')}: one of the sides {tuple(sides)}, "
@@ -321,9 +292,11 @@ def _encounter_checks(data: dict, path: str) -> list[str]:
 
 #: Checks across fields, run once every field of the object is valid by itself.
 CROSS_CHECKS: dict[type, Callable[[dict, str], list[str]]] = {
-    Character: _character_checks,
     Encounter: _encounter_checks,
 }
+
+#: The fields each cross check reads.
+CROSS_CHECK_FIELDS: dict[type, set[str]] = {Encounter: {"sides", "combatants"}}
 
 
 # -- loading ------------------------------------------------------------------------------------
@@ -363,6 +336,10 @@ def _data_to_value(p: param.Parameter, value: object) -> object:
     return value
 
 
+#: Largest file accepted, in characters (a full sheet is about 10,000).
+MAX_FILE_CHARACTERS = 2_000_000
+
+
 def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> object:
     """Parse JSON or YAML text (``fmt`` None: JSON if it parses as JSON, else YAML)."""
     if isinstance(text, bytes):
@@ -374,9 +351,15 @@ def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> ob
             ) from None
     if fmt not in (None, "json", "yaml"):
         raise ValueError(f"fmt must be 'json', 'yaml' or None, got {fmt!r}")
+    if len(text) > MAX_FILE_CHARACTERS:
+        raise FileFormatError(
+            [f"{source}: at most {MAX_FILE_CHARACTERS:,} characters, got {len(text):,}"], source
+        )
     if fmt == "json" or (fmt is None and text.lstrip().startswith(("{", "["))):
         try:
             return json.loads(text)
+        except RecursionError:
+            raise FileFormatError([f"{source}: JSON nested at most a few hundred deep"]) from None
         except json.JSONDecodeError as exc:
             if fmt == "json":
                 raise FileFormatError([f"{source}: valid JSON, got {exc}"], source) from None
@@ -384,6 +367,10 @@ def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> ob
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise FileFormatError([f"{source}: valid JSON or YAML, got {exc}"], source) from None
+    except RecursionError:
+        raise FileFormatError(
+            [f"{source}: JSON or YAML nested at most a few hundred deep"]
+        ) from None
 
 
 def validate_document(doc: object, kind: str | None = None) -> list[str]:
