@@ -229,3 +229,18 @@ def test_every_parameter_is_documented():
     for cls in classes:
         for name, p in cls.param.objects("existing").items():
             assert p.doc, f"{cls.__name__}.{name} has no doc"
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda c: c.skill_odds_at("Nope", 5), "name"),
+        (lambda c: c.skill_odds_at("Athletics", 11), "difficulty"),
+        (lambda c: c.element_score("Mars"), "element"),
+        (lambda c: c.defense_for("magic"), "kind"),
+        (lambda c: c.attack_options(Creature(), approach="earth"), "approach"),
+    ],
+)
+def test_model_methods_name_the_bad_argument(call, name):
+    with pytest.raises(ValueError, match=name):
+        call(Character())

@@ -113,3 +113,27 @@ def test_a_new_ruleset_rebinds_the_switches(sheet):
     assert new.ki_pool_from_sub_stats and not old.ki_pool_from_sub_stats
     assert sheet.character.ki_pool == 8  # 2 x (Soak 5 + 3 + 4 + 4 + Atropos 3) / 5 = 7.6
     assert 'd-ki-pool"><span class="v">8<' in sheet._ki.object
+
+
+def test_dispose_stops_the_sheet_following_its_character():
+    from tb_playground.models import Character
+    from tb_playground.views.character_sheet import CharacterSheet
+
+    c = Character(air=3)
+
+    def watchers() -> int:
+        return sum(len(w) for d in c._param__private.watchers.values() for w in d.values())
+
+    before = watchers()
+    sheet = CharacterSheet(character=c)
+    live = watchers()
+    shown = sheet._movement.object
+    c.air = 6
+    assert sheet._movement.object != shown  # live: Movement Rate 8 -> 11
+    sheet.dispose()
+    shown = sheet._movement.object
+    c.air = 9
+    assert sheet._movement.object == shown  # disposed: no longer redrawn
+    # The sheet's own watchers (character, rows, ruleset) are gone; what remains are the
+    # links Panel's from_param widgets keep, which go with the character.
+    assert watchers() - before < (live - before) / 3

@@ -61,6 +61,7 @@ from tb_playground.engine.roll_over import (
     roll_over_attack,
     roll_over_table,
 )
+from tb_playground.engine.validation import require_choice
 from tb_playground.engine.vitals import STATE_NAMES, vital_state
 
 from .ruleset import Ruleset
@@ -447,11 +448,11 @@ class Character(param.Parameterized):
 
     def element_score(self, element: str) -> int:
         """The score of an Element by name ("Earth" .. "Moira")."""
-        return getattr(self, element.lower())
+        return getattr(self, require_choice("element", element, ELEMENTS).lower())
 
     def defense_for(self, kind: str) -> int:
         """The Defense against an attack of ``kind``."""
-        return getattr(self, f"defense_{kind}")
+        return getattr(self, f"defense_{require_choice('kind', kind, ATTACK_KINDS)}")
 
     def wall_for(self, kind: str) -> int:
         """The wall against an attack of ``kind``: Soak, Presence or Psyche."""
@@ -621,8 +622,15 @@ class Character(param.Parameterized):
 
     def skill_odds_at(self, name: str, difficulty: int) -> float:
         """P(success) of the Skill ``name`` at a Difficulty (20 Below) or DC (draft) column."""
-        row = next(i for i, s in enumerate(self.skills) if s.name == name)
-        return float(self.skill_odds[row, self.skill_odds_columns.index(difficulty)])
+        names = [s.name for s in self.skills]
+        row = names.index(require_choice("name", name, names))
+        columns = list(self.skill_odds_columns)
+        if difficulty not in columns:
+            raise ValueError(
+                f"difficulty must be one of the table's columns {columns[0]}..{columns[-1]}, "
+                f"got {difficulty!r}"
+            )
+        return float(self.skill_odds[row, columns.index(difficulty)])
 
     def versus_card(self, skill: str, static: int) -> float:
         """P(beating a creature card's static number with ``skill``: "Stealth 6 vs. Perception".
@@ -664,6 +672,8 @@ class Character(param.Parameterized):
         -------
         list of AttackOption
         """
+        if approach is not None:
+            approach = require_choice("approach", approach, ELEMENTS)
         rules = self.ruleset
         out = []
         for source in self.attacks:

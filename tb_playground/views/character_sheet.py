@@ -315,7 +315,7 @@ class RowsEditor(pn.viewable.Viewer):
         self._message = pn.pane.HTML("", stylesheets=[CSS], sizing_mode="stretch_width")
         self._add.on_click(self._on_add)
         self._remove.on_click(self._on_remove)
-        character.param.watch(self._on_list, [field])
+        self._list_watcher = character.param.watch(self._on_list, [field])
         self._watch_rows()
 
     @property
@@ -332,6 +332,13 @@ class RowsEditor(pn.viewable.Viewer):
                 record[name] = TIER_NAMES[value] if name == "tier" else value
             records.append(record)
         return pd.DataFrame(records, columns=list(self._columns))
+
+    def dispose(self) -> None:
+        """Stop watching the character and its rows (the editor is being thrown away)."""
+        self._character.param.unwatch(self._list_watcher)
+        for row, watcher in self._row_watchers:
+            row.param.unwatch(watcher)
+        self._row_watchers = []
 
     def _watch_rows(self) -> None:
         for row, watcher in self._row_watchers:
@@ -450,8 +457,10 @@ class CharacterSheet(pn.viewable.Viewer):
         self._pending = False
         self._refresh_derived()
         self._refresh_attacks()
-        c.param.watch(self._on_character, list(c.param))
-        c.param.watch(self._bind_ruleset, ["ruleset"])
+        self._character_watchers = [
+            c.param.watch(self._on_character, list(c.param)),
+            c.param.watch(self._bind_ruleset, ["ruleset"]),
+        ]
         self.param.watch(
             self._on_attack_controls, ["target", "approach", "boosts", "advantage", "trained_only"]
         )
@@ -611,6 +620,29 @@ class CharacterSheet(pn.viewable.Viewer):
         )
         self._upload.param.watch(self._on_upload, ["value"])
         self._file_message = self._html("file-message")
+
+    def dispose(self) -> None:
+        """Unwatch the character, its ruleset and its rows.
+
+        Call it when the sheet is thrown away while its character lives on (a notebook cell
+        run again, a shared character); the page does it when the session ends.
+        """
+        c = self.character
+        for watcher in self._character_watchers:
+            c.param.unwatch(watcher)
+        self._character_watchers = []
+        if self._ruleset_watcher is not None:
+            c.ruleset.param.unwatch(self._ruleset_watcher)
+            self._ruleset_watcher = None
+        for editor in (
+            self._skills,
+            self._weapons,
+            self._gifts,
+            self._armor,
+            self._descriptors,
+            self._flaws,
+        ):
+            editor.dispose()
 
     def _bind_ruleset(self, *events) -> None:
         """Widgets for the character's ruleset; rebound if the character gets another one."""
@@ -805,6 +837,8 @@ def character_page(
 ) -> pn.template.BaseTemplate:
     """The whole "Character sheet" page, one per session."""
     sheet = CharacterSheet(character=character, creatures=creatures or [])
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        pn.state.on_session_destroyed(lambda context: sheet.dispose())
     return pn.template.FastListTemplate(
         title="20 Below: Character sheet",
         main=[sheet],
