@@ -179,3 +179,44 @@ def test_vital_now_and_conditions():
     assert vital_now("poise", 8, 12, variant_002=True) == 0  # 002: Poise stops at 0
     assert vital_conditions(0, -1, 3) == ["Unconscious", "Humiliated"]
     assert vital_conditions(-2, 0, 0) == ["Dying", "Flustered", "Overwhelmed"]
+
+
+def _draft_brute(rating: int, dc: int, rerolls: int) -> float:
+    """rules/003 by enumeration: 2d10 + rating >= DC; Advantage re-rolls the lowest die and
+    keeps the higher of old and new (one re-roll here)."""
+    import itertools
+
+    hits = total = 0
+    faces = range(1, 11)
+    if rerolls == 0:
+        for a, b in itertools.product(faces, faces):
+            total += 1
+            hits += a + b + rating >= dc
+    else:
+        for a, b, c in itertools.product(faces, faces, faces):
+            low, high = min(a, b), max(a, b)
+            total += 1
+            hits += high + max(low, c) + rating >= dc
+    return hits / total
+
+
+def test_draft_skill_table_maps_tiers_to_ratings_and_rerolls():
+    from tb_playground.engine.character_stats import draft_skill_odds_table
+
+    elements, tiers, dcs = [5, 5, 7, 0], [0, 1, 2, 0], [6, 12, 18]
+    table = draft_skill_odds_table(elements, tiers, dcs, usable_untrained=[True, True, True, False])
+    for i, (element, tier) in enumerate(zip(elements, tiers, strict=True)):
+        for j, dc in enumerate(dcs):
+            if i == 3:
+                assert table[i, j] == 0.0  # Swimming, Untrained: can't be rolled
+                continue
+            rating = element if tier else 0
+            assert table[i, j] == pytest.approx(_draft_brute(rating, dc, int(tier >= 2)), abs=1e-12)
+
+
+def test_death_variant_keeps_zero_unconscious():
+    from tb_playground.engine.character_stats import death_threshold
+
+    assert death_threshold(8, 3, at_negative_sub_stat=True) == -3
+    assert death_threshold(5, 0, at_negative_sub_stat=True) == -1  # 002: "At 0, unconscious"
+    assert death_threshold(5, 0) == -5

@@ -241,7 +241,11 @@ def death_threshold(maximum: int, health: int, at_negative_sub_stat: bool = Fals
     """
     maximum = require_int("maximum", maximum, 1, MAX_TRACK)
     health = _stat("health", health)
-    return -health if require_bool("at_negative_sub_stat", at_negative_sub_stat) else -maximum
+    if require_bool("at_negative_sub_stat", at_negative_sub_stat):
+        # rules/002 also says "At 0, you're unconscious": with a Health sub-stat of 0 the
+        # variant's threshold is -1, not 0.
+        return -max(health, 1)
+    return -maximum
 
 
 def defenses(atropos: int, psyche: int, presence: int) -> dict[str, int]:
@@ -480,12 +484,57 @@ def skill_odds_table(
             rules.reroll_catastrophe,
         )
         out[rows] = table[:, :2].sum(axis=1).reshape(rows.size, difficulties.size)
+    return _untrained_blocked(out, tiers, usable_untrained)
+
+
+def _untrained_blocked(
+    table: np.ndarray, tiers: np.ndarray, usable_untrained: Sequence[bool] | None
+) -> np.ndarray:
+    """Zero the rows of Skills that cannot be rolled Untrained (Swimming) while Untrained."""
     if usable_untrained is not None:
         usable = np.array([require_bool("usable_untrained", u) for u in usable_untrained])
         if usable.shape != tiers.shape:
             raise ValueError("usable_untrained must have one entry per skill")
-        out[(tiers == 0) & ~usable] = 0.0
-    return out
+        table[(tiers == 0) & ~usable] = 0.0
+    return table
+
+
+def skill_usable(tier: int, usable_untrained: bool = True) -> bool:
+    """Whether a Skill can be rolled at all: any tier, but Untrained only if it allows it.
+
+    rules/000 and 001: "Swimming can't be done untrained".
+    """
+    tier = require_int("tier", tier, 0, 4)
+    return tier > 0 or require_bool("usable_untrained", usable_untrained)
+
+
+def draft_skill_odds_table(
+    elements: Sequence[int],
+    tiers: Sequence[int],
+    dcs: Sequence[int],
+    usable_untrained: Sequence[bool] | None = None,
+) -> np.ndarray:
+    """A 20 Below sheet's skills under the rules/003 roll-over draft, at each DC.
+
+    Our mapping (the draft has no tiers): the Skill Rating is the Element's score when
+    Trained or better, 0 Untrained; Adept and up keep their one Advantage, which in the draft
+    is a re-roll of the worse die. A Skill that cannot be rolled Untrained still cannot.
+
+    Returns
+    -------
+    numpy.ndarray
+        P(2d10 + rating >= DC), shape (skills, DCs).
+    """
+    from .roll_over import roll_over_table
+
+    elements = require_int_array("elements", elements, 0, 10).reshape(-1)
+    tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
+    if elements.shape != tiers.shape:
+        raise ValueError("tiers must have one entry per skill, like elements")
+    ratings = np.where(tiers > 0, elements, 0)
+    advantages = np.array([tier_rules(int(t)).advantage_sources for t in tiers], dtype=int)
+    table = roll_over_table(ratings, dcs, advantages)
+    return _untrained_blocked(table, tiers, usable_untrained)
 
 
 def fight_status(health: int, maximum: int, named: bool = True) -> str:

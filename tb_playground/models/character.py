@@ -43,23 +43,23 @@ from tb_playground.engine.character_stats import (
     Travel,
     death_threshold,
     defenses,
+    draft_skill_odds_table,
     fate_spends_per_scene,
     fate_token_cap,
     ki_pool,
     movement,
     short_rest_ki,
     skill_odds_table,
+    skill_usable,
     travel,
     vital_conditions,
     vital_maximum,
     vital_now,
 )
-from tb_playground.engine.core_roll import tier_rules
 from tb_playground.engine.roll_over import (
     SHEET_DCS,
     draft_defense,
     roll_over_attack,
-    roll_over_table,
 )
 from tb_playground.engine.validation import require_choice
 from tb_playground.engine.vitals import STATE_NAMES, vital_state
@@ -573,15 +573,7 @@ class Character(param.Parameterized):
             tiers = [s.tier for s in self.skills]
             usable = [s.usable_untrained for s in self.skills]
             if roll_over:
-                # rules/003: 2d10 + Skill Rating. Our mapping: the rating is the Element when
-                # Trained or better (0 Untrained); Adept and up keep their one Advantage (a
-                # re-roll). A Skill that cannot be rolled Untrained still cannot.
-                ratings = [score if tier else 0 for score, tier in zip(scores, tiers, strict=True)]
-                advantages = [tier_rules(t).advantage_sources for t in tiers]
-                table = roll_over_table(
-                    np.array(ratings, dtype=int), columns, np.array(advantages, dtype=int)
-                )
-                table[(np.array(tiers) == 0) & ~np.array(usable, dtype=bool)] = 0.0
+                table = draft_skill_odds_table(scores, tiers, columns, usable_untrained=usable)
             else:
                 table = skill_odds_table(scores, tiers, columns, usable_untrained=usable)
         with param.edit_constant(self):
@@ -641,7 +633,7 @@ class Character(param.Parameterized):
         if row is None:
             odds = versus_static(0, static, tier=0)
             return odds.p_success
-        if row.tier == 0 and not row.usable_untrained:
+        if not skill_usable(row.tier, row.usable_untrained):
             return 0.0
         return versus_static(self.element_score(row.element), static, tier=row.tier).p_success
 
