@@ -627,7 +627,8 @@ class Character(param.Parameterized):
     def versus_card(self, skill: str, static: int) -> float:
         """P(beating a creature card's static number with ``skill``: "Stealth 6 vs. Perception".
 
-        rules/000: you roll your Skill at Difficulty equal to the card's number.
+        rules/000: you roll your Skill at Difficulty equal to the card's number. Always the 20
+        Below roll: the rules/003 draft has no static-number cards to compare with.
         """
         row = self.skill(skill)
         if row is None:

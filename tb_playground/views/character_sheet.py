@@ -241,7 +241,8 @@ def attacks_html(c: Character, creature: Creature, options) -> str:
             f'<td class="p">{escape(percent(p))}</td></tr>'
         )
     card_table = (
-        '<table class="tb versus-card"><tr><th>You roll</th><th class="c">Succeed</th></tr>'
+        '<table class="tb versus-card"><tr><th>You roll (20 Below; the card\'s number is '
+        'your Difficulty)</th><th class="c">Succeed</th></tr>'
         + "".join(card)
         + "</table>"
         if card
