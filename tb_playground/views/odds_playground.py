@@ -23,7 +23,15 @@ from tb_playground.engine import (
 from tb_playground.models import Check
 
 from .format import TABLE_CSS, escape, percent
-from .plots import ADVANTAGE_LABELS, OUTCOME_COLORS, curves_plot, distribution_plot
+from .plots import (
+    ADVANTAGE_LABELS,
+    OUTCOME_COLORS,
+    curve_family,
+    curve_marker,
+    curves_chart,
+    curves_plot,
+    distribution_plot,
+)
 
 #: The four headline outcomes: (label, css class, Odds attribute, colour key).
 HEADLINE = (
@@ -113,12 +121,19 @@ class OddsPlayground(pn.viewable.Viewer):
         precedence=-1,
         doc="The odds the plots show; follows check.odds one event-loop tick behind.",
     )
+    plotted_family = param.Tuple(
+        default=(2, False, 0),
+        length=3,
+        precedence=-1,
+        doc="(crit_max, reroll, advantage) of the plotted curves; changes only when they do.",
+    )
 
     def __init__(self, **params):
         if params.get("check") is None:
             params["check"] = Check()
         super().__init__(**params)
         self.plotted_odds = self.check.odds
+        self.plotted_family = curve_family(self.check.odds)
         check = self.check
         self._element = pn.widgets.IntSlider.from_param(check.param.element, name="Element")
         self._difficulty = pn.widgets.IntSlider.from_param(
@@ -147,7 +162,10 @@ class OddsPlayground(pn.viewable.Viewer):
             css_classes=["odds-distribution"],
         )
         self._curves = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(curves_plot, odds=self.param.plotted_odds)),
+            curves_chart(
+                hv.DynamicMap(pn.bind(curves_plot, family=self.param.plotted_family)),
+                hv.DynamicMap(pn.bind(curve_marker, odds=self.param.plotted_odds)),
+            ),
             sizing_mode="stretch_width",
             css_classes=["odds-curves"],
         )
@@ -169,7 +187,9 @@ class OddsPlayground(pn.viewable.Viewer):
     def _refresh_plots(self) -> None:
         self._plot_pending = False
         with pn.io.hold():
-            self.plotted_odds = self.check.odds
+            self.param.update(
+                plotted_odds=self.check.odds, plotted_family=curve_family(self.check.odds)
+            )
 
     def _refresh_text(self) -> None:
         """Write the current odds into the text panes (their ``.object``, no rebuild)."""

@@ -66,27 +66,42 @@ def distribution_plot(odds: Odds) -> hv.Overlay:
     )
 
 
-def curves_plot(odds: Odds) -> hv.Overlay:
-    """P(success) over TN for Disadvantage, Normal and Advantage, current TN marked."""
+def curve_family(odds: Odds) -> tuple[int, bool, int]:
+    """What the three curves depend on: (crit_max, reroll_catastrophe, advantage shown bold)."""
+    return (odds.crit_max, odds.reroll_catastrophe, odds.advantage)
+
+
+def curves_plot(family: tuple[int, bool, int]) -> hv.Overlay:
+    """P(success) over TN for Disadvantage, Normal and Advantage (the current roll in bold).
+
+    Drawn only when the critical band, the Master's reroll or the roll type changes, not on
+    every Element or Difficulty move: ``curve_marker`` follows those.
+    """
+    crit_max, reroll, current = family
     curves = [
         hv.Curve(
-            (
-                CURVE_TARGETS,
-                100 * success_curve(CURVE_TARGETS, sign, odds.crit_max, odds.reroll_catastrophe),
-            ),
+            (CURVE_TARGETS, 100 * success_curve(CURVE_TARGETS, sign, crit_max, reroll)),
             "Target Number",
             "Success (%)",
             label=label,
-        ).opts(color=ADVANTAGE_COLORS[sign], line_width=2.5 if sign == odds.advantage else 1.5)
+        ).opts(color=ADVANTAGE_COLORS[sign], line_width=2.5 if sign == current else 1.5)
         for sign, label in ADVANTAGE_LABELS.items()
     ]
+    return hv.Overlay(curves)
+
+
+def curve_marker(odds: Odds) -> hv.Overlay:
+    """The current TN and its odds on the curves chart."""
     shown_tn = int(np.clip(odds.target, CURVE_TARGETS[0], CURVE_TARGETS[-1]))
     here = hv.Points([(shown_tn, 100 * odds.p_success)], label="You are here").opts(
         size=10, color="black"
     )
-    return hv.Overlay(
-        [*curves, hv.VLine(shown_tn).opts(color="gray", line_dash="dotted"), here]
-    ).opts(
+    return hv.VLine(shown_tn).opts(color="gray", line_dash="dotted") * here
+
+
+def curves_chart(family_dmap: hv.DynamicMap, marker_dmap: hv.DynamicMap) -> hv.Overlay:
+    """The curves and the marker overlaid, with the chart's options."""
+    return (family_dmap * marker_dmap).opts(
         ylim=(0, 101),
         legend_position="top",
         legend_cols=2,
