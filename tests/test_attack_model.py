@@ -137,3 +137,18 @@ def test_unsettled_means_are_nan_not_a_truncated_number():
     # A 1-die knife against Soak 9 and a Defense of 10: the fight outlasts the rounds followed.
     a = Attack(weapon_rating=1, target_wall=9, target_defense_stat=0, element=0, target_levels=20)
     assert np.isnan(a.fight.mean_rounds_to_dead)
+
+
+def test_armor_is_the_engines_and_a_called_shot_goes_to_the_head():
+    from tb_playground.engine import Armor, armor_distribution
+
+    a = Attack(target_armor_levels=3, target_armor_hardness=6)
+    body = armor_distribution(3, 5, Armor(6, 3, "body"), False, 0, 4, "after")
+    np.testing.assert_allclose(a.against_armor, body, atol=1e-15)
+    # rules/002: the armor loses a level if any die beats its Hardness, at most one an attack.
+    assert a.against_armor[1].sum() == pytest.approx(1 - 0.6**3, abs=1e-12)
+    assert a.against_armor[0, 1:].sum() == 0.0  # the wearer takes nothing while it holds
+    a.slow_action = "called_shot"  # to the head: the body armor does nothing
+    np.testing.assert_allclose(a.against_armor[0], a.on_hit, atol=1e-15)
+    a.kind = "social"  # armor stands in front of Soak only
+    assert a.armor() is None

@@ -38,3 +38,16 @@ def test_damage_page_follows_the_controls(page, serve):
     expect(page.locator(".dmg-headline .dmg-expected .v")).to_have_text(
         f"{float(expected_levels(aimed.per_attack)):.2f}"
     )
+
+
+def test_armor_and_called_shot_on_the_damage_page(page, serve):
+    page.goto(serve(damage_page, "damage"))
+    armor = page.locator(".dmg-armor")
+    expect(armor).to_contain_text("No armor in the way")
+    levels = page.locator(".armor-levels .noUi-handle")
+    for _ in range(3):
+        levels.press("ArrowRight")
+    # A knife's 3 dice against Hardness 5: the armor loses a level 1 - 0.5^3 of the time.
+    expect(page.locator(".dmg-armor .armor-lost")).to_have_text(percent(1 - 0.5**3))
+    page.get_by_role("button", name="called_shot", exact=True).click()
+    expect(armor).to_contain_text("does not cover it")

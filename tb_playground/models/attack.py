@@ -22,10 +22,13 @@ from tb_playground.engine import (
     ELEMENTS,
     KI_POLICIES,
     SOURCES_BY_KIND,
+    ZONES,
+    Armor,
     AttackProfile,
     FightOdds,
     KiValue,
     ToHit,
+    armor_distribution,
     attack_dice,
     attack_elements,
     attack_to_hit,
@@ -137,6 +140,22 @@ class Attack(param.Parameterized):
         bounds=(1, 20),
         doc="Levels on the target's track: Health, Poise or Sanity (1..20).",
     )
+    target_armor_levels = param.Integer(
+        default=0,
+        bounds=(0, 10),
+        doc="Levels left on the target's armor, 0..10 (0: no armor, or broken). Physical only.",
+    )
+    target_armor_hardness = param.Integer(
+        default=5,
+        bounds=(0, 10),
+        doc="The armor's Hardness: a die strictly higher costs the armor a level (0..10).",
+    )
+    target_armor_zone = param.Selector(
+        default="body",
+        objects=list(ZONES),
+        doc="The zone the armor covers. A Called Shot goes to the head, any other attack to "
+        "the body.",
+    )
     target_ki = param.Integer(
         default=0, bounds=(0, 10), doc="The target's Ki for preventing levels (0..10)."
     )
@@ -161,6 +180,11 @@ class Attack(param.Parameterized):
     )
     fight = param.ClassSelector(
         class_=FightOdds, constant=True, doc="Rounds to 0 and to dead (derived)."
+    )
+    against_armor = param.Array(
+        constant=True,
+        doc="P(armor loses a levels, wearer loses k levels) on an ordinary hit, shape "
+        "(2, dice + 1) (derived; rules/002 armor).",
     )
     ki_worth = param.ClassSelector(
         class_=KiValue, constant=True, doc="What each successive Ki boost adds (derived)."
@@ -227,6 +251,16 @@ class Attack(param.Parameterized):
         minus = self.disadvantage_sources + self.partial_cover + self.off_hand
         return int(plus - minus)
 
+    def armor(self) -> Armor | None:
+        """The target's armor as the engine's ``Armor``, or None.
+
+        None when it has no levels left or the attack is not Physical (armor stands in front
+        of Soak, rules/002).
+        """
+        if self.kind != "physical" or self.target_armor_levels == 0:
+            return None
+        return Armor(self.target_armor_hardness, self.target_armor_levels, self.target_armor_zone)
+
     def profile(self) -> AttackProfile:
         """The attack as the engine's ``AttackProfile`` (to-hit bands, dice, wall, boosts)."""
         return self._profile(self.to_hit, self.dice)
@@ -245,7 +279,8 @@ class Attack(param.Parameterized):
         "skill_tier", "boosts", "bonus", "klotho", "attacker_ki", "slow_action",
         "target_prone", "partial_cover", "off_hand", "advantage_sources",
         "disadvantage_sources", "ruleset.never_moira", "ruleset.boosts_before_roll",
-        "ruleset.vitals_002", "target_defense_stat", "target_wall",
+        "ruleset.vitals_002", "target_defense_stat", "target_wall", "target_armor_levels",
+        "target_armor_hardness", "target_armor_zone",
         "target_levels", "target_ki", "target_ki_policy", "rounds",
         watch=True, on_init=True,
     )  # fmt: skip
@@ -279,6 +314,15 @@ class Attack(param.Parameterized):
             max_rounds=FIGHT_MAX_ROUNDS,
         )
         worth = ki_value(dice, wall, self.bonus, 5, self.timing)
+        against_armor = armor_distribution(
+            dice,
+            wall,
+            self.armor(),
+            self.slow_action == "called_shot",
+            self.boosts,
+            self.bonus,
+            self.timing,
+        )
         with param.edit_constant(self):
             self.param.update(
                 dice=dice,
@@ -290,6 +334,7 @@ class Attack(param.Parameterized):
                 per_attack=profile.level_distribution(),
                 fight=fight,
                 ki_worth=worth,
+                against_armor=against_armor,
             )
 
     @property

@@ -13,6 +13,7 @@ import panel as pn
 import param
 
 from tb_playground.engine import (
+    armor_covers,
     critical_split,
     damage_distribution,
     expected_levels,
@@ -69,6 +70,31 @@ def _stats_html(attack: Attack) -> str:
         f"net Advantage {attack.net_advantage:+d}"
     )
     return f'<div class="dmg-stats">{"".join(cells)}</div><p class="dmg-summary">{summary}</p>'
+
+
+def _armor_html(attack: Attack) -> str:
+    """What one ordinary hit does against the target's armor (rules/002, Armor)."""
+    armor = attack.armor()
+    zone = "head" if attack.slow_action == "called_shot" else "body"
+    if armor is None:
+        why = (
+            "armor only stands in front of Soak"
+            if attack.kind != "physical"
+            else "the target wears none, or it is broken"
+        )
+        return f"<p>No armor in the way: {escape(why)}.</p>"
+    if not armor_covers(armor, attack.slow_action == "called_shot"):
+        return (
+            f"<p>This attack goes to the {zone}; the {escape(armor.zone)} armor does not cover "
+            "it, so the dice go straight against the wall.</p>"
+        )
+    return (
+        f"<p>The {escape(armor.zone)} armor (Hardness {armor.hardness}, {armor.levels} levels) "
+        "takes the hit: it loses a level <b class='armor-lost'>"
+        f"{escape(percent(float(attack.against_armor[1].sum())))}</b> "
+        "of the time (never more than one an attack) and the wearer takes nothing while it "
+        "holds.</p>"
+    )
 
 
 def _rounds(mean: float) -> str:
@@ -161,6 +187,13 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.target_defense_stat, name="Atropos / Psyche / Presence (Defense)"),
             slider(a.param.target_wall, name="Wall: Soak / Presence / Psyche"),
             slider(a.param.target_levels, name="Levels on the track"),
+            slider(
+                a.param.target_armor_levels,
+                name="Armor levels (0: none)",
+                css_classes=["armor-levels"],
+            ),
+            slider(a.param.target_armor_hardness, name="Armor Hardness"),
+            radio(a.param.target_armor_zone, name="Armor zone", color="success", variant="outline"),
             slider(a.param.target_ki, name="Target's Ki"),
             pn.widgets.Select.from_param(a.param.target_ki_policy, name="Target spends Ki"),
             sizing_mode="stretch_width",
@@ -200,8 +233,11 @@ class DamageExplorer(pn.viewable.Viewer):
         self._rounds = pn.pane.HoloViews(
             hv.DynamicMap(pn.bind(rounds_plot, a.param.fight)), sizing_mode="stretch_width"
         )
+        self._armor = pn.pane.HTML(
+            css_classes=["dmg-armor"], stylesheets=[CSS], sizing_mode="stretch_width"
+        )
         self._refresh()
-        a.param.watch(self._refresh, ["fight", "to_hit", "per_attack"])
+        a.param.watch(self._refresh, ["fight", "to_hit", "per_attack", "against_armor"])
         a.param.watch(self._show_rating, ["dice_source"])
         self._show_rating()
 
@@ -215,7 +251,9 @@ class DamageExplorer(pn.viewable.Viewer):
             widget.visible = which == source
 
     def _refresh(self, *events) -> None:
-        self._stats.object = _stats_html(self.attack)
+        with pn.io.hold():
+            self._stats.object = _stats_html(self.attack)
+            self._armor.object = _armor_html(self.attack)
 
     @property
     def controls(self) -> pn.Column:
@@ -232,6 +270,7 @@ class DamageExplorer(pn.viewable.Viewer):
         )
         return pn.Column(
             self._stats,
+            self._armor,
             pn.FlexBox(
                 pn.Column(self._levels, sizing_mode="stretch_width", min_width=320),
                 pn.Column(self._rounds, sizing_mode="stretch_width", min_width=320),
