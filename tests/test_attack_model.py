@@ -152,3 +152,28 @@ def test_armor_is_the_engines_and_a_called_shot_goes_to_the_head():
     np.testing.assert_allclose(a.against_armor[0], a.on_hit, atol=1e-15)
     a.kind = "social"  # armor stands in front of Soak only
     assert a.armor() is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "net"),
+    [
+        ({}, 0),
+        ({"aim": True}, 1),
+        ({"aim": True, "target_prone": True}, 2),
+        ({"partial_cover": True, "off_hand": True}, -2),
+        ({"aim": True, "partial_cover": True, "other_disadvantage": 2}, -2),
+    ],
+)
+def test_attack_advantage_sums_the_circumstances(kwargs, net):
+    from tb_playground.engine import attack_advantage
+
+    assert attack_advantage(**kwargs) == net
+
+
+def test_attack_advantage_names_bad_input():
+    from tb_playground.engine import attack_advantage
+
+    with pytest.raises(ValueError, match="aim"):
+        attack_advantage(aim=1)
+    with pytest.raises(ValueError, match="other_advantage"):
+        attack_advantage(other_advantage=-1)

@@ -223,3 +223,7 @@ __all__ += [
     "travel",
     "vital_maximum",
 ]
+
+from .circumstances import attack_advantage  # noqa: E402
+
+__all__ += ["attack_advantage"]

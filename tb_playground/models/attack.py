@@ -29,6 +29,7 @@ from tb_playground.engine import (
     KiValue,
     ToHit,
     armor_distribution,
+    attack_advantage,
     attack_dice,
     attack_elements,
     attack_to_hit,
@@ -247,9 +248,14 @@ class Attack(param.Parameterized):
         }[self.dice_source]
 
     def _net_advantage(self) -> int:
-        plus = self.advantage_sources + (self.slow_action == "aim") + self.target_prone
-        minus = self.disadvantage_sources + self.partial_cover + self.off_hand
-        return int(plus - minus)
+        return attack_advantage(
+            self.slow_action == "aim",
+            self.target_prone,
+            self.partial_cover,
+            self.off_hand,
+            self.advantage_sources,
+            self.disadvantage_sources,
+        )
 
     def armor(self) -> Armor | None:
         """The target's armor as the engine's ``Armor``, or None.
