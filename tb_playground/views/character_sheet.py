@@ -242,9 +242,7 @@ def attacks_html(c: Character, creature: Creature, options) -> str:
         )
     card_table = (
         '<table class="tb versus-card"><tr><th>You roll (20 Below; the card\'s number is '
-        'your Difficulty)</th><th class="c">Succeed</th></tr>'
-        + "".join(card)
-        + "</table>"
+        'your Difficulty)</th><th class="c">Succeed</th></tr>' + "".join(card) + "</table>"
         if card
         else ""
     )
