@@ -220,3 +220,13 @@ def test_death_variant_keeps_zero_unconscious():
     assert death_threshold(8, 3, at_negative_sub_stat=True) == -3
     assert death_threshold(5, 0, at_negative_sub_stat=True) == -1  # 002: "At 0, unconscious"
     assert death_threshold(5, 0) == -5
+
+
+def test_dead_replaces_dying_in_the_conditions():
+    from tb_playground.engine.character_stats import vital_conditions
+    from tb_playground.models import Character
+
+    assert vital_conditions(-8, 0, 3, dead=True) == ["Dead", "Flustered"]
+    # Health 3 -> 8 levels, dead at -8 (rules/000): only "Dead", never "Dying" beside it.
+    assert Character(health=3, health_lost=16).states == ["Dead"]
+    assert Character(health=3, health_lost=9).states == ["Dying"]

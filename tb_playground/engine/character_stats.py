@@ -189,24 +189,29 @@ def vital_now(vital: str, maximum: int, lost: int, variant_002: bool = False) ->
     return max(low, min(high, maximum - lost))
 
 
-def vital_conditions(health: int, poise: int, sanity: int) -> list[str]:
+def vital_conditions(health: int, poise: int, sanity: int, dead: bool = False) -> list[str]:
     """The conditions the Vitals impose (rules/004 "Conditions"; "At Zero and Below").
 
     Parameters
     ----------
     health, poise, sanity : int
         Each track's current value.
+    dead : bool
+        The character is dead: "Dead" stands in place of Health's Unconscious or Dying.
 
     Returns
     -------
     list of str
         For each track at 0 its "at 0" condition, below 0 its "below 0" one.
     """
+    dead = require_bool("dead", dead)
     out = []
     for vital, value in zip(VITALS, (health, poise, sanity), strict=True):
         value = require_int(vital, value, -MAX_TRACK, MAX_TRACK)
         at_zero, below = VITAL_CONDITIONS[vital]
-        if value == 0:
+        if vital == "health" and dead:
+            out.append("Dead")
+        elif value == 0:
             out.append(at_zero)
         elif value < 0:
             out.append(below)

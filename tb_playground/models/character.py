@@ -508,9 +508,12 @@ class Character(param.Parameterized):
         if values["health_now"] <= dead_at:
             values["health_state"] = STATE_NAMES["health"][3]
         states = list(self.conditions)
-        states += vital_conditions(values["health_now"], values["poise_now"], values["sanity_now"])
-        if values["health_state"] == "dead":
-            states.append("Dead")
+        states += vital_conditions(
+            values["health_now"],
+            values["poise_now"],
+            values["sanity_now"],
+            dead=values["health_state"] == "dead",
+        )
         if self.exhausted:
             states.append(f"Exhausted {self.exhausted}")
         with param.edit_constant(self):
