@@ -14,7 +14,6 @@ from tb_playground.engine import (
     TIER_NAMES,
     Odds,
     check_odds,
-    check_target,
     tier_rules,
 )
 
@@ -82,7 +81,7 @@ class Check(param.Parameterized):
         odds = check_odds(self.element, self.difficulty, self.tier, situational)
         with param.edit_constant(self):
             self.param.update(
-                target=check_target(self.element, self.difficulty, self.tier),
+                target=odds.target,
                 net_advantage=situational + tier_rules(self.tier).advantage_sources,
                 odds=odds,
             )
