@@ -1,0 +1,550 @@
+"""Commands: what a person asks the table to do, checked, and turned into events.
+
+A command is a plain dict with a "type" (``COMMANDS``). ``decide(state, command, role, seat,
+roll)`` checks it against the rules (through the engine) and the sender's role, and returns the
+events it makes, as ``(type, data, changes)`` triples; it never changes ``state``. A bad command
+raises ``ValueError`` naming the field; a role or seat that may not send it raises
+``PermissionError`` naming the rule. Nothing is written for either.
+
+Roles (``ROLES``): "gm" may send anything; a "player" acts only for the seat they hold (a
+character's id) and only when the rules give that seat the move (their declaration, their turn,
+their attack's rolls and boosts, their own prevention); a "spectator" sends nothing but watches.
+
+Sources: RULES.md "Combat round" and "Vitals"; rules/000 "Combat Order", "Action Brackets",
+"Moving in a Round", "Making an Attack", "Spending Ki on the Dice", "Harm and Recovery";
+rules/004 "In a Fight", "Conditions", "Fate Tokens". Readings chosen where the texts are silent
+are in docs/notes/0008-table.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_elements, take_attack
+from tb_playground.engine.damage import critical_split
+from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
+from tb_playground.engine.validation import require_bool, require_choice, require_int
+
+from . import rules
+from .state import BRACKETS
+
+#: Who may send commands.
+ROLES = ("gm", "player", "spectator")
+
+#: Longest note or label a person may type.
+MAX_TEXT = 500
+
+Event = tuple[str, dict, list]
+Roller = Callable[[int], list[int]]
+
+
+def _path(cid: str, *keys: str) -> list:
+    return ["combatants", cid, *keys]
+
+
+def _text(command: dict, field: str, required: bool = True) -> str:
+    value = command.get(field, "" if not required else None)
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ValueError(f"{field} must be text (1..{MAX_TEXT} characters), got {value!r}")
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"{field} must be at most {MAX_TEXT} characters, got {len(value)}")
+    return value.strip()
+
+
+def _combatant(state: dict, command: dict, field: str = "combatant") -> dict:
+    cid = command.get(field)
+    if cid not in state["combatants"]:
+        raise ValueError(f"{field} must be the id of a combatant at this table, got {cid!r}")
+    return state["combatants"][cid]
+
+
+def _gm_only(role: str, what: str) -> None:
+    if role != "gm":
+        raise PermissionError(f"only the GM may {what}")
+
+
+def _own(state: dict, role: str, seat: str | None, c: dict, what: str) -> None:
+    """A player may act only for their own seat; the GM for anyone."""
+    if role == "gm":
+        return
+    if role != "player" or seat != c["id"]:
+        raise PermissionError(f"a player may {what} only for their own seat")
+
+
+def _phase(state: dict, *phases: str) -> None:
+    if state["phase"] not in phases:
+        raise ValueError(
+            f"type: this command belongs to the {' or '.join(phases)} phase; "
+            f"the table is in the {state['phase']} phase"
+        )
+
+
+def _faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str]:
+    """The faces of a roll: typed from physical dice ("faces") or rolled by the table."""
+    if command.get("faces") is None:
+        return roll(count), "table"
+    return list(read_damage_faces(command["faces"], count)), "hand"
+
+
+# -- setting up and the round ------------------------------------------------------------------
+
+
+def _start(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "start the fight")
+    _phase(state, "setup")
+    surprised = command.get("surprised", [])
+    if not isinstance(surprised, list) or any(s not in state["combatants"] for s in surprised):
+        raise ValueError(f"surprised must be a list of combatant ids, got {surprised!r}")
+    given = command.get("initiative", {})
+    if not isinstance(given, dict) or any(k not in state["combatants"] for k in given):
+        raise ValueError("initiative must map combatant ids to the d10 each rolled (1..10)")
+    ids = state["ids"]
+    rolled = roll(len(ids))
+    faces = {
+        cid: require_int(f"initiative[{cid}]", given[cid], 1, 10) if cid in given else rolled[i]
+        for i, cid in enumerate(ids)
+    }
+    order = rules.initiative_order(state, faces)
+    changes = [[["phase"], "declare"], [["round"], 1], [["initiative_order"], order]]
+    for cid in ids:
+        total = faces[cid] + state["combatants"][cid]["initiative_stat"]
+        changes.append([_path(cid, "initiative"), {"face": faces[cid], "total": total}])
+    for cid in surprised:
+        changes.append([_path(cid, "conditions", "Surprised"), rules.condition("Surprised", 1)])
+    data = {"order": order, "faces": faces, "surprised": surprised}
+    return [("started", data, changes)]
+
+
+def _declare(state, command, role, seat, roll) -> list[Event]:
+    _phase(state, "declare")
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "declare a bracket")
+    if role != "gm" and c["kind"] != "character":
+        raise PermissionError("only the GM declares for creatures")
+    bracket = require_choice("bracket", command.get("bracket"), BRACKETS)
+    bumps = require_int("bumps", command.get("bumps", 0), 0, 2)
+    problem = rules.declare_problem(c, bracket, bumps)
+    if problem:
+        raise ValueError(problem)
+    refund = c["bumps"] * rules.ki_cost(1, c["exhausted"]) if c["bracket"] else 0
+    cost = bumps * rules.ki_cost(1, c["exhausted"])
+    if cost > c["ki"] + refund:
+        raise ValueError(f"bumps: {bumps} bump(s) cost {cost} Ki; {c['name']} has {c['ki']}")
+    changes = [
+        [_path(c["id"], "bracket"), bracket],
+        [_path(c["id"], "bumps"), bumps],
+        [_path(c["id"], "ki"), c["ki"] + refund - cost],
+    ]
+    events = [("declared", {"combatant": c["id"], "bracket": bracket, "bumps": bumps}, changes)]
+    waiting = [
+        x
+        for x in rules.active(state)
+        if x["id"] != c["id"] and x["bracket"] is None and rules.can_act(x)
+    ]
+    if not waiting:
+        events += _reveal_events(state, {c["id"]: (bracket, bumps)})
+    return events
+
+
+def _reveal_events(state: dict, also: dict | None = None) -> list[Event]:
+    brackets = {
+        x["id"]: (x["bracket"], x["bumps"]) for x in state["combatants"].values() if x["bracket"]
+    }
+    brackets.update(also or {})
+    order, bands, defaulted = rules.turn_order(state, brackets)
+    changes = [[["phase"], "resolve"], [["order"], order], [["up"], order[0] if order else None]]
+    for cid, band in bands.items():
+        changes.append([_path(cid, "band"), band])
+    for cid in defaulted:
+        changes.append([_path(cid, "bracket"), "normal"])
+    revealed = {cid: brackets.get(cid, ("normal", 0))[0] for cid in bands}
+    data = {"brackets": revealed, "bands": bands, "order": order, "defaulted": defaulted}
+    events = [("revealed", data, changes)]
+    if not order:
+        events += rules.end_round_events(state)
+    return events
+
+
+def _reveal(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "reveal the brackets")
+    _phase(state, "declare")
+    return _reveal_events(state)
+
+
+def _end_turn(state, command, role, seat, roll) -> list[Event]:
+    _phase(state, "resolve")
+    up = state["up"]
+    c = state["combatants"][up]
+    _own(state, role, seat, c, "end a turn")
+    if state["pending"] is not None:
+        raise ValueError("type: finish the attack under way before ending the turn")
+    return rules.end_turn_events(state, up)
+
+
+# -- an attack, step by step -------------------------------------------------------------------
+
+
+def _attack(state, command, role, seat, roll) -> list[Event]:
+    _phase(state, "resolve")
+    if state["pending"] is not None:
+        raise ValueError("type: an attack is already under way; finish it first")
+    a = _combatant(state, command, "attacker")
+    _own(state, role, seat, a, "attack")
+    if state["up"] != a["id"]:
+        up = state["combatants"][state["up"]]["name"] if state["up"] else "nobody"
+        raise ValueError(f"attacker: it is {up}'s turn, not {a['name']}'s")
+    t = _combatant(state, command, "target")
+    if t["id"] == a["id"]:
+        raise ValueError("target must be another combatant, not the attacker")
+    if t["out"]:
+        raise ValueError(f"target: {t['name']} is out of the fight")
+    index = require_int("attack", command.get("attack", 0), 0, max(len(a["attacks"]) - 1, 0))
+    if not a["attacks"]:
+        raise ValueError(f"attack: {a['name']} has no attacks")
+    spec = a["attacks"][index]
+    kind = spec["kind"]
+    empowered = command.get("empowered")
+    if empowered is not None:
+        empowered = require_choice("empowered", empowered, rules.EMPOWERED)
+    problem = rules.action_problem(state, a, "attack", empowered=empowered)
+    if problem:
+        raise ValueError(problem)
+    if spec["score"] is not None:
+        element_name, score = None, spec["score"]
+    else:
+        allowed = attack_elements(kind, state["ruleset"].get("never_moira", False))
+        default = spec["element"] or max(allowed, key=lambda e: a["elements"][e])
+        element_name = command.get("approach", default)
+        if spec["element"] is not None and element_name != spec["element"]:
+            raise ValueError(
+                f"approach: a Skill attack rolls off its Skill's Element, {spec['element']}"
+            )
+        element_name = require_choice("approach", element_name, allowed)
+        score = a["elements"][element_name]
+    cover = require_choice("cover", command.get("cover", "none"), ("none", "partial", "full"))
+    mods = rules.attack_modifiers(state, a, t, kind, empowered, cover)
+    if not mods["allowed"]:
+        raise ValueError(mods["reason"])
+    defense = max(t["defense"][kind] + mods["defense_change"], 0)
+    pending = {
+        "attacker": a["id"],
+        "target": t["id"],
+        "attack": spec["name"],
+        "kind": kind,
+        "vital": ATTACK_KIND_RULES[kind].vital,
+        "element": element_name,
+        "score": score,
+        "defense": defense,
+        "tn": score + defense,
+        "advantage": mods["advantage"],
+        "sources": mods["sources"],
+        "empowered": empowered,
+        "dice": spec["dice"],
+        "wall": t["wall"][kind],
+        "bonus": a["boost"][kind],
+        "klotho": a["klotho"],
+        "automatic": spec["automatic"],
+        "timing": "before" if state["ruleset"].get("boosts_before_roll") else "after",
+        "step": "damage" if spec["automatic"] else "to_hit",
+        "critical": False,
+        "boosts_before": 0,
+    }
+    if pending["timing"] == "before":
+        pending["boosts_before"] = require_int("boosts", command.get("boosts", 0), 0, spec["dice"])
+        cost = rules.ki_cost(pending["boosts_before"], a["exhausted"])
+        if cost > a["ki"]:
+            raise ValueError(f"boosts: {cost} Ki needed, {a['name']} has {a['ki']}")
+    changes = [[["pending"], pending]]
+    changes += rules.spend_action(a, "attack", empowered)
+    data = {
+        "attacker": a["id"],
+        "target": t["id"],
+        "attack": spec["name"],
+        "kind": kind,
+        "element": element_name,
+        "tn": pending["tn"],
+        "sources": mods["sources"],
+    }
+    return [("attack_declared", data, changes)]
+
+
+def _roll(state, command, role, seat, roll) -> list[Event]:
+    p = state["pending"]
+    if p is None or p["step"] not in ("to_hit", "damage"):
+        raise ValueError("type: there is no roll to make now")
+    a = state["combatants"][p["attacker"]]
+    _own(state, role, seat, a, "roll")
+    if p["step"] == "to_hit":
+        count = dice_needed(p["advantage"])
+        faces, by = _faces(command, count, roll)
+        reading = read_core_roll(faces, p["tn"], p["advantage"])
+        return rules.to_hit_events(state, p, reading, by)
+    critical = p["critical"]
+    automatic, rolled = critical_split(p["dice"]) if critical else (0, p["dice"])
+    faces, by = _faces(command, rolled, roll)
+    return rules.damage_events(state, p, faces, automatic, by)
+
+
+def _boost(state, command, role, seat, roll) -> list[Event]:
+    p = state["pending"]
+    if p is None or p["step"] != "boost":
+        raise ValueError("type: there are no damage dice waiting for boosts now")
+    a = state["combatants"][p["attacker"]]
+    _own(state, role, seat, a, "boost dice")
+    dice = command.get("dice", [])
+    if not isinstance(dice, list) or len(set(map(repr, dice))) != len(dice):
+        raise ValueError("dice must be a list of distinct die positions (0 = the first die)")
+    faces = p["faces"]
+    picked = sorted(require_int(f"dice[{i}]", d, 0, len(faces) - 1) for i, d in enumerate(dice))
+    cost = rules.ki_cost(len(picked), a["exhausted"])
+    if cost > a["ki"]:
+        raise ValueError(f"dice: {len(picked)} boost(s) cost {cost} Ki; {a['name']} has {a['ki']}")
+    seen = [faces[i] + p["klotho_added"] for i in range(len(faces))]
+    levels = p["automatic_levels"] + sum(
+        (v + p["bonus"] if i in picked else v) > p["wall"] for i, v in enumerate(seen)
+    )
+    changes = [[_path(a["id"], "ki"), a["ki"] - cost]]
+    data = {"attacker": a["id"], "dice": picked, "ki": cost, "levels": levels}
+    events = [("boosted", data, changes)]
+    return events + rules.after_damage_events(state, p, levels, extra_changes=changes)
+
+
+def _prevent(state, command, role, seat, roll) -> list[Event]:
+    p = state["pending"]
+    if p is None or p["step"] != "prevent":
+        raise ValueError("type: there is no hit waiting for prevention now")
+    t = state["combatants"][p["target"]]
+    _own(state, role, seat, t, "prevent damage")
+    ki = require_int("ki", command.get("ki", 0), 0, p["levels"])
+    cost = rules.ki_cost(ki, t["exhausted"])
+    if cost > t["ki"]:
+        raise ValueError(f"ki: preventing {ki} level(s) costs {cost} Ki; {t['name']} has {t['ki']}")
+    if ki and not rules.may_prevent(state, p["vital"]):
+        raise ValueError("ki: under this ruleset Ki cannot prevent a Poise hit (rules/002)")
+    return rules.resolve_events(state, p, p["levels"], ki)
+
+
+# -- movement, other actions -------------------------------------------------------------------
+
+
+def _move(state, command, role, seat, roll) -> list[Event]:
+    _phase(state, "resolve")
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "move")
+    if state["up"] != c["id"]:
+        raise ValueError(f"combatant: it is not {c['name']}'s turn")
+    metres = require_int("metres", command.get("metres"), 1, 10_000)
+    problem = rules.move_problem(c, metres)
+    if problem:
+        raise ValueError(problem)
+    changes = [[_path(c["id"], "metres"), c["metres"] + metres]]
+    changes += rules.spend_action(c, "move", None, metres=metres)
+    return [("moved", {"combatant": c["id"], "metres": metres}, changes)]
+
+
+def _act(state, command, role, seat, roll) -> list[Event]:
+    _phase(state, "resolve")
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "act")
+    if state["up"] != c["id"]:
+        raise ValueError(f"combatant: it is not {c['name']}'s turn")
+    action = require_choice("action", command.get("action"), rules.OTHER_ACTIONS)
+    empowered = "study" if action == "study a target" else None
+    problem = rules.action_problem(state, c, action, empowered=empowered)
+    if problem:
+        raise ValueError(problem)
+    changes = rules.spend_action(c, action, empowered)
+    data = {"combatant": c["id"], "action": action}
+    if action == "study a target":
+        t = _combatant(state, command, "target")
+        changes.append([_path(c["id"], "carried", "studying"), t["id"]])
+        data["target"] = t["id"]
+    changes += rules.action_effects(c, action)
+    return [("acted", data, changes)]
+
+
+# -- Ki, Fate, conditions, overrides -----------------------------------------------------------
+
+
+def _spend_ki(state, command, role, seat, roll) -> list[Event]:
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "spend Ki")
+    purpose = require_choice("purpose", command.get("purpose"), rules.KI_PURPOSES)
+    changes, text = rules.ki_spend(state, c, purpose)
+    return [("ki_spent", {"combatant": c["id"], "purpose": purpose, "effect": text}, changes)]
+
+
+def _spend_fate(state, command, role, seat, roll) -> list[Event]:
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "spend a Fate Token")
+    kind = require_choice("spend", command.get("spend"), rules.FATE_SPENDS)
+    condition = command.get("condition")
+    changes, text = rules.fate_spend(state, c, kind, condition)
+    data = {"combatant": c["id"], "spend": kind, "effect": text}
+    return [("fate_spent", data, changes)]
+
+
+def _set_condition(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "set conditions")
+    c = _combatant(state, command)
+    name = require_choice("condition", command.get("condition"), rules.SETTABLE_CONDITIONS)
+    until = require_choice("until", command.get("until", rules.DEFAULT_UNTIL[name]), rules.UNTIL)
+    info = rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
+    changes = [[_path(c["id"], "conditions", name), info]]
+    return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
+
+
+def _clear_condition(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "clear conditions")
+    c = _combatant(state, command)
+    name = command.get("condition")
+    if name not in c["conditions"]:
+        raise ValueError(
+            f"condition must be one {c['name']} has ({', '.join(c['conditions']) or 'none'})"
+        )
+    changes = [[_path(c["id"], "conditions", name), None]]
+    return [("condition_cleared", {"combatant": c["id"], "condition": name}, changes)]
+
+
+def _set(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "override a value")
+    c = _combatant(state, command)
+    field = require_choice("field", command.get("field"), tuple(rules.SETTABLE))
+    low, high = rules.SETTABLE[field](c)
+    value = require_int("value", command.get("value"), low, high)
+    path = _path(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
+    changes = [[path, value]] + rules.track_consequences(state, c, field, value)
+    return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
+
+
+def _hide(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "hide combatants")
+    c = _combatant(state, command)
+    hidden = command["type"] == "hide"
+    return [
+        (
+            "hidden" if hidden else "shown",
+            {"combatant": c["id"]},
+            [[_path(c["id"], "hidden"), hidden]],
+        )
+    ]
+
+
+def _share(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "share the foes' numbers")
+    on = require_bool("on", command.get("on"))
+    return [("shared", {"on": on}, [[["share_foes"], on]])]
+
+
+def _set_range(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "set range bands")
+    a = _combatant(state, command, "a")
+    b = _combatant(state, command, "b")
+    if a["id"] == b["id"]:
+        raise ValueError("b must be another combatant than a")
+    band = require_choice("band", command.get("band"), rules.RANGE_BANDS)
+    key = "|".join(sorted((a["id"], b["id"])))
+    data = {"a": a["id"], "b": b["id"], "band": band}
+    return [("range_set", data, [[["ranges", key], band]])]
+
+
+def _note(state, command, role, seat, roll) -> list[Event]:
+    if role == "spectator":
+        raise PermissionError("a spectator only watches; players and the GM write notes")
+    return [("note", {"text": _text(command, "text")}, [])]
+
+
+def _rest(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "call a rest or the end of a Scene")
+    kind = command["type"]
+    return rules.rest_events(state, kind)
+
+
+def _distracted(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "call for a Distracted roll")
+    c = _combatant(state, command)
+    difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    faces, by = _faces(command, 2, roll)
+    reading = read_core_roll(faces, c["atropos"] + difficulty)
+    return rules.distracted_events(state, c, reading, difficulty, by)
+
+
+def _rotate(state, command, role, seat, roll) -> list[Event]:
+    _gm_only(role, "change the join code")
+    code = "".join(str(d % 10) for d in roll(6))
+    return [("code_rotated", {}, [[["join_code"], code]])]
+
+
+HANDLERS = {
+    "start": _start,
+    "declare": _declare,
+    "reveal": _reveal,
+    "end_turn": _end_turn,
+    "attack": _attack,
+    "roll": _roll,
+    "boost": _boost,
+    "prevent": _prevent,
+    "move": _move,
+    "act": _act,
+    "spend_ki": _spend_ki,
+    "spend_fate": _spend_fate,
+    "set_condition": _set_condition,
+    "clear_condition": _clear_condition,
+    "set": _set,
+    "hide": _hide,
+    "show": _hide,
+    "share": _share,
+    "set_range": _set_range,
+    "note": _note,
+    "short_rest": _rest,
+    "full_night": _rest,
+    "end_scene": _rest,
+    "distracted": _distracted,
+    "rotate_code": _rotate,
+}
+
+#: Every command type, "undo" and "redo" included (the table handles those two itself).
+COMMANDS = (*HANDLERS, "undo", "redo")
+
+
+def check_sender(state: dict, role: object, seat: object) -> None:
+    """Refuse an unknown role, or a player seat that is not a character at this table."""
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+    if role == "player":
+        c = state["combatants"].get(seat) if isinstance(seat, str) else None
+        if c is None or c["kind"] != "character":
+            raise PermissionError("a player's seat must be a character at this table")
+    elif seat is not None:
+        raise ValueError(f"seat is only given with the player role, got {seat!r}")
+
+
+def decide(state: dict, command: object, role: str, seat: str | None, roll: Roller) -> list[Event]:
+    """The events ``command`` makes, or an error; ``state`` is not changed.
+
+    Parameters
+    ----------
+    state : dict
+        The table's current state.
+    command : dict
+        A plain dict with a "type" from ``COMMANDS`` (not "undo" or "redo").
+    role, seat : str
+        The sender.
+    roll : callable
+        ``roll(n)`` returns n d10 faces from the table's generator.
+
+    Returns
+    -------
+    list of (type, data, changes)
+    """
+    if not isinstance(command, dict):
+        raise ValueError(f"command must be a dict with a 'type', got {type(command).__name__}")
+    kind = command.get("type")
+    if kind not in HANDLERS:
+        raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
+    if role == "spectator":
+        raise PermissionError("a spectator only watches the table")
+    return HANDLERS[kind](state, command, role, seat, roll)
+
+
+__all__ = ["ATTACK_KINDS", "COMMANDS", "ROLES", "check_sender", "decide", "take_attack"]

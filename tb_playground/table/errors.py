@@ -1,0 +1,20 @@
+"""The errors a table raises: bad commands, refused roles, and stale versions."""
+
+from __future__ import annotations
+
+
+class ConflictError(ValueError):
+    """A command was sent against an older version of the table than the current one.
+
+    The message says what happened since, so the sender can look again and resend.
+    """
+
+    def __init__(self, expected: int, version: int, since: list[str]):
+        self.expected = expected
+        self.version = version
+        self.since = since
+        told = "; ".join(since[-5:]) if since else "nothing visible to you"
+        super().__init__(
+            f"expected_version {expected} is out of date: the table is at event {version}. "
+            f"Since then: {told}."
+        )

@@ -1,0 +1,100 @@
+"""The exact odds of what is still to come in a pending attack (RULES.md, Attacks; Vitals).
+
+At each step of an attack the table shows, from the engine: the chance to hit and to crit, the
+distribution of levels the attack deals, the chance the target is down afterwards, and once
+the dice are on the table, which dice a Ki boost would lift over the wall.
+
+Readings (docs/notes/0008-table.md): before the damage roll the levels assume the attacker
+boosts as many dice as their Ki pays for (the default timing boosts only dice a boost lifts over
+the wall, so this is the most the attack can do); the target's prevention is not assumed (it is
+the target's choice, made after). "Down" is a track at 0 or below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tb_playground.engine import damage_distribution, to_hit_odds, vital_step
+
+
+def _boosts(ki: int, exhausted: int, dice: int) -> int:
+    if exhausted >= 4:
+        ki = max(ki - 1, 0)
+    return max(min(ki, dice), 0)
+
+
+def _p_down(state: dict, p: dict, distribution: np.ndarray) -> float:
+    t = state["combatants"][p["target"]]
+    vital = p["vital"]
+    levels = np.arange(len(distribution))
+    v002 = bool(state["ruleset"].get("vitals_002"))
+    after = vital_step(t["now"][vital], levels, t["max"][vital], vital, 0, "none", v002)
+    return float(distribution[after.current <= 0].sum())
+
+
+def _rounded(values) -> list[float]:
+    return [round(float(v), 12) for v in values]
+
+
+def pending_odds(state: dict, p: dict) -> dict:
+    """Exact odds of the rest of the pending attack ``p`` from where it stands.
+
+    Returns
+    -------
+    dict
+        "step"; "p_hit", "p_critical", "p_catastrophe" (before the to-hit roll); "levels"
+        (P(levels == k), k = 0.. dice); "expected_levels"; "p_down"; and after the damage roll
+        "dice": one entry per rolled die with its face, whether it is over the wall and
+        whether a boost would lift it over.
+    """
+    a = state["combatants"][p["attacker"]]
+    step = p["step"]
+    boosts = _boosts(a["ki"], a["exhausted"], p["dice"])
+    if p["timing"] == "before":
+        boosts = p["boosts_before"]
+    common = {"wall": p["wall"], "bonus": p["bonus"], "timing": p["timing"], "boosts": boosts}
+
+    def dist(critical: bool) -> np.ndarray:
+        return damage_distribution(
+            p["dice"],
+            p["wall"],
+            boosts,
+            p["bonus"],
+            p["timing"],
+            critical,
+            p["klotho"] if critical else 0,
+        )
+
+    out: dict = {"step": step}
+    if step == "to_hit":
+        hit = to_hit_odds(p["score"], p["defense"], p["advantage"])
+        ordinary, critical = dist(False), dist(True)
+        levels = hit.p_ordinary * ordinary + hit.p_critical * critical
+        levels[0] += hit.p_miss
+        out.update(
+            p_hit=hit.p_hit,
+            p_critical=hit.p_critical,
+            p_catastrophe=hit.p_catastrophe,
+        )
+    elif step == "damage":
+        levels = dist(p["critical"])
+    else:
+        n = p.get("would_take", p.get("levels", 0)) if step == "prevent" else p["levels"]
+        levels = np.zeros(max(p["dice"], n) + 1)
+        levels[n] = 1.0
+        klotho = p.get("klotho_added", 0)
+        out["dice"] = [
+            {
+                "face": f,
+                "over": f + klotho > p["wall"],
+                "boost_lifts": f + klotho <= p["wall"] < f + klotho + p["bonus"],
+            }
+            for f in p.get("faces", [])
+        ]
+    out.update(
+        levels=_rounded(levels),
+        expected_levels=float(np.dot(np.arange(len(levels)), levels)),
+        p_down=_p_down(state, p, levels),
+        **common,
+    )
+    return out

@@ -1,0 +1,155 @@
+"""Who is in a fight, frozen into plain data when the table is created.
+
+The table's state is a fold of its event log, so the log must hold everything the fold needs:
+the "created" event carries one plain record per combatant, taken from the Encounter's
+characters and creature cards at that moment (their Elements, sub-stats, tracks, Defenses,
+walls, Ki, Fate and attacks). Replaying the log never needs the files again, and a file edited
+later does not change a fight already under way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_dice
+from tb_playground.models import Character, Creature, Encounter
+from tb_playground.models.encounter import Combatant
+
+#: The Elements a character may attack with, by name (rules/000 "Which Element").
+ELEMENT_NAMES = ("Earth", "Air", "Fire", "Water", "Moira")
+
+#: Sub-stat that a Ki boost adds to a die, by attack kind (RULES.md, Attacks: Ki boost).
+BOOST_STAT = {"physical": "ferocity", "social": "presence", "mental": "psyche"}
+
+
+def slug(name: str) -> str:
+    """A short id from a name: lower case letters, digits and dashes ("Grizzly bear" -> ...)."""
+    text = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return text[:24] or "combatant"
+
+
+def _character(c: Character) -> dict:
+    elements = {e: int(getattr(c, e.lower())) for e in ELEMENT_NAMES}
+    attacks = []
+    for source in c.attacks:
+        attacks.append(
+            {
+                "name": source.label,
+                "kind": source.kind,
+                "dice": attack_dice(source.kind, source.source, source.rating),
+                "element": source.element,
+                "score": None,
+                "automatic": False,
+                "reach": 1,
+            }
+        )
+    return {
+        "kind": "character",
+        "named": True,
+        "elements": elements,
+        "initiative_stat": int(c.initiative),
+        "defense": {k: int(getattr(c, f"defense_{k}")) for k in ATTACK_KINDS},
+        "wall": {k: int(getattr(c, ATTACK_KIND_RULES[k].wall_stat.lower())) for k in ATTACK_KINDS},
+        "boost": {k: int(getattr(c, BOOST_STAT[k])) for k in ATTACK_KINDS},
+        "klotho": int(c.klotho),
+        "atropos": int(c.atropos),
+        "stamina": int(c.stamina),
+        "max": {
+            "health": int(c.health_max),
+            "poise": int(c.poise_max),
+            "sanity": int(c.sanity_max),
+        },
+        "now": {
+            "health": int(c.health_now),
+            "poise": int(c.poise_now),
+            "sanity": int(c.sanity_now),
+        },
+        "dead_at": int(c.dead_at),
+        "ki_pool": int(c.ki_pool),
+        "ki": int(c.ki_now),
+        "fate": int(c.fate_tokens),
+        "fate_cap": int(c.fate_cap),
+        "fate_counted": int(c.fate_spent_this_scene),
+        "fate_per_scene": int(c.fate_spends_per_scene),
+        "movement_rate": int(c.movement_rate),
+        "exhausted": int(c.exhausted),
+        "conditions": list(c.conditions),
+        "attacks": attacks,
+    }
+
+
+def _creature(c: Creature) -> dict:
+    attacks = [
+        {
+            "name": a.name,
+            "kind": a.kind,
+            "dice": int(a.dice),
+            "element": None,
+            "score": int(a.element),
+            "automatic": bool(a.automatic),
+            "reach": int(a.reach),
+        }
+        for a in c.attacks
+    ]
+    maxima = {"health": int(c.health), "poise": int(c.poise), "sanity": int(c.sanity)}
+    rates = c.movement_rates
+    return {
+        "kind": "creature",
+        "named": bool(c.named),
+        "elements": {},
+        "initiative_stat": int(c.initiative),
+        "defense": {k: int(c.defense_for(k)) for k in ATTACK_KINDS},
+        "wall": {k: int(c.wall_for(k)) for k in ATTACK_KINDS},
+        "boost": dict.fromkeys(ATTACK_KINDS, 0),
+        "klotho": 0,
+        "atropos": 0,
+        "stamina": 0,
+        "max": maxima,
+        "now": {"health": int(c.health_now), "poise": maxima["poise"], "sanity": maxima["sanity"]},
+        "dead_at": -maxima["health"],
+        "ki_pool": int(c.ki),
+        "ki": int(c.ki),
+        "fate": 0,
+        "fate_cap": 0,
+        "fate_counted": 0,
+        "fate_per_scene": 0,
+        "movement_rate": max(rates.values()) if rates else 0,
+        "exhausted": 0,
+        "conditions": [],
+        "attacks": attacks,
+    }
+
+
+def combatant_record(combatant: Combatant, cid: str) -> dict:
+    """The plain record of one combatant, as the "created" event stores it.
+
+    Parameters
+    ----------
+    combatant : Combatant
+        A combatant of an Encounter.
+    cid : str
+        Its id in the table.
+
+    Returns
+    -------
+    dict
+        JSON-ready: id, name, side and the numbers the fight uses.
+    """
+    who = combatant.who
+    body = _character(who) if isinstance(who, Character) else _creature(who)
+    return {"id": cid, "name": str(who.name), "side": str(combatant.side), **body}
+
+
+def encounter_records(encounter: Encounter) -> list[dict]:
+    """One record per combatant, with unique ids made from their names."""
+    if not isinstance(encounter, Encounter):
+        raise TypeError(f"encounter must be an Encounter, got {type(encounter).__name__}")
+    records, used = [], set()
+    for combatant in encounter.combatants:
+        base = slug(combatant.who.name)
+        cid, n = base, 2
+        while cid in used:
+            cid, n = f"{base}-{n}", n + 1
+        used.add(cid)
+        records.append(combatant_record(combatant, cid))
+    return records

@@ -1,0 +1,147 @@
+"""The table's state as a pure fold of its event log.
+
+An event is a plain JSON-ready dict::
+
+    {"seq": 7, "cmd": 6, "type": "declared", "data": {...}, "changes": [[path, value], ...],
+     "by": {"role": "player", "seat": "ronan"}, "round": 1}
+
+``changes`` is where the state comes from: each ``[path, value]`` sets the value at ``path``
+(a list of keys from the state's root; a value of ``None`` at a condition removes it). The
+command that made the event did the rules work (engine calls, dice) and wrote down the results,
+so folding is plain assignment: fast, and the same on every replay whatever the engine does
+later. ``data`` is what the log shows.
+
+Undo and redo are events too ("undone" / "redone", naming a command by its ``cmd`` number).
+The fold skips the events of every command that is undone at the end of the log, so the state
+after an undo is exactly the state before that command. Only the newest command still in force
+can be undone (a stack), so nothing that came after it depends on it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+
+#: Phases of a fight (RULES.md, Combat round).
+PHASES = ("setup", "declare", "resolve")
+
+#: Action Brackets, fastest first (rules/000 "Action Brackets").
+BRACKETS = ("fast", "normal", "slow")
+
+#: Events that cannot be undone (they are not moves in the game).
+NOT_UNDOABLE = frozenset({"created", "undone", "redone", "note", "code_rotated"})
+
+
+def initial_state(data: dict) -> dict:
+    """The state a "created" event starts: the combatants as set up, nothing rolled yet."""
+    combatants = {}
+    for record in data["combatants"]:
+        c = copy.deepcopy(record)
+        c["conditions"] = {
+            name: {"until": "manual", "since": 0, "own_turn": False}
+            for name in record.get("conditions", [])
+        }
+        c.update(
+            initiative=None,
+            bracket=None,
+            bumps=0,
+            band=None,
+            actions=[],
+            metres=0,
+            acted=False,
+            hidden=bool(record.get("hidden", False)),
+            out=False,
+            carried={},
+            short_rest_taken=False,
+        )
+        combatants[c["id"]] = c
+    return {
+        "name": data["name"],
+        "version": 0,
+        "round": 0,
+        "phase": "setup",
+        "up": None,
+        "order": [],
+        "initiative_order": [],
+        "ids": [r["id"] for r in data["combatants"]],
+        "sides": list(data["sides"]),
+        "party_side": data["sides"][0] if data["sides"] else "Party",
+        "ruleset": dict(data["ruleset"]),
+        "share_foes": False,
+        "seed": data["seed"],
+        "join_code": data["join_code"],
+        "pending": None,
+        "combatants": combatants,
+        "ranges": {},
+    }
+
+
+def apply_changes(state: dict, changes: Iterable) -> None:
+    """Set each ``[path, value]`` of ``changes`` in ``state`` (in place)."""
+    for path, value in changes:
+        node = state
+        for key in path[:-1]:
+            node = node[key]
+        last = path[-1]
+        if value is None and isinstance(node, dict) and path[-2:-1] == ["conditions"]:
+            node.pop(last, None)
+        else:
+            node[last] = copy.deepcopy(value) if isinstance(value, (dict, list)) else value
+
+
+def undone_commands(events: Iterable[dict]) -> set[int]:
+    """The command numbers undone at the end of ``events`` (undo / redo pairs cancel)."""
+    undone: set[int] = set()
+    for event in events:
+        if event["type"] == "undone":
+            undone.add(event["data"]["command"])
+        elif event["type"] == "redone":
+            undone.discard(event["data"]["command"])
+    return undone
+
+
+def fold(events: list[dict]) -> dict:
+    """The state after ``events`` (the whole log, from its "created" event)."""
+    if not events or events[0]["type"] != "created":
+        raise ValueError("a table's log starts with its 'created' event")
+    skip = undone_commands(events)
+    state = initial_state(events[0]["data"])
+    for event in events[1:]:
+        if event["cmd"] not in skip:
+            apply_changes(state, event["changes"])
+    state["version"] = len(events)
+    return state
+
+
+def step(state: dict, event: dict) -> None:
+    """Fold one new event into ``state`` in place (no undo or redo: those refold)."""
+    apply_changes(state, event["changes"])
+    state["version"] = event["seq"]
+
+
+def undo_stack(events: list[dict]) -> tuple[list[int], list[int]]:
+    """(commands that can be undone, newest last; commands that can be redone, newest last).
+
+    A command can be undone when it is in force; redone when it was undone and nothing but
+    undo, redo or a note came after that undo.
+    """
+    in_force: list[int] = []
+    redo: list[int] = []
+    seen: set[int] = set()
+    for event in events:
+        kind, cmd = event["type"], event["cmd"]
+        if kind == "undone":
+            target = event["data"]["command"]
+            if target in in_force:
+                in_force.remove(target)
+            redo.append(target)
+        elif kind == "redone":
+            target = event["data"]["command"]
+            if target in redo:
+                redo.remove(target)
+            in_force.append(target)
+        elif kind not in NOT_UNDOABLE and cmd not in seen:
+            seen.add(cmd)
+            in_force.append(cmd)
+            redo = []
+    return in_force, redo

@@ -1,0 +1,296 @@
+"""What each person at the table may see: ``view_for(state, events, role, seat)``.
+
+The GM sees everything but the generator's seed. A player (with a seat) and a spectator never
+see: hidden combatants (not even their names in the log), other seats' brackets before the
+reveal, the foes' exact vitals, Ki, Defenses and walls unless the GM shares them (a label
+instead: unhurt, hurt, bloodied, down), the seed, the join code.
+
+The view is JSON-ready plain data; its text is plain text, which every page escapes before it
+shows it (names and notes are typed by people).
+"""
+
+from __future__ import annotations
+
+from tb_playground.engine.character_stats import vital_conditions
+
+from .odds import pending_odds
+from .rules import can_act, movement_rate
+from .state import undo_stack
+
+#: How many log entries a view carries (newest last).
+LOG_LENGTH = 200
+
+#: Keys of an event's data that name combatants.
+_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next")
+
+#: Foe labels from Health (rules/004: a label instead of numbers).
+LABELS = ("unhurt", "hurt", "bloodied", "down")
+
+
+def label(c: dict) -> str:
+    """unhurt, hurt, bloodied (at or under half Health) or down (0 or below, or out)."""
+    now, top = c["now"]["health"], c["max"]["health"]
+    if c["out"] or now <= 0:
+        return "down"
+    if now >= top:
+        return "unhurt"
+    return "hurt" if 2 * now > top else "bloodied"
+
+
+def _sees_all(role: str) -> bool:
+    return role == "gm"
+
+
+def _visible(state: dict, cid: str, role: str) -> bool:
+    return _sees_all(role) or not state["combatants"][cid]["hidden"]
+
+
+def _foe(state: dict, c: dict) -> bool:
+    return c["side"] != state["party_side"]
+
+
+def _states(c: dict) -> list[str]:
+    dead = c["now"]["health"] <= c["dead_at"]
+    now = c["now"]
+    found = vital_conditions(now["health"], now["poise"], now["sanity"], dead)
+    if c["out"] and "Out of the fight" not in found:
+        found.append("Out of the fight")
+    if c["exhausted"]:
+        found.append(f"Exhausted {c['exhausted']}")
+    return found
+
+
+def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
+    numbers = _sees_all(role) or state["share_foes"] or not _foe(state, c)
+    revealed = state["phase"] == "resolve" and c["band"] is not None
+    mine = role == "player" and seat == c["id"]
+    sees_bracket = _sees_all(role) or mine or revealed
+    out = {
+        "id": c["id"],
+        "name": c["name"],
+        "side": c["side"],
+        "kind": c["kind"],
+        "foe": _foe(state, c),
+        "you": mine,
+        "initiative": c["initiative"]["total"] if c["initiative"] else None,
+        "declared": c["bracket"] is not None,
+        "bracket": c["bracket"] if sees_bracket else None,
+        "bumps": c["bumps"] if sees_bracket else None,
+        "band": c["band"] if revealed or _sees_all(role) else None,
+        "acted": c["acted"],
+        "up": state["up"] == c["id"],
+        "can_act": can_act(c),
+        "out": c["out"],
+        "label": label(c),
+        "conditions": [{"name": k, "until": v["until"]} for k, v in c["conditions"].items()],
+        "states": _states(c) if numbers else [],
+        "vitals": None,
+        "ki": None,
+        "fate": None,
+        "defense": None,
+        "wall": None,
+        "attacks": None,
+    }
+    if numbers:
+        out["vitals"] = {v: {"now": c["now"][v], "max": c["max"][v]} for v in c["now"]}
+        out["ki"] = {"now": c["ki"], "pool": c["ki_pool"]}
+        out["fate"] = {"tokens": c["fate"], "cap": c["fate_cap"]}
+        out["defense"] = dict(c["defense"])
+        out["wall"] = dict(c["wall"])
+        out["movement_rate"] = movement_rate(c)
+    if _sees_all(role) or mine:
+        out["attacks"] = [
+            {"index": i, "name": a["name"], "kind": a["kind"], "dice": a["dice"]}
+            for i, a in enumerate(c["attacks"])
+        ]
+        out["actions"] = list(c["actions"])
+        out["metres"] = c["metres"]
+        out["carried"] = dict(c["carried"])
+    if _sees_all(role):
+        out["hidden"] = c["hidden"]
+    return out
+
+
+def _ids_in(data: dict) -> list[str]:
+    found = [data[k] for k in _ID_KEYS if isinstance(data.get(k), str)]
+    return found
+
+
+def _name(state: dict, cid: str) -> str:
+    c = state["combatants"].get(cid)
+    return c["name"] if c else cid
+
+
+def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None:  # noqa: C901
+    """One log line, or None when this person may not see the event."""
+    d, kind = event["data"], event["type"]
+    for cid in _ids_in(d):
+        if cid in state["combatants"] and not _visible(state, cid, role):
+            return None
+    n = lambda cid: _name(state, cid)  # noqa: E731
+    shown = lambda ids: ", ".join(n(i) for i in ids if _visible(state, i, role))  # noqa: E731
+    if kind == "created":
+        return f"Table {d['name']} set up for {d['encounter']}."
+    if kind == "started":
+        return f"The fight starts. Initiative order: {shown(d['order'])}."
+    if kind == "declared":
+        if _sees_all(role) or seat == d["combatant"]:
+            bumps = f", bumped {d['bumps']}" if d["bumps"] else ""
+            return f"{n(d['combatant'])} declared {d['bracket'].capitalize()}{bumps}."
+        return f"{n(d['combatant'])} declared."
+    if kind == "revealed":
+        parts = [
+            f"{n(c)} {b.capitalize()}" for c, b in d["bands"].items() if _visible(state, c, role)
+        ]
+        return "Brackets revealed: " + "; ".join(parts) + "."
+    if kind == "turn_ended":
+        nxt = d["next"]
+        return f"{n(d['combatant'])} ends their turn." + (f" {n(nxt)} is up." if nxt else "")
+    if kind == "round_ended":
+        return f"Round {d['round']} ends."
+    if kind == "attack_declared":
+        el = f" with {d['element']}" if d["element"] else ""
+        return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}."
+    if kind in ("to_hit_rolled", "distracted_rolled"):
+        who = n(d.get("attacker") or d.get("combatant"))
+        what = "to hit" if kind == "to_hit_rolled" else "to hold the Slow action (Distracted)"
+        faces = ", ".join(map(str, d["faces"]))
+        words = {"critical": "a critical", "success": "a success", "failure": "a failure"}
+        out = words.get(d["outcome"], "a catastrophic failure")
+        by = "" if d["rolled_by"] == "table" else " (physical dice)"
+        return f"{who} rolls {what}: {faces}, kept {d['total']} vs TN {d['tn']}: {out}{by}."
+    if kind == "damage_rolled":
+        faces = ", ".join(map(str, d["faces"])) or "none"
+        auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
+        return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {d['levels']} level(s) so far."
+    if kind == "boosted":
+        boosted = f"{len(d['dice'])} di(c)e for {d['ki']} Ki"
+        return f"{n(d['attacker'])} boosts {boosted}: {d['levels']} level(s)."
+    if kind == "awaiting_prevention":
+        return f"{n(d['target'])} may spend Ki to prevent up to {d['levels']} level(s)."
+    if kind == "attack_resolved":
+        vital = d["vital"].capitalize()
+        numbers = (
+            _sees_all(role)
+            or state["share_foes"]
+            or not _foe(state, state["combatants"][d["target"]])
+        )
+        kept = f" ({d['prevented']} prevented with Ki)" if d["prevented"] else ""
+        if numbers:
+            return (
+                f"{n(d['target'])} loses {d['taken']} {vital}{kept}: {d['before']} -> {d['after']}."
+            )
+        return f"{n(d['target'])} loses {d['taken']} {vital}{kept}."
+    if kind == "moved":
+        return f"{n(d['combatant'])} moves {d['metres']} m."
+    if kind == "acted":
+        target = f" ({n(d['target'])})" if d.get("target") else ""
+        return f"{n(d['combatant'])}: {d['action']}{target}."
+    if kind == "ki_spent":
+        return f"{n(d['combatant'])} spends Ki to {d['purpose']}: {d['effect']}."
+    if kind == "fate_spent":
+        return f"{n(d['combatant'])} spends a Fate Token: {d['spend']} ({d['effect']})."
+    if kind == "condition_set":
+        return f"{n(d['combatant'])} is {d['condition']}."
+    if kind == "condition_cleared":
+        return f"{n(d['combatant'])} is no longer {d['condition']}."
+    if kind == "value_set":
+        if not _sees_all(role) and _foe(state, state["combatants"][d["combatant"]]):
+            if not state["share_foes"]:
+                return f"The GM adjusts {n(d['combatant'])}."
+        return f"The GM sets {n(d['combatant'])}'s {d['field']} to {d['value']}."
+    if kind == "hidden":
+        return f"{n(d['combatant'])} is hidden."
+    if kind == "shown":
+        return f"{n(d['combatant'])} appears."
+    if kind == "shared":
+        return "The GM shares the foes' numbers." if d["on"] else "The foes' numbers are hidden."
+    if kind == "range_set":
+        return f"{n(d['a'])} and {n(d['b'])} are at {d['band'].capitalize()} range."
+    if kind == "note":
+        return f"Note: {d['text']}"
+    if kind in ("short rest", "full night"):
+        return f"Everyone takes a {kind.capitalize()}."
+    if kind == "end scene":
+        return "The Scene ends."
+    if kind in ("undone", "redone"):
+        verb = "undoes" if kind == "undone" else "redoes"
+        return f"The GM {verb} event {d['command']} ({d['what'].replace('_', ' ')})."
+    if kind == "code_rotated":
+        return "The GM changes the join code." if _sees_all(role) else None
+    return kind.replace("_", " ").capitalize() + "."
+
+
+def log_lines(state: dict, events: list[dict], role: str, seat: str | None) -> list[str]:
+    """The log text of ``events`` that ``role`` may see."""
+    lines = []
+    for event in events:
+        text = _text(state, event, role, seat)
+        if text is not None:
+            lines.append(text)
+    return lines
+
+
+def view_for(state: dict, events: list[dict], role: str, seat: str | None = None) -> dict:
+    """The table as ``role`` may see it (module docstring); JSON-ready."""
+    ids = [cid for cid in state["ids"] if _visible(state, cid, role)]
+    combatants = [_combatant(state, state["combatants"][cid], role, seat) for cid in ids]
+    up = state["up"] if state["up"] and _visible(state, state["up"], role) else None
+    log = []
+    for event in events[-LOG_LENGTH:]:
+        text = _text(state, event, role, seat)
+        if text is not None:
+            log.append({"seq": event["seq"], "round": event["round"], "text": text})
+    view = {
+        "table": state["name"],
+        "version": state["version"],
+        "round": state["round"],
+        "phase": state["phase"],
+        "up": up,
+        "order": [cid for cid in state["order"] if _visible(state, cid, role)],
+        "initiative_order": [
+            cid for cid in state.get("initiative_order", []) if _visible(state, cid, role)
+        ],
+        "share_foes": state["share_foes"],
+        "ruleset": dict(state["ruleset"]),
+        "role": role,
+        "seat": seat,
+        "combatants": combatants,
+        "pending": _pending(state, role, seat),
+        "log": log,
+    }
+    if _sees_all(role):
+        in_force, redo = undo_stack(events)
+        view["join_code"] = state["join_code"]
+        view["can_undo"] = bool(in_force)
+        view["can_redo"] = bool(redo)
+    return view
+
+
+def _pending(state: dict, role: str, seat: str | None) -> dict | None:
+    p = state["pending"]
+    if p is None:
+        return None
+    if not (_visible(state, p["attacker"], role) and _visible(state, p["target"], role)):
+        return None
+    out = {
+        k: p[k]
+        for k in ("attacker", "target", "attack", "kind", "vital", "element", "step", "critical")
+    }
+    out["advantage"] = p["advantage"]
+    out["sources"] = [list(s) for s in p["sources"]]
+    out["faces"] = list(p.get("faces", []))
+    out["levels"] = p.get("would_take", p.get("levels"))
+    target_foe = _foe(state, state["combatants"][p["target"]])
+    if (
+        _sees_all(role)
+        or state["share_foes"]
+        or seat in (p["attacker"], p["target"])
+        or not target_foe
+    ):
+        out["tn"] = p["tn"]
+        out["odds"] = pending_odds(state, p)
+    else:
+        out["tn"] = None
+        out["odds"] = None
+    return out
