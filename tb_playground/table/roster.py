@@ -53,6 +53,7 @@ def _character(c: Character) -> dict:
         "boost": {k: int(getattr(c, BOOST_STAT[k])) for k in ATTACK_KINDS},
         "klotho": int(c.klotho),
         "atropos": int(c.atropos),
+        "rest_stats": {"health": int(c.health), "poise": int(c.presence), "sanity": int(c.psyche)},
         "stamina": int(c.stamina),
         "max": {
             "health": int(c.health_max),
@@ -103,6 +104,7 @@ def _creature(c: Creature) -> dict:
         "boost": dict.fromkeys(ATTACK_KINDS, 0),
         "klotho": 0,
         "atropos": 0,
+        "rest_stats": dict(maxima),
         "stamina": 0,
         "max": maxima,
         "now": {"health": int(c.health_now), "poise": maxima["poise"], "sanity": maxima["sanity"]},

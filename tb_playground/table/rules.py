@@ -559,7 +559,7 @@ def rest_events(state: dict, kind: str) -> list:
             elif kind == "full_night":
                 new = top
             else:
-                new = min(top, now + _half_up(top))
+                new = min(top, now + _half_up(c["rest_stats"][vital]))
             changes.append([_p(cid, "now", vital), new])
         ki = (
             c["ki_pool"]
