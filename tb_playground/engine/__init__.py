@@ -227,3 +227,34 @@ __all__ += [
 from .circumstances import attack_advantage  # noqa: E402
 
 __all__ += ["attack_advantage"]
+
+# Rests, Fate, the round's budget and chases (issue 7, part 3).
+from .fate import (  # noqa: E402
+    FATE_SPENDS,
+    FateGain,
+    FateSpend,
+    FateSpendRule,
+    fate_gain,
+    fate_gain_for,
+    fate_spend,
+    ki_spend_cost,
+)
+from .rest import REST_KINDS, Rest, Stabilised, full_night, short_rest, stabilise, sunrise_fate  # noqa: E402
+
+__all__ += [
+    "FATE_SPENDS",
+    "REST_KINDS",
+    "FateGain",
+    "FateSpend",
+    "FateSpendRule",
+    "Rest",
+    "Stabilised",
+    "fate_gain",
+    "fate_gain_for",
+    "fate_spend",
+    "full_night",
+    "ki_spend_cost",
+    "short_rest",
+    "stabilise",
+    "sunrise_fate",
+]
