@@ -314,7 +314,26 @@ def movement_rate(air: int, exhausted: int = 0, grabbed: bool = False) -> int:
     -------
     int
     """
-    rate = 5 + _stat("air", air)
+    return rate_after_conditions(5 + _stat("air", air), exhausted, grabbed)
+
+
+def rate_after_conditions(rate: int, exhausted: int = 0, grabbed: bool = False) -> int:
+    """A Movement Rate after Exhausted 3 (halved, rounded down) and Grabbed (0) (rules/001).
+
+    Parameters
+    ----------
+    rate : int
+        The rate before conditions (5 + Air, or a creature card's rate), 0..1000 metres.
+    exhausted : int
+        Exhausted level 0..5.
+    grabbed : bool
+        Grabbed sets the rate to 0.
+
+    Returns
+    -------
+    int
+    """
+    rate = require_int("rate", rate, 0, 1000)
     exhausted = require_int("exhausted", exhausted, 0, MAX_EXHAUSTED)
     if require_bool("grabbed", grabbed):
         return 0
