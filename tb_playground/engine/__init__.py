@@ -296,3 +296,28 @@ __all__ += [
     "stabilise",
     "sunrise_fate",
 ]
+
+# Conditions and circumstances: the Advantage sources of every roll (issue 7).
+from .conditions import (  # noqa: E402
+    CONDITION_RULES,
+    CONDITIONS,
+    ROLL_KINDS,
+    ConditionRule,
+    RollModifiers,
+    Source,
+    roll_modifiers,
+    split_states,
+    weapon_range_band,
+)
+
+__all__ += [
+    "CONDITIONS",
+    "CONDITION_RULES",
+    "ROLL_KINDS",
+    "ConditionRule",
+    "RollModifiers",
+    "Source",
+    "roll_modifiers",
+    "split_states",
+    "weapon_range_band",
+]
