@@ -29,6 +29,25 @@ VARIANT_SWITCHES = (
     "death_at_negative_health",
 )
 
+#: Readings of 000 and 004 that are not 002's: where 000 is silent, or 004 differs from it.
+READING_SWITCHES = ("criticals_outrank",)
+
+#: Every switch, 002's first.
+SWITCHES = VARIANT_SWITCHES + READING_SWITCHES
+
+#: Each switch in plain words, for pages to show which are on (no code names).
+SWITCH_SENTENCES = {
+    "gift_check_ki_plus_stamina": "A Gift Check's target is Ki plus Stamina.",
+    "never_moira": "Moira never carries an attack.",
+    "boosts_before_roll": "Ki boosts are chosen before the damage dice are rolled.",
+    "vitals_002": "Poise stops at 0, Ki cannot stop a Poise hit, and 1 Ki refills Poise at 0.",
+    "ki_pool_from_sub_stats": "The Ki pool is twice the average of five sub-stats.",
+    "short_rest_half_klotho": "A Short Rest gives back half Klotho in Ki.",
+    "fate_spends_stamina_only": "Fate Tokens spent per Scene: Stamina.",
+    "death_at_negative_health": "Death comes at the negative Health sub-stat.",
+    "criticals_outrank": "In an opposed roll a critical beats any ordinary success.",
+}
+
 
 class Ruleset(param.Parameterized):
     """The default reading plus each rules/002 variant as a switch, and the dice system."""
@@ -83,6 +102,14 @@ class Ruleset(param.Parameterized):
         "negative Health sub-stat. Default (rules/000, 004): at -maximum, the bottom.",
     )
 
+    criticals_outrank = param.Boolean(
+        default=False,
+        doc="Reading of rules/000 'Opposed Rolls' (silent on criticals): when both succeed, a "
+        "critical success beats any ordinary success whatever the margins. Default: a "
+        "critical's margin is its TN minus its kept total, like any success (a critical at TN "
+        "8 with a kept 2 is 6 under). Engine argument of contest/opposed_odds.",
+    )
+
     @property
     def boost_timing(self) -> str:
         """``timing`` for the damage engine: "before" under variant 002, else "after"."""
@@ -94,9 +121,18 @@ class Ruleset(param.Parameterized):
         return self.system == "roll-over draft"
 
     @property
+    def opposed_args(self) -> dict[str, bool]:
+        """Keyword arguments for ``contest`` and ``opposed_odds``."""
+        return {"criticals_outrank": self.criticals_outrank}
+
+    @property
     def variants_on(self) -> list[str]:
-        """The names of the 002 switches that are on."""
-        return [name for name in VARIANT_SWITCHES if getattr(self, name)]
+        """The names of the switches that are on (002's, then the other readings)."""
+        return [name for name in SWITCHES if getattr(self, name)]
+
+    def switches_on_text(self) -> list[str]:
+        """Each switch that is on as a plain sentence, for a page to show (no code names)."""
+        return [SWITCH_SENTENCES[name] for name in self.variants_on]
 
     def describe(self) -> str:
         """One line: the system and the switches that are on."""
