@@ -112,7 +112,14 @@ def opposed_odds(
     return contest(actor, resister, criticals_outrank=criticals_outrank)
 
 
-def versus_static(element: int, static: int, tier: int = 1, advantage: int = 0) -> Odds:
+def versus_static(
+    element: int,
+    static: int,
+    tier: int = 1,
+    advantage: int = 0,
+    *,
+    advantage_from_expert: bool = False,
+) -> Odds:
     """Odds of beating a creature's static opposed number.
 
     The static number on the card is the Difficulty of your own roll (rules/000, Opposed
@@ -129,6 +136,8 @@ def versus_static(element: int, static: int, tier: int = 1, advantage: int = 0) 
         Your training tier in the Skill, 0..4.
     advantage : int
         Net situational Advantage sources.
+    advantage_from_expert : bool
+        Variant 002: a tier's Advantage starts at Expert, not Adept (``tier_rules``).
     """
     static = require_int("static", static, 0, 10)
-    return check_odds(element, static, tier, advantage)
+    return check_odds(element, static, tier, advantage, advantage_from_expert=advantage_from_expert)
