@@ -464,6 +464,7 @@ def skill_odds_table(
     difficulties: Sequence[int] = range(11),
     advantage: int = 0,
     usable_untrained: Sequence[bool] | None = None,
+    advantage_from_expert: bool = False,
 ) -> np.ndarray:
     """P(success) of each skill at each Difficulty (RULES.md, Core Roll; training tiers).
 
@@ -480,12 +481,15 @@ def skill_odds_table(
     usable_untrained : sequence of bool, optional
         False for a skill that cannot be rolled Untrained ("Swimming can't be done untrained",
         rules/000): its row is 0 while its tier is 0. Default: every skill can.
+    advantage_from_expert : bool
+        Variant 002: a tier's Advantage starts at Expert, not Adept (``tier_rules``).
 
     Returns
     -------
     numpy.ndarray
         Float array (len(elements), len(difficulties)); entry [i, j] equals
-        ``check_odds(elements[i], difficulties[j], tiers[i], advantage).p_success``.
+        ``check_odds(elements[i], difficulties[j], tiers[i], advantage,
+        advantage_from_expert=...).p_success``.
     """
     elements = require_int_array("elements", elements, 0, 10).reshape(-1)
     tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
@@ -495,9 +499,10 @@ def skill_odds_table(
         raise ValueError(
             f"elements and tiers must have the same length, got {elements.size} and {tiers.size}"
         )
+    from_expert = require_bool("advantage_from_expert", advantage_from_expert)
     out = np.zeros((elements.size, difficulties.size))
     for tier in np.unique(tiers):
-        rules = tier_rules(int(tier))
+        rules = tier_rules(int(tier), from_expert)
         rows = np.flatnonzero(tiers == tier)
         base = elements[rows] if rules.uses_element else np.zeros(rows.size, dtype=np.int64)
         targets = (base[:, None] + difficulties[None, :]).reshape(-1)

@@ -65,7 +65,7 @@ from tb_playground.engine.validation import require_choice
 from tb_playground.engine.vitals import STATE_NAMES, vital_state
 
 from .ruleset import Ruleset
-from .skills import Skill, starting_skills
+from .skills import Skill, rehome_skills, starting_skills
 
 #: Difficulty columns of the skill odds table under 20 Below.
 DIFFICULTIES = tuple(range(11))
@@ -394,7 +394,8 @@ class Character(param.Parameterized):
 
     def __init__(self, **params):
         if "skills" not in params:
-            params["skills"] = starting_skills()
+            ruleset = params.get("ruleset")
+            params["skills"] = starting_skills(bool(ruleset and ruleset.deception_water))
         if "weapons" not in params:
             params["weapons"] = [Weapon()]
         self._row_watchers: dict[str, list] = {}
@@ -565,7 +566,7 @@ class Character(param.Parameterized):
 
     @param.depends(
         "skills", "earth", "air", "fire", "water", "moira", "ruleset.system",
-        watch=True, on_init=True,
+        "ruleset.advantage_from_expert", watch=True, on_init=True,
     )  # fmt: skip
     def _update_skill_odds(self) -> None:
         roll_over = self.ruleset.roll_over
@@ -578,9 +579,16 @@ class Character(param.Parameterized):
             if roll_over:
                 table = draft_skill_odds_table(scores, tiers, columns, usable_untrained=usable)
             else:
-                table = skill_odds_table(scores, tiers, columns, usable_untrained=usable)
+                table = skill_odds_table(
+                    scores, tiers, columns, usable_untrained=usable, **self.ruleset.tier_args
+                )
         with param.edit_constant(self):
             self.param.update(skill_odds=table, skill_odds_columns=tuple(columns))
+
+    @param.depends("ruleset", "ruleset.deception_water", watch=True)
+    def _rehome_skills(self) -> None:
+        """Deception moves between Fire and Water with the ruleset (``home_element``)."""
+        rehome_skills(self.skills, self.ruleset.deception_water)
 
     @param.depends("armor", watch=True, on_init=True)
     def _update_armor(self) -> None:
@@ -635,11 +643,13 @@ class Character(param.Parameterized):
         """
         row = self.skill(skill)
         if row is None:
-            odds = versus_static(0, static, tier=0)
+            odds = versus_static(0, static, tier=0)  # Untrained: no tier Advantage either way
             return odds.p_success
         if not skill_usable(row.tier, row.usable_untrained):
             return 0.0
-        return versus_static(self.element_score(row.element), static, tier=row.tier).p_success
+        return versus_static(
+            self.element_score(row.element), static, tier=row.tier, **self.ruleset.tier_args
+        ).p_success
 
     def attack_options(
         self,

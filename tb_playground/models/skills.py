@@ -52,9 +52,10 @@ SKILL_CATALOGUE: tuple[CatalogueSkill, ...] = (
     CatalogueSkill("Charm", "Fire", False, "rules/004: not an attack; Fire like the social Skills"),
     CatalogueSkill(
         "Deception",
-        "Water",
+        "Fire",
         True,
-        "rules/004 'Water carries Deception' (rules/000 lists it under Fire)",
+        "rules/000 'Which Skill, and Which Element': Fire (rules/004 'Water carries Deception' "
+        "is the Ruleset switch deception_water)",
         social_attack=True,
     ),
     CatalogueSkill("Driving", "Air", False, "rules/001 Chases; precision"),
@@ -85,6 +86,33 @@ SKILL_CATALOGUE: tuple[CatalogueSkill, ...] = (
 
 #: Catalogue entries by name.
 CATALOGUE_BY_NAME: dict[str, CatalogueSkill] = {s.name: s for s in SKILL_CATALOGUE}
+
+#: Skills whose home Element a Ruleset switch moves: name -> (switch, Element under it).
+SWITCHED_HOMES: dict[str, tuple[str, str]] = {"Deception": ("deception_water", "Water")}
+
+
+def home_element(name: str, deception_water: bool = False) -> str | None:
+    """The home Element a Skill rolls off, under the table's reading; None if not catalogued.
+
+    Deception is Fire (rules/000 "Which Skill, and Which Element", the default); with the
+    Ruleset switch ``deception_water`` it is Water (rules/004 "Water carries Deception").
+
+    Parameters
+    ----------
+    name : str
+        The Skill's name as the catalogue spells it.
+    deception_water : bool
+        The Ruleset switch ``deception_water``.
+    """
+    if not isinstance(deception_water, bool):
+        raise TypeError(f"deception_water must be True or False, got {deception_water!r}")
+    entry = CATALOGUE_BY_NAME.get(name)
+    if entry is None:
+        return None
+    switched = SWITCHED_HOMES.get(name)
+    if switched is not None and {"deception_water": deception_water}[switched[0]]:
+        return switched[1]
+    return entry.home
 
 
 class Skill(param.Parameterized):
@@ -120,6 +148,21 @@ class Skill(param.Parameterized):
         return entry is not None and entry.social_attack
 
 
-def starting_skills() -> list[Skill]:
-    """A fresh row for every catalogue Skill, at its home Element, Untrained."""
-    return [Skill(name=s.name, element=s.home, tier=0) for s in SKILL_CATALOGUE]
+def starting_skills(deception_water: bool = False) -> list[Skill]:
+    """A fresh row for every catalogue Skill, at its home Element (``home_element``), Untrained."""
+    return [
+        Skill(name=s.name, element=home_element(s.name, deception_water), tier=0)
+        for s in SKILL_CATALOGUE
+    ]
+
+
+def rehome_skills(skills: list[Skill], deception_water: bool) -> None:
+    """Move each switched Skill still at the other reading's home to this reading's home.
+
+    A row the player moved to some third Element (a Descriptor) is left where it is.
+    """
+    for row in skills:
+        if row.name in SWITCHED_HOMES:
+            old = home_element(row.name, not deception_water)
+            if row.element == old:
+                row.element = home_element(row.name, deception_water)
