@@ -32,8 +32,20 @@ import numpy as np
 
 from .core_roll import success_table, tier_rules
 from .defense import ELEMENTS, defense
-from .validation import require_bool, require_choice, require_int, require_int_array
+from .validation import (
+    require_bool,
+    require_choice,
+    require_int,
+    require_int_array,
+    require_length,
+)
 from .vitals import MAX_TRACK, VITALS, track_range, vital_state
+
+#: Most Skills (rows) one odds table takes, most Difficulty or DC columns, most walkers in a
+#: party: far above any sheet (21 Skills, 11 columns) and any table, small enough to be quick.
+MAX_SKILLS = 1000
+MAX_COLUMNS = 100
+MAX_PARTY = 1000
 
 #: The five Elements in sheet order (``defense.ELEMENTS``).
 ELEMENT_NAMES = ELEMENTS
@@ -113,13 +125,15 @@ def ki_pool(
     int
         Strongest Element + 8 (8..18) by default, plus ``bonus``.
     """
-    if isinstance(elements, str | bytes) or len(elements) != len(ELEMENT_NAMES):
-        raise ValueError(f"elements must be {len(ELEMENT_NAMES)} whole numbers {ELEMENT_NAMES}")
+    n = len(ELEMENT_NAMES)
+    elements = require_length("elements", elements, n, what=f"whole numbers {ELEMENT_NAMES}")
+    if len(elements) != n:
+        raise ValueError(f"elements must be {n} whole numbers {ELEMENT_NAMES}")
     values = [_stat(name, v) for name, v in zip(ELEMENT_NAMES, elements, strict=True)]
     bonus = require_int("bonus", bonus, 0, 100)
     if not require_bool("from_sub_stats", from_sub_stats):
         return max(values) + KI_BASE + bonus
-    if sub_stats is None:
+    if not isinstance(sub_stats, Mapping):
         raise ValueError(f"sub_stats must give {KI_SUB_STATS} when from_sub_stats is True")
     total = sum(_stat(name, sub_stats.get(name)) for name in KI_SUB_STATS)
     return round(Fraction(2 * total, len(KI_SUB_STATS))) + bonus
@@ -413,7 +427,7 @@ def party_travel(members: Sequence[tuple[int, int]], ground: str = "clear") -> T
     Parameters
     ----------
     members : sequence of (air, stamina)
-        At least one walker; each value 0..10.
+        One to 1000 walkers; each value 0..10.
     ground : {"clear", "rough", "wild"}
         See ``travel``.
 
@@ -422,8 +436,9 @@ def party_travel(members: Sequence[tuple[int, int]], ground: str = "clear") -> T
     Travel
     """
     ground = require_choice("ground", ground, tuple(GROUNDS))
-    if len(members) == 0:
-        raise ValueError("members must list at least one (air, stamina) pair")
+    members = require_length("members", members, MAX_PARTY, 1, "(air, stamina) pairs")
+    for i, member in enumerate(members):
+        require_length(f"members[{i}]", member, 2, 2, "numbers (air, stamina)")
     speed = min(travel_speed(air) for air, _ in members)
     hours = min(travel_day_hours(stamina) for _, stamina in members)
     return Travel(
@@ -471,11 +486,12 @@ def skill_odds_table(
     Parameters
     ----------
     elements : sequence of int
-        The Element each skill rolls with (its home Element's score), 0..10 each.
+        The Element each skill rolls with (its home Element's score), 0..10 each; at most
+        1000 skills.
     tiers : sequence of int
         Each skill's training tier, 0 Untrained .. 4 Master; same length as ``elements``.
     difficulties : sequence of int
-        Columns, 0..10 each.
+        Columns, 0..10 each; at most 100.
     advantage : int
         Net situational Advantage sources, added to each tier's own.
     usable_untrained : sequence of bool, optional
@@ -491,9 +507,10 @@ def skill_odds_table(
         ``check_odds(elements[i], difficulties[j], tiers[i], advantage,
         advantage_from_expert=...).p_success``.
     """
-    elements = require_int_array("elements", elements, 0, 10).reshape(-1)
-    tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
-    difficulties = require_int_array("difficulties", list(difficulties), 0, 10).reshape(-1)
+    elements = require_int_array("elements", elements, 0, 10, MAX_SKILLS).reshape(-1)
+    tiers = require_int_array("tiers", tiers, 0, 4, MAX_SKILLS).reshape(-1)
+    difficulties = require_length("difficulties", difficulties, MAX_COLUMNS, what="Difficulties")
+    difficulties = require_int_array("difficulties", difficulties, 0, 10).reshape(-1)
     advantage = require_int("advantage", advantage)
     if elements.shape != tiers.shape:
         raise ValueError(
@@ -521,6 +538,9 @@ def _untrained_blocked(
 ) -> np.ndarray:
     """Zero the rows of Skills that cannot be rolled Untrained (Swimming) while Untrained."""
     if usable_untrained is not None:
+        usable_untrained = require_length(
+            "usable_untrained", usable_untrained, tiers.size, what="True / False values"
+        )
         usable = np.array([require_bool("usable_untrained", u) for u in usable_untrained])
         if usable.shape != tiers.shape:
             raise ValueError("usable_untrained must have one entry per skill")
@@ -556,10 +576,11 @@ def draft_skill_odds_table(
     """
     from .roll_over import roll_over_table
 
-    elements = require_int_array("elements", elements, 0, 10).reshape(-1)
-    tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
+    elements = require_int_array("elements", elements, 0, 10, MAX_SKILLS).reshape(-1)
+    tiers = require_int_array("tiers", tiers, 0, 4, MAX_SKILLS).reshape(-1)
     if elements.shape != tiers.shape:
         raise ValueError("tiers must have one entry per skill, like elements")
+    dcs = require_length("dcs", dcs, MAX_COLUMNS, what="DCs")
     ratings = np.where(tiers > 0, elements, 0)
     advantages = np.array([tier_rules(int(t)).advantage_sources for t in tiers], dtype=int)
     table = roll_over_table(ratings, dcs, advantages)
