@@ -101,7 +101,8 @@ def main() -> None:
                 runs.append(time.perf_counter() - start)
             runs.sort()
             print(
-                f"view_for {role:9s} (12 combatants): median {1e3 * statistics.median(runs):.3f} ms,"
+                f"view_for {role:9s} (12 combatants): "
+                f"median {1e3 * statistics.median(runs):.3f} ms,"
                 f" p95 {1e3 * runs[int(0.95 * len(runs))]:.3f} ms"
             )
         tracemalloc.start()
