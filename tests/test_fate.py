@@ -86,6 +86,14 @@ def test_refill_ki_fills_the_pool():
     assert not fate_spend("refill ki", 1, 0, 2, ki=14, ki_pool=14).allowed
 
 
+def test_shrug_off_names_the_condition():
+    # rules/004: "Shrug Off an Effect - Clear a condition for a moment".
+    s = fate_spend("shrug off", 1, 0, 2, condition="Flustered")
+    assert s.allowed and s.effect == "Flustered is cleared for a moment."
+    with pytest.raises(ValueError, match="condition"):
+        fate_spend("automatic success", 1, 0, 2, condition="Flustered")
+
+
 def test_clear_off_balance_is_a_spend():
     # rules/000 "Rolling the Dice": "A Fate Token clears that, but never the rest of it."
     s = fate_spend("clear off balance", 1, 0, 0)

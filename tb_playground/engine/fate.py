@@ -143,6 +143,7 @@ def fate_spend(
     health_max: int | None = None,
     ki: int | None = None,
     ki_pool: int | None = None,
+    condition: str | None = None,
     stamina_only: bool = False,
 ) -> FateSpend:
     """Try one Fate spend (rules/004 "Fate Tokens"; rules/000 "Getting back up").
@@ -164,6 +165,9 @@ def fate_spend(
         Needed for "get back up": Health now (-health_max..health_max) and the track size.
     ki, ki_pool : int, optional
         Needed for "refill ki": Ki now (0..ki_pool) and the pool.
+    condition : str, optional
+        For "shrug off": the condition shrugged off, named in the effect text (1..60
+        characters; the table decides which conditions it clears).
     stamina_only : bool
         Variant 002: the per-Scene cap is Stamina, not Stamina + 1.
 
@@ -227,6 +231,13 @@ def fate_spend(
             cost,
         )
     counted_after = counted + 1 if rule.counted else counted
+    effect = rule.effect
+    if condition is not None:
+        if kind != "shrug off":
+            raise ValueError(f"condition is only for Shrug Off an Effect, not {rule.label}")
+        if not isinstance(condition, str) or not 1 <= len(condition.strip()) <= 60:
+            raise ValueError(f"condition must be a condition's name, got {condition!r}")
+        effect = f"{condition.strip()} is cleared for a moment."
     changes.insert(0, f"Fate Tokens {tokens} -> {tokens - cost}")
     if rule.counted:
         changes.append(f"Counted spends this Scene {counted} -> {counted_after} of {per_scene}")
@@ -239,7 +250,7 @@ def fate_spend(
         cost,
         health_after,
         ki_after,
-        rule.effect,
+        effect,
         tuple(changes),
     )
 

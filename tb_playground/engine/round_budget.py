@@ -625,7 +625,7 @@ def endurance_odds(
                 if not dist[level]:
                     continue
                 tired = level >= (1 if physical else 2)
-                p = roll_odds(element + difficulty, advantage - tired).exact("success")
+                p = check_odds(element, difficulty, 1, advantage - tired).exact("success")
                 new[level] += dist[level] * p
                 new[level + 1] += dist[level] * (1 - p)
             dist = new
