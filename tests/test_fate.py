@@ -20,19 +20,19 @@ def test_the_five_named_spends_do_not_count_kotodama_and_corruption_do():
     # rules/004: "counted spends per Scene - a Kotodama, or burning off Corruption; the spends
     # above don't count".
     counted = {k for k, rule in FATE_SPENDS.items() if rule.counted}
-    assert counted == {"kotodama", "burn_corruption"}
-    for kind in ("overcome_flaw", "automatic_success", "shrug_off", "refill_ki", "get_back_up"):
+    assert counted == {"kotodama", "burn corruption"}
+    for kind in ("overcome a flaw", "automatic success", "shrug off", "refill ki", "get back up"):
         assert kind in FATE_SPENDS and not FATE_SPENDS[kind].counted
 
 
 def test_uncounted_spend_takes_a_token_and_ignores_the_scene_cap():
-    s = fate_spend("automatic_success", 2, counted_this_scene=9, stamina=1)
+    s = fate_spend("automatic success", 2, counted_this_scene=9, stamina=1)
     assert s.allowed and (s.tokens_after, s.counted_after) == (1, 9)
     assert s.changes == ("Fate Tokens 2 -> 1",)
 
 
 def test_no_token_no_spend():
-    s = fate_spend("shrug_off", 0, 0, stamina=3)
+    s = fate_spend("shrug off", 0, 0, stamina=3)
     assert not s.allowed and "you hold 0" in s.reason and s.tokens_after == 0
 
 
@@ -49,10 +49,10 @@ def test_counted_spends_per_scene_stamina_plus_1(stamina):
     assert tokens == 100 - 2 * counted
     assert "counted Fate spends this Scene" in s.reason
     # Variant 002 "How Does Fate Work?": "your Stamina score sets that cap".
-    last = fate_spend("burn_corruption", 5, stamina, stamina, stamina_only=True)
+    last = fate_spend("burn corruption", 5, stamina, stamina, stamina_only=True)
     assert not last.allowed
     if stamina:
-        assert fate_spend("burn_corruption", 5, stamina - 1, stamina, stamina_only=True).allowed
+        assert fate_spend("burn corruption", 5, stamina - 1, stamina, stamina_only=True).allowed
 
 
 def test_kotodama_needs_its_whole_cost():
@@ -61,34 +61,42 @@ def test_kotodama_needs_its_whole_cost():
     s = fate_spend("kotodama", 4, 0, 2, cost=4)
     assert s.allowed and s.tokens_after == 0 and s.cost == 4
     with pytest.raises(ValueError, match="cost"):
-        fate_spend("refill_ki", 4, 0, 2, cost=2, ki=0, ki_pool=10)
+        fate_spend("refill ki", 4, 0, 2, cost=2, ki=0, ki_pool=10)
 
 
 def test_get_back_up_at_1_even_while_out_cold():
     # rules/000 "Getting back up": "Spend a Fate Token and you're back at 1 Health Level ...
     # you can spend it while you're out cold"; rules/004 "Up at 1 Health Level".
     for health in (0, -1, -7):
-        s = fate_spend("get_back_up", 1, 0, 2, health=health, health_max=8)
+        s = fate_spend("get back up", 1, 0, 2, health=health, health_max=8)
         assert s.allowed and s.health_after == 1
         assert s.changes == ("Fate Tokens 1 -> 0", f"Health {health} -> 1")
-    up = fate_spend("get_back_up", 1, 0, 2, health=3, health_max=8)
+    up = fate_spend("get back up", 1, 0, 2, health=3, health_max=8)
     assert not up.allowed and up.health_after is None
-    dead = fate_spend("get_back_up", 1, 0, 2, health=-8, health_max=8)
+    dead = fate_spend("get back up", 1, 0, 2, health=-8, health_max=8)
     assert not dead.allowed and dead.reason.startswith("Dead")
     with pytest.raises(ValueError, match="health"):
-        fate_spend("get_back_up", 1, 0, 2)
+        fate_spend("get back up", 1, 0, 2)
 
 
 def test_refill_ki_fills_the_pool():
     # rules/004 "Refill Ki: Your whole pool, right now".
-    s = fate_spend("refill_ki", 1, 0, 2, ki=3, ki_pool=14)
+    s = fate_spend("refill ki", 1, 0, 2, ki=3, ki_pool=14)
     assert s.allowed and s.ki_after == 14
-    assert not fate_spend("refill_ki", 1, 0, 2, ki=14, ki_pool=14).allowed
+    assert not fate_spend("refill ki", 1, 0, 2, ki=14, ki_pool=14).allowed
+
+
+def test_shrug_off_names_the_condition():
+    # rules/004: "Shrug Off an Effect - Clear a condition for a moment".
+    s = fate_spend("shrug off", 1, 0, 2, condition="Flustered")
+    assert s.allowed and s.effect == "Flustered is cleared for a moment."
+    with pytest.raises(ValueError, match="condition"):
+        fate_spend("automatic success", 1, 0, 2, condition="Flustered")
 
 
 def test_clear_off_balance_is_a_spend():
     # rules/000 "Rolling the Dice": "A Fate Token clears that, but never the rest of it."
-    s = fate_spend("clear_off_balance", 1, 0, 0)
+    s = fate_spend("clear off balance", 1, 0, 0)
     assert s.allowed and "rest of the mishap stands" in s.effect
 
 
@@ -119,9 +127,9 @@ def test_gain_at_the_cap_example():
 )
 def test_spend_is_allowed_exactly_when_tokens_and_cap_allow(kind, tokens, counted, stamina, var):
     extra = {}
-    if kind == "get_back_up":
+    if kind == "get back up":
         extra = dict(health=0, health_max=5)
-    if kind == "refill_ki":
+    if kind == "refill ki":
         extra = dict(ki=0, ki_pool=5)
     s = fate_spend(kind, tokens, counted, stamina, stamina_only=var, **extra)
     cap = stamina if var else stamina + 1
@@ -145,9 +153,9 @@ def test_ki_spend_cost_exhausted_4_adds_one_per_spend():
     ("args", "name"),
     [
         (("nap", 1, 0, 2), "kind"),
-        (("shrug_off", -1, 0, 2), "tokens"),
-        (("shrug_off", 1, -1, 2), "counted_this_scene"),
-        (("shrug_off", 1, 0, 11), "stamina"),
+        (("shrug off", -1, 0, 2), "tokens"),
+        (("shrug off", 1, -1, 2), "counted_this_scene"),
+        (("shrug off", 1, 0, 11), "stamina"),
     ],
 )
 def test_bad_input_names_the_argument(args, name):

@@ -55,6 +55,10 @@ def test_normal_holds_a_move_and_an_action_or_a_dash_or_two_actions():
     assert ok("normal", "move", "attack").ok
     assert ok("normal", "dash", metres=24).ok
     assert not ok("normal", "dash", metres=25).ok
+    two = ok("normal", "move", "move", metres=24)
+    assert two.ok and two.metres_allowed == 24 and two.actions_used == 2
+    assert not ok("normal", "move", "move", "move").ok
+    assert not ok("fast", "move", "move").ok
     # RULES.md "Where two texts disagree (decided)": a Normal round may hold two attacks.
     assert ok("normal", "attack", "attack").ok
     assert not ok("normal", "attack", "attack", "attack").ok
@@ -73,12 +77,12 @@ def test_normal_split_move_stays_inside_the_movement_rate():
 def test_slow_is_one_empowered_action_and_a_step_or_a_sprint():
     # rules/000 "Action Brackets": "Slow gets one empowered action ... and you can still take
     # a single step, one meter, before or after it."
-    assert ok("slow", "step", "called_shot", metres=1).ok
-    assert ok("slow", "aim_attack", "step", metres=1).ok
-    assert not ok("slow", "aim_attack", "step", metres=2).ok
-    assert not ok("slow", "step", "aim_attack", "step").ok
+    assert ok("slow", "step", "called shot", metres=1).ok
+    assert ok("slow", "aim", "step", metres=1).ok
+    assert not ok("slow", "aim", "step", metres=2).ok
+    assert not ok("slow", "step", "aim", "step").ok
     # "You can't Aim and take a Called Shot in the same round."
-    assert not ok("slow", "aim_attack", "called_shot").ok
+    assert not ok("slow", "aim", "called shot").ok
     # "Slow: ... Or a Sprint: five times your Movement Rate, and nothing else."
     r = ok("slow", "sprint", metres=60)
     assert r.ok and r.metres_allowed == 60
@@ -91,20 +95,20 @@ def test_empowered_actions_need_a_slow_round():
     # rules/002 "How Do Called Shots Work?": "Called shots are legal only as a Slow Action
     # Bracket"; rules/001 "Empowered Actions".
     for bracket in ("fast", "normal"):
-        for key in ("aim_attack", "called_shot", "study", "disarm"):
+        for key in ("aim", "called shot", "study", "disarm"):
             assert "needs a Slow round" in ok(bracket, key).problems[0]
 
 
 def test_bumps_move_the_band_and_keep_the_action():
     # rules/000: "1 Ki per step ... A bumped action keeps everything it was: a Called Shot
     # bumped to Fast is still a Called Shot." rules/001: a Sprint bumped 1 Ki runs in Normal.
-    r = ok("slow", "called_shot", bumps=2, ki=2)
+    r = ok("slow", "called shot", bumps=2, ki=2)
     assert r.ok and r.band == "fast" and r.ki_cost == 2
     assert ok("slow", "sprint", bumps=1).band == "normal"
     assert not ok("normal", "attack", bumps=2).ok
-    assert not ok("slow", "called_shot", bumps=2, ki=1).ok
+    assert not ok("slow", "called shot", bumps=2, ki=1).ok
     # Exhausted 4: +1 per Ki spend (rules/004 "Conditions").
-    assert ok("slow", "called_shot", bumps=2, exhausted=4).ki_cost == 3
+    assert ok("slow", "called shot", bumps=2, exhausted=4).ki_cost == 3
     assert bump_cost(1, 4) == 2
 
 
@@ -131,13 +135,13 @@ def test_grabbed_prone_belly_down_squeezed():
     assert not ok("normal", "move", "escape", conditions=["Grabbed"]).ok
     # rules/001 "Getting Low": Prone "can't attack ... Recovering from Prone takes one action".
     assert "Prone" in ok("normal", "attack", conditions=["Prone"]).problems[0]
-    assert ok("normal", "recover_prone", "attack", conditions=["Prone"]).ok
-    assert not ok("fast", "recover_prone", "attack", conditions=["Prone"]).ok
+    assert ok("normal", "recover from prone", "attack", conditions=["Prone"]).ok
+    assert not ok("fast", "recover from prone", "attack", conditions=["Prone"]).ok
     # Belly Down is free; Crawl is moving Belly Down; Stand up takes one action.
-    assert ok("normal", "move", "belly_down", "attack").ok
+    assert ok("normal", "move", "belly down", "attack").ok
     assert ok("normal", "crawl", "attack", conditions=["Belly Down"], metres=12).ok
     assert not ok("normal", "move", conditions=["Belly Down"]).ok
-    assert ok("normal", "stand_up", "move", conditions=["Belly Down"]).ok
+    assert ok("normal", "stand up", "move", conditions=["Belly Down"]).ok
     assert not ok("normal", "crawl").ok
     # rules/001 "Terrain and Footing": squeezed, "you can't attack".
     assert not ok("normal", "attack", conditions=["Squeezed"]).ok
@@ -146,9 +150,9 @@ def test_grabbed_prone_belly_down_squeezed():
 def test_full_defense_and_reckless():
     # rules/001 "Combat Actions": Full Defense (Normal) "you can't attack ... Your other
     # action can still be a move"; Reckless has no action cost.
-    assert ok("normal", "full_defense", "move").ok
-    assert not ok("normal", "attack", "full_defense").ok
-    assert not ok("fast", "full_defense").ok
+    assert ok("normal", "full defense", "move").ok
+    assert not ok("normal", "attack", "full defense").ok
+    assert not ok("fast", "full defense").ok
     r = ok("normal", "reckless", "attack", "attack")
     assert r.ok and r.actions_used == 2 and "Reckless" in r.notes[0]
 
@@ -179,11 +183,11 @@ ORACLE_ACTIONS = (
     "dash",
     "sprint",
     "step",
-    "called_shot",
-    "aim_attack",
+    "called shot",
+    "aim",
     "skill",
     "reckless",
-    "full_defense",
+    "full defense",
 )
 
 
@@ -195,19 +199,23 @@ def oracle(bracket, plan):
     moves = f.count("move")
     core = [a for a in f if a != "move"]
     if bracket == "fast":
-        return len(core) + (moves > 0) <= 1 and set(core) <= {"attack", "skill"}
+        if not core:
+            return moves <= 1
+        return moves == 0 and len(core) == 1 and set(core) <= {"attack", "skill"}
     if bracket == "normal":
         if "dash" in core:
             return core == ["dash"] and moves == 0
-        if "full_defense" in core and "attack" in core:
+        if not core:
+            return moves <= 2  # "Or two moves - a Dash"
+        if "full defense" in core and "attack" in core:
             return False
-        return len(core) + (moves > 0) <= 2 and set(core) <= {"attack", "skill", "full_defense"}
+        return len(core) + (moves > 0) <= 2 and set(core) <= {"attack", "skill", "full defense"}
     rest = [a for a in core if a != "step"]
     return (
         moves == 0
         and core.count("step") <= 1
         and len(rest) <= 1
-        and set(rest) <= {"attack", "skill", "called_shot", "aim_attack"}
+        and set(rest) <= {"attack", "skill", "called shot", "aim"}
     )
 
 
@@ -239,19 +247,29 @@ turn_kw = st.fixed_dictionaries(
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(BRACKETS), plans, turn_kw)
 def test_check_next_action_agrees_with_validate_turn(bracket, plan, kw):
-    full = validate_turn(bracket, plan, **kw)
-    steps = [check_next_action(bracket, plan[:i], plan[i], **kw) for i in range(len(plan))]
-    empty = validate_turn(bracket, [], **kw)
-    if empty.ok:
+    # metres is the movement spent so far, so it changes with the plan: leave it out here
+    free = {**kw, "metres": None}
+    full = validate_turn(bracket, plan, **free)
+    steps = [check_next_action(bracket, plan[:i], plan[i], **free) for i in range(len(plan))]
+    if validate_turn(bracket, [], **free).ok:
         assert full.ok == all(s is None for s in steps)
     if full.ok:
         # every beginning of an allowed plan is allowed
         for i in range(len(plan)):
-            assert validate_turn(bracket, plan[:i], **kw).ok
-    # every accepted plan fits its bracket's budget
-    if full.ok:
+            assert validate_turn(bracket, plan[:i], **free).ok
         assert full.actions_used <= {"fast": 1, "normal": 2, "slow": 1}[bracket]
         assert full.band == BRACKETS[BRACKETS.index(bracket) - kw["bumps"]]
+    # the metres only ever add a problem
+    with_metres = validate_turn(bracket, plan, **kw)
+    assert set(full.problems) <= set(with_metres.problems)
+    assert with_metres.ok == (
+        full.ok
+        and (
+            kw["metres"] is None
+            or kw["metres"] <= full.metres_allowed
+            or not any(ACTIONS[a].moves for a in plan)
+        )
+    )
 
 
 @given(st.sampled_from(BRACKETS), plans)
@@ -303,7 +321,7 @@ def test_distracted_odds_atropos_plus_difficulty(atropos, difficulty, adv):
     assert got == brute_success(atropos + difficulty, adv)
     # rules/001: "Distracted drops the action to a Normal one, and it loses what its
     # empowerment gave".
-    assert distracted_fallback("called_shot") == "attack"
+    assert distracted_fallback("called shot") == "attack"
     assert distracted_fallback("study") is None
     assert distracted_fallback("attack") == "attack"
 

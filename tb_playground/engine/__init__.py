@@ -229,6 +229,14 @@ from .circumstances import attack_advantage  # noqa: E402
 __all__ += ["attack_advantage"]
 
 # Rests, Fate, the round's budget and chases (issue 7, part 3).
+from .chase import (  # noqa: E402
+    CHASE_DIFFICULTY,
+    CHASE_RESULTS,
+    ChaseOutcome,
+    ChaseRound,
+    chase_result_odds,
+    chase_round,
+)
 from .fate import (  # noqa: E402
     FATE_SPENDS,
     FateGain,
@@ -265,6 +273,12 @@ __all__ += [
     "ACTIONS",
     "BRACKETS",
     "BRACKET_ACTIONS",
+    "CHASE_DIFFICULTY",
+    "CHASE_RESULTS",
+    "ChaseOutcome",
+    "ChaseRound",
+    "chase_result_odds",
+    "chase_round",
     "DISTRACTED_FALLBACK",
     "TURN_CONDITIONS",
     "ActionRule",

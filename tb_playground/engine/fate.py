@@ -56,23 +56,23 @@ class FateSpendRule:
 
 #: Every Fate spend the texts name, by key (rules/004; rules/000).
 FATE_SPENDS: dict[str, FateSpendRule] = {
-    "automatic_success": FateSpendRule(
+    "automatic success": FateSpendRule(
         "Automatic Success", False, "One roll succeeds outright, no dice.", "rules/004"
     ),
-    "get_back_up": FateSpendRule(
+    "get back up": FateSpendRule(
         "Get Back Up",
         False,
         "Up at 1 Health Level, conscious and able to act, even while out cold.",
         "rules/004; rules/000 Getting back up",
     ),
-    "refill_ki": FateSpendRule("Refill Ki", False, "Your whole Ki pool, right now.", "rules/004"),
-    "shrug_off": FateSpendRule(
+    "refill ki": FateSpendRule("Refill Ki", False, "Your whole Ki pool, right now.", "rules/004"),
+    "shrug off": FateSpendRule(
         "Shrug Off an Effect", False, "Clear a condition for a moment.", "rules/004"
     ),
-    "overcome_flaw": FateSpendRule(
+    "overcome a flaw": FateSpendRule(
         "Overcome a Flaw", False, "The Flaw doesn't apply for the rest of the Scene.", "rules/004"
     ),
-    "clear_off_balance": FateSpendRule(
+    "clear off balance": FateSpendRule(
         "Clear Off Balance",
         False,
         "Off Balance from a catastrophic failure ends; the rest of the mishap stands.",
@@ -84,7 +84,7 @@ FATE_SPENDS: dict[str, FateSpendRule] = {
         "Assert a fact into the world; it costs Magnitude + Range + Plausibility tokens.",
         "rules/004 Kotodama",
     ),
-    "burn_corruption": FateSpendRule(
+    "burn corruption": FateSpendRule(
         "Burn off Corruption", True, "Burn off Corruption.", "rules/004"
     ),
 }
@@ -143,6 +143,7 @@ def fate_spend(
     health_max: int | None = None,
     ki: int | None = None,
     ki_pool: int | None = None,
+    condition: str | None = None,
     stamina_only: bool = False,
 ) -> FateSpend:
     """Try one Fate spend (rules/004 "Fate Tokens"; rules/000 "Getting back up").
@@ -161,9 +162,12 @@ def fate_spend(
         Tokens a Kotodama takes (Magnitude + Range + Plausibility), 1..100; every other spend
         costs exactly 1 and must leave ``cost`` at 1.
     health, health_max : int, optional
-        Needed for "get_back_up": Health now (-health_max..health_max) and the track size.
+        Needed for "get back up": Health now (-health_max..health_max) and the track size.
     ki, ki_pool : int, optional
-        Needed for "refill_ki": Ki now (0..ki_pool) and the pool.
+        Needed for "refill ki": Ki now (0..ki_pool) and the pool.
+    condition : str, optional
+        For "shrug off": the condition shrugged off, named in the effect text (1..60
+        characters; the table decides which conditions it clears).
     stamina_only : bool
         Variant 002: the per-Scene cap is Stamina, not Stamina + 1.
 
@@ -183,7 +187,7 @@ def fate_spend(
         raise ValueError(f"cost must be 1 for {rule.label}, got {cost}")
     health_after = ki_after = None
     changes: list[str] = []
-    if kind == "get_back_up":
+    if kind == "get back up":
         if health is None or health_max is None:
             raise ValueError("health and health_max are needed for Get Back Up")
         health_max = require_int("health_max", health_max, 1, 100)
@@ -200,7 +204,7 @@ def fate_spend(
             )
         health_after = 1
         changes.append(f"Health {health} -> 1")
-    if kind == "refill_ki":
+    if kind == "refill ki":
         if ki is None or ki_pool is None:
             raise ValueError("ki and ki_pool are needed for Refill Ki")
         ki_pool = require_int("ki_pool", ki_pool, 0, 1000)
@@ -227,6 +231,13 @@ def fate_spend(
             cost,
         )
     counted_after = counted + 1 if rule.counted else counted
+    effect = rule.effect
+    if condition is not None:
+        if kind != "shrug off":
+            raise ValueError(f"condition is only for Shrug Off an Effect, not {rule.label}")
+        if not isinstance(condition, str) or not 1 <= len(condition.strip()) <= 60:
+            raise ValueError(f"condition must be a condition's name, got {condition!r}")
+        effect = f"{condition.strip()} is cleared for a moment."
     changes.insert(0, f"Fate Tokens {tokens} -> {tokens - cost}")
     if rule.counted:
         changes.append(f"Counted spends this Scene {counted} -> {counted_after} of {per_scene}")
@@ -239,7 +250,7 @@ def fate_spend(
         cost,
         health_after,
         ki_after,
-        rule.effect,
+        effect,
         tuple(changes),
     )
 

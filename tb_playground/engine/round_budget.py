@@ -130,10 +130,10 @@ ACTIONS: dict[str, ActionRule] = {
     "step": ActionRule("1 m step", 0, ("slow",), moves=True, source="rules/000 'Action Brackets'"),
     "crawl": ActionRule("Crawl", 1, _FN, moves=True, source="rules/001 'Getting Low'"),
     "attack": ActionRule("Attack", 1, _ANY, attack=True, source="rules/000 'Action Brackets'"),
-    "aim_attack": ActionRule(
+    "aim": ActionRule(
         "Aim and attack", 1, ("slow",), attack=True, empowered=True, source="rules/000"
     ),
-    "called_shot": ActionRule(
+    "called shot": ActionRule(
         "Called Shot", 1, ("slow",), attack=True, empowered=True, source="rules/000"
     ),
     "disarm": ActionRule("Disarm", 1, ("slow",), attack=True, empowered=True),
@@ -143,13 +143,15 @@ ACTIONS: dict[str, ActionRule] = {
     "help": ActionRule("Help", 1, _ANY),
     "ready": ActionRule("Ready", 1, _ANY),
     "reload": ActionRule("Reload", 1, _ANY),
-    "reload_slow": ActionRule("Reload a tube-fed shotgun", 1, ("slow",)),
-    "small_action": ActionRule("Small action", 1, _ANY),
+    "reload tube": ActionRule("Reload a tube-fed shotgun", 1, ("slow",)),
+    "small action": ActionRule("Small action", 1, _ANY),
     "escape": ActionRule("Escape a hold", 1, _ANY),
-    "stand_up": ActionRule("Stand up", 1, _ANY, source="rules/001 'Getting Low'"),
-    "recover_prone": ActionRule("Recover from Prone", 1, _ANY, source="rules/001 'Getting Low'"),
-    "full_defense": ActionRule("Full Defense", 1, ("normal",)),
-    "belly_down": ActionRule("Belly Down", 0, _ANY, source="rules/001 'Getting Low'"),
+    "stand up": ActionRule("Stand up", 1, _ANY, source="rules/001 'Getting Low'"),
+    "recover from prone": ActionRule(
+        "Recover from Prone", 1, _ANY, source="rules/001 'Getting Low'"
+    ),
+    "full defense": ActionRule("Full Defense", 1, ("normal",)),
+    "belly down": ActionRule("Belly Down", 0, _ANY, source="rules/001 'Getting Low'"),
     "reckless": ActionRule("Reckless", 0, _ANY),
 }
 
@@ -157,8 +159,8 @@ ACTIONS: dict[str, ActionRule] = {
 #: "Distracted drops the action to a Normal one, and it loses what its empowerment gave").
 #: None: nothing is left of it (a Study broken off gains nothing).
 DISTRACTED_FALLBACK: dict[str, str | None] = {
-    "aim_attack": "attack",
-    "called_shot": "attack",
+    "aim": "attack",
+    "called shot": "attack",
     "disarm": "attack",
     "study": None,
 }
@@ -177,8 +179,9 @@ class TurnCheck:
     problems : tuple of str
         Each rule the plan breaks, in plain words.
     metres_allowed : int
-        Movement the plan's moves may spend: the Movement Rate for a move or Crawl, 2x for a
-        Dash, 5x for a Sprint, 1 for a step, 0 without movement (after Exhausted 3 halves it).
+        Movement the plan's moves may spend: the Movement Rate for a (split) move or Crawl, 2x
+        for a Dash or two moves, 5x for a Sprint, 1 for a step, 0 without movement (after
+        Exhausted 3 halves the rate).
     band : str
         The band the round resolves in after the bumps ("fast", "normal", "slow").
     ki_cost : int
@@ -246,7 +249,8 @@ def validate_turn(
         Movement Rate before conditions (5 + Air, or a creature card's), 0..1000 metres.
     metres : int, optional
         Movement the plan's moves spend in all, after ground and Crawl costs; checked only when
-        the plan moves (so a plan and each of its beginnings agree); None skips the check.
+        the plan moves; None skips the check. For ``check_next_action`` it is the movement
+        spent once the next action is done.
     bumps : int
         Ki bumps, 0..2.
     exhausted : int
@@ -300,7 +304,7 @@ def validate_turn(
     belly = "Belly Down" in conds
     grabbed = "Grabbed" in conds
     squeezed = "Squeezed" in conds
-    full_defense = "full_defense" in plan
+    full_defense = "full defense" in plan
     said: set[str] = set()
 
     def problem(text: str) -> None:
@@ -332,11 +336,11 @@ def validate_turn(
             problem("Squeezed into a tight space: no attacks.")
         if rule.attack and full_defense:
             problem("Full Defense: no attacks this round.")
-        if key == "stand_up":
+        if key == "stand up":
             if not belly:
                 problem("Stand up is for getting up from Belly Down.")
             belly = False
-        if key == "recover_prone":
+        if key == "recover from prone":
             if not prone:
                 problem("Not Prone: nothing to recover from.")
             prone = False
@@ -344,15 +348,18 @@ def validate_turn(
             if not grabbed:
                 problem("Not Grabbed: no hold to escape.")
             grabbed = False
-        if key == "belly_down":
+        if key == "belly down":
             if belly or prone:
                 problem("Already on the ground.")
             belly = True
 
-    # The budget: all moves of a round are one (split) move; a Dash takes both Normal actions.
+    # The budget. Moves around another action are one split move (one action, one Movement
+    # Rate in all); moves with no other action are each an action: two of them are a Dash.
     moving = [k for k in plan if k in ("move", "crawl")]
     others = [k for k in plan if k not in ("move", "crawl", "step", "sprint")]
-    used = sum(ACTIONS[k].cost for k in others) + (1 if moving else 0)
+    acting = sum(ACTIONS[k].cost for k in others)
+    split = bool(acting and moving)
+    used = acting + (1 if split else len(moving))
     if "sprint" in plan:
         used += 1
         if len(plan) > 1:
@@ -375,7 +382,7 @@ def validate_turn(
     elif "dash" in plan:
         metres_allowed = 2 * step_rate
     elif moving:
-        metres_allowed = step_rate
+        metres_allowed = step_rate * (1 if split else len(moving))
     elif "step" in plan:
         metres_allowed = min(1, step_rate)
     else:
@@ -387,7 +394,7 @@ def validate_turn(
     surprised = surprised or "Surprised" in conds
     if surprised:
         notes.append("Surprised: every roll this round is at Disadvantage.")
-    if "aim_attack" in plan:
+    if "aim" in plan:
         notes.append("Aim: the attack rolls with Advantage.")
     if "reckless" in plan:
         notes.append("Reckless: Advantage on your attacks; attacks against you gain it too.")
@@ -618,7 +625,7 @@ def endurance_odds(
                 if not dist[level]:
                     continue
                 tired = level >= (1 if physical else 2)
-                p = roll_odds(element + difficulty, advantage - tired).exact("success")
+                p = check_odds(element, difficulty, 1, advantage - tired).exact("success")
                 new[level] += dist[level] * p
                 new[level + 1] += dist[level] * (1 - p)
             dist = new
