@@ -171,7 +171,7 @@ def test_every_bad_field_is_reported_with_its_range(monkeypatch):
         "data.gifts[0].dice: a whole number from 0 to 40, got 50",
         "data.gifts[0].kind: one of ('physical', 'social', 'mental'), got 'psychic'",
         "data.conditions[1]: one of ('Off Balance', 'Distracted', 'Surprised', 'Prone', "
-        "'Belly Down', 'Grabbed'), got 'Sleepy'",
+        "'Belly Down', 'Grabbed', 'Squeezed'), got 'Sleepy'",
     ]
     for line in expected:
         assert line in errors

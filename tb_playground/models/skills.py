@@ -115,6 +115,43 @@ def home_element(name: str, deception_water: bool = False) -> str | None:
     return entry.home
 
 
+#: The kind of roll each catalogue Skill makes, for the conditions that reach one kind
+#: (Flustered: Social; Exhausted 1: Physical). The texts don't list them: this is the
+#: catalogue's choice (docs/notes/0004-conditions.md); rules/001 puts Chase rolls (Athletics,
+#: Driving, Piloting) among the Physical ones ("Exhausted 1 puts Chase rolls at Disadvantage").
+SKILL_ROLL_KINDS: dict[str, str] = {
+    **dict.fromkeys(
+        ("Athletics", "Driving", "First Aid", "Piloting", "Stealth", "Swimming"), "physical"
+    ),
+    **dict.fromkeys(
+        (
+            "Charm",
+            "Deception",
+            "Insight",
+            "Intimidation",
+            "Leadership",
+            "Networking",
+            "Performance",
+            "Persuasion",
+            "Public Speaking",
+            "Ridicule",
+            "Seduction",
+        ),
+        "social",
+    ),  # fmt: skip
+    **dict.fromkeys(("Navigation", "Perception", "Research", "Tracking"), "mental"),
+}
+
+#: Skills whose roll takes the lead, negotiates or speaks for the group: Humiliated can't
+#: make them (rules/000 "Harm and Recovery", Poise below 0).
+LEADING_SKILLS = ("Leadership", "Persuasion", "Public Speaking")
+
+#: The kind of a Skill the catalogue doesn't know, by its Element: Fire and Moira carry the
+#: social Skills (rules/000 "Which Skill, and Which Element"), the others Physical ones.
+ROLL_KIND_BY_ELEMENT = {"Earth": "physical", "Air": "physical", "Fire": "social",
+                        "Water": "physical", "Moira": "social"}  # fmt: skip
+
+
 class Skill(param.Parameterized):
     """One row of the sheet's Skills block: a Skill, the Element it rolls off, its tier."""
 
@@ -140,6 +177,16 @@ class Skill(param.Parameterized):
         """False for a catalogue Skill that cannot be rolled Untrained (Swimming)."""
         entry = CATALOGUE_BY_NAME.get(self.name)
         return entry is None or entry.usable_untrained
+
+    @property
+    def roll_kind(self) -> str:
+        """Physical, social or mental: the catalogue's kind, else by the home Element."""
+        return SKILL_ROLL_KINDS.get(self.name, ROLL_KIND_BY_ELEMENT[self.element])
+
+    @property
+    def leads(self) -> bool:
+        """Whether rolling it takes the lead, negotiates or speaks for the group."""
+        return self.name in LEADING_SKILLS
 
     @property
     def social_attack(self) -> bool:

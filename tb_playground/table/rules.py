@@ -39,7 +39,7 @@ from .state import BRACKETS
 RANGE_BANDS = ("melee", "close", "near", "far")
 
 #: The attack an empowered choice makes (rules/000 "Action Brackets"; engine ``ACTIONS``).
-EMPOWERED = {"aim": "aim_attack", "called shot": "called_shot"}
+EMPOWERED = {"aim": "aim", "called shot": "called shot"}
 
 #: Actions other than an attack or a move, by their engine key (rules/001 "Combat Actions").
 OTHER_ACTIONS = tuple(key for key, rule in ACTIONS.items() if not rule.attack and not rule.moves)
@@ -297,11 +297,11 @@ def spend_action(c: dict, key: str) -> list:
 def action_effects(c: dict, key: str) -> list:
     """Conditions an action starts or ends (rules/001 "Getting Low", "Combat Actions")."""
     cid = c["id"]
-    if key == "stand_up":
+    if key == "stand up":
         return [[_p(cid, "conditions", "Belly Down"), None]]
-    if key == "recover_prone":
+    if key == "recover from prone":
         return [[_p(cid, "conditions", "Prone"), None]]
-    if key == "belly_down":
+    if key == "belly down":
         return [[_p(cid, "conditions", "Belly Down"), condition("Belly Down", 0, "manual")]]
     if key == "escape":
         return [[_p(cid, "conditions", "Grabbed"), None]]
@@ -328,13 +328,13 @@ def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict
         target_exhausted=t["exhausted"],
         cover=cover,
         weapon_range=weapon_range,
-        aim=key == "aim_attack",
-        called_shot=key == "called_shot",
+        aim=key == "aim",
+        called_shot=key == "called shot",
         studied=a["carried"].get("studied") == t["id"],
         reckless="reckless" in a["actions"],
-        full_defense="full_defense" in a["actions"],
+        full_defense="full defense" in a["actions"],
         target_reckless="reckless" in t["actions"],
-        target_full_defense="full_defense" in t["actions"],
+        target_full_defense="full defense" in t["actions"],
         slow_called_shot_advantage=bool(state["ruleset"].get("slow_called_shot_advantage")),
     )
     return {
@@ -490,11 +490,11 @@ def ki_spend(state: dict, c: dict, purpose: str) -> tuple[list, str]:
 def fate_spend(state: dict, c: dict, kind: str, condition_name: str | None) -> tuple[list, str]:
     """One Fate spend through the engine's caps (rules/004 "Fate Tokens"; rules/000)."""
     cid = c["id"]
-    if kind in ("shrug_off", "clear_off_balance"):
-        name = "Off Balance" if kind == "clear_off_balance" else condition_name
+    if kind in ("shrug off", "clear off balance"):
+        name = "Off Balance" if kind == "clear off balance" else condition_name
         if name not in c["conditions"]:
             raise ValueError(f"condition must be one {c['name']} has, got {name!r}")
-    if kind == "get_back_up" and c["now"]["health"] <= c["dead_at"]:
+    if kind == "get back up" and c["now"]["health"] <= c["dead_at"]:
         raise ValueError(f"spend: {c['name']} is dead; Get Back Up is for the Dying")
     spent = engine_fate_spend(
         kind,
@@ -517,7 +517,7 @@ def fate_spend(state: dict, c: dict, kind: str, condition_name: str | None) -> t
         changes.append([_p(cid, "now", "health"), spent.health_after])
     if spent.ki_after is not None:
         changes.append([_p(cid, "ki"), spent.ki_after])
-    if kind in ("shrug_off", "clear_off_balance"):
+    if kind in ("shrug off", "clear off balance"):
         changes.append([_p(cid, "conditions", name), None])
     return changes, "; ".join(spent.changes) or spent.effect
 
