@@ -77,6 +77,13 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
             assert SECRET not in text and "zyxwv" not in text
             assert str(state["seed"]) not in text
             assert "join_code" not in view
+            pending = view["pending"]
+            if (
+                pending
+                and pending["odds"]
+                and state["combatants"][pending["target"]]["side"] != "Party"
+            ):
+                assert "wall" not in pending["odds"]
             for c in view["combatants"]:
                 if c["foe"]:
                     assert c["vitals"] is None and c["ki"] is None and c["wall"] is None

@@ -302,14 +302,12 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     out["faces"] = list(p.get("faces", []))
     out["levels"] = p.get("would_take", p.get("levels"))
     target_foe = _foe(state, state["combatants"][p["target"]])
-    if (
-        _sees_all(role)
-        or state["share_foes"]
-        or seat in (p["attacker"], p["target"])
-        or not target_foe
-    ):
+    numbers = _sees_all(role) or state["share_foes"] or not target_foe
+    if numbers or seat in (p["attacker"], p["target"]):
         out["tn"] = p["tn"]
         out["odds"] = pending_odds(state, p)
+        if not numbers:
+            out["odds"].pop("wall")  # the foe's wall stays the GM's unless shared
     else:
         out["tn"] = None
         out["odds"] = None
