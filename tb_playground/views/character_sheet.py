@@ -628,7 +628,7 @@ class CharacterSheet(pn.viewable.Viewer):
             css_classes=["play-flustered"],
         )
         self._end_scene = pn.widgets.Button(
-            name="End the Scene", button_type="default", css_classes=["end-scene"]
+            label="End the Scene", button_type="default", css_classes=["end-scene"]
         )
         self._end_scene.on_click(lambda event: self.character.end_scene())
         self._conditions = pn.widgets.CheckButtonGroup.from_param(
