@@ -311,6 +311,12 @@ def action_effects(c: dict, key: str) -> list:
 # -- attacks -----------------------------------------------------------------------------------
 
 
+def _refusal(reason: str) -> str:
+    """A refused attack's reason, under the command field it concerns."""
+    field = "target" if "target" in reason.lower() or "cover" in reason.lower() else "attacker"
+    return f"{field}: {reason}"
+
+
 def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict:
     """Advantage sources, Defense change and whether the attack is allowed (engine).
 
@@ -339,7 +345,7 @@ def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict
     )
     return {
         "allowed": mods.allowed,
-        "reason": f"attacker: {mods.reason}" if not mods.allowed else "",
+        "reason": _refusal(mods.reason) if not mods.allowed else "",
         "advantage": mods.advantage,
         "sources": [[s.label, s.sign] for s in mods.sources],
         "defense_change": mods.defense_change,
