@@ -96,7 +96,15 @@ from .defense import (  # noqa: E402
     to_hit_target,
 )
 from .ki_value import KiValue, ki_value, ki_value_table  # noqa: E402
-from .rounds import AttackProfile, FightOdds, down_by_round, fight_odds  # noqa: E402
+from .rounds import (  # noqa: E402
+    ATTACKS_PER_ROUND,
+    BRACKETS,
+    BUMP_STEPS,
+    AttackProfile,
+    FightOdds,
+    down_by_round,
+    fight_odds,
+)
 from .vitals import (  # noqa: E402
     KI_POLICIES,
     MAX_TRACK,
@@ -131,6 +139,9 @@ __all__ += [
     "Armor",
     "AttackKind",
     "AttackOnVital",
+    "ATTACKS_PER_ROUND",
+    "BRACKETS",
+    "BUMP_STEPS",
     "AttackProfile",
     "FightOdds",
     "KiValue",
