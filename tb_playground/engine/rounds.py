@@ -395,22 +395,26 @@ def _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps):
 
 
 def _chain(defender, moves, n_u):
-    """The whole fight's one-attack transitions as (rows, cols, probabilities)."""
+    """The whole fight's one-attack transitions as (rows, cols, probabilities).
+
+    Level counts at or past a defender state's ``cap`` all lead where ``cap`` does, so they
+    are merged first: one move per (levels up to the cap, next attacker state).
+    """
+    k_max = defender.dest.shape[1] - 1
+    dense = np.zeros((n_u, k_max + 1, n_u))
+    for u, (ks, nxt, p) in enumerate(moves):
+        np.add.at(dense[u], (ks, nxt), p)
+    tail = np.cumsum(dense[:, ::-1, :], axis=1)[:, ::-1, :]  # tail[:, c] = sum over k >= c
     rows, cols, probs = [], [], []
     live = np.flatnonzero(~defender.dead)
     for cap in np.unique(defender.cap[live]):
         ds = live[defender.cap[live] == cap]
-        for u, (ks, nxt, p) in enumerate(moves):
-            kc = np.minimum(ks, cap)
-            key = kc * n_u + nxt
-            merged, inverse = np.unique(key, return_inverse=True)
-            weight = np.bincount(inverse, weights=p)
-            keep = weight > 0.0
-            merged, weight = merged[keep], weight[keep]
-            mk, mu = merged // n_u, merged % n_u
-            rows.append(np.repeat(ds * n_u + u, merged.size))
-            cols.append((defender.dest[ds[:, None], mk[None, :]] * n_u + mu[None, :]).ravel())
-            probs.append(np.tile(weight, ds.size))
+        table = np.concatenate([dense[:, :cap, :], tail[:, cap : cap + 1, :]], axis=1)
+        u, k, nxt = np.nonzero(table > 0.0)
+        weight = table[u, k, nxt]
+        rows.append((ds[:, None] * n_u + u[None, :]).ravel())
+        cols.append((defender.dest[ds[:, None], k[None, :]] * n_u + nxt[None, :]).ravel())
+        probs.append(np.tile(weight, ds.size))
     dead = np.flatnonzero(defender.dead)
     frozen = (dead[:, None] * n_u + np.arange(n_u)[None, :]).ravel()
     rows.append(frozen)
@@ -424,65 +428,77 @@ def _means(defender, rows, cols, probs, start_x, n_a, group_size, n_ph):
 
     Every move either keeps (track, Sanity, defender Ki, attacker Ki) -- only Off Balance and
     the attack's place in the round change, within a group of ``group_size`` states -- or
-    lowers the potential ``progress * (n_a + 1) + attacker Ki`` (a Poise reset raises the track
-    but costs a Sanity level or a Ki, which weigh more). So the expected visits, the start's row
-    of the fundamental matrix ``N = (I - Q)^-1``, are found group by group in falling
-    potential, each group one small linear system. States that can never leave their group
-    are stuck: mass reaching them makes the mean infinite.
+    lowers the potential ``progress + attacker Ki`` by at least 1 (neither part ever rises;
+    a Poise reset raises the track but costs a Sanity level or a Ki, which weigh more). So
+    the expected visits, the start's row of the fundamental matrix ``N = (I - Q)^-1``, are
+    found group by group in falling potential, each group one small linear system. States
+    that can never leave their group are stuck: mass reaching them makes the mean infinite.
     """
-    n = defender.dead.size * n_a * group_size
-    state_d = np.arange(n) // (n_a * group_size)
+    m = group_size
+    n = defender.dead.size * n_a * m
+    state_d = np.arange(n) // (n_a * m)
     live = ~defender.dead[state_d[rows]]
     r, c, p = rows[live], cols[live], probs[live]
-    grp_r, grp_c = r // group_size, c // group_size
-    n_groups = n // group_size
+    grp_r, grp_c = r // m, c // m
+    n_groups = n // m
     g_d = np.arange(n_groups) // n_a
-    g_a = np.arange(n_groups) % n_a
-    potential = defender.progress[g_d] * (n_a + 1) + g_a  # attacker Ki ranks below all else
-    order = np.argsort(-potential[grp_r], kind="stable")
-    r, c, p, grp_r, grp_c = r[order], c[order], p[order], grp_r[order], grp_c[order]
-    bounds = np.flatnonzero(np.diff(potential[grp_r])) + 1
-    bounds = np.concatenate([[0], bounds, [r.size]])
+    potential = defender.progress[g_d] + np.arange(n_groups) % n_a
+    # Every group's own block once: Q within the group, the leak out of it, its inverse.
+    same = grp_r == grp_c
+    q = np.zeros((n_groups, m, m))
+    np.add.at(q, (grp_r[same], r[same] % m, c[same] % m), p[same])
+    leak = np.zeros((n_groups, m))
+    np.add.at(leak, (grp_r[~same], r[~same] % m), p[~same])
+    can = leak > 0.0  # can leave the group, at once or through its other states
+    reach = q > 0.0
+    for _ in range(m):
+        can = can | np.any(reach & can[:, None, :], axis=2)
+    eye = np.eye(m)
+    system = np.where(can[:, :, None] & can[:, None, :], eye - q, 0.0) + (~can)[:, :, None] * eye
+    inverse = np.linalg.inv(system)
+    into_doomed = np.einsum("gij,gj->gi", q, (~can).astype(float))
+    # Moves out of a group, highest potential first; groups likewise.
+    r, c, p = r[~same], c[~same], p[~same]
+    order = np.argsort(-potential[r // m], kind="stable")
+    r, c, p = r[order], c[order], p[order]
+    edge_potential = -potential[r // m]
+    groups = np.flatnonzero(~defender.dead[g_d])
+    groups = groups[np.argsort(-potential[groups], kind="stable")]
+    group_potential = -potential[groups]
+    layers = np.unique(group_potential)
+    group_bounds = np.searchsorted(group_potential, layers, side="left")
+    group_ends = np.searchsorted(group_potential, layers, side="right")
+    edge_bounds = np.searchsorted(edge_potential, layers, side="left")
+    edge_ends = np.searchsorted(edge_potential, layers, side="right")
     inflow = np.zeros(n)
     inflow[start_x] = 1.0
     visits = np.zeros(n)
+    touched = np.zeros(n_groups, dtype=bool)  # groups the fight can reach
     stuck_up = stuck_alive = False
-    eye = np.eye(group_size)
-    for i0, i1 in zip(bounds[:-1], bounds[1:], strict=True):
-        er, ec, ep, eg = r[i0:i1], c[i0:i1], p[i0:i1], grp_r[i0:i1]
-        groups = np.unique(eg)
-        index = groups[:, None] * group_size + np.arange(group_size)[None, :]
+    offsets = np.arange(m)[None, :]
+    for g0, g1, e0, e1 in zip(group_bounds, group_ends, edge_bounds, edge_ends, strict=True):
+        layer = groups[g0:g1]
+        index = layer[:, None] * m + offsets
         inflow_g = inflow[index]
         if not inflow_g.any():
             continue
-        same = grp_c[i0:i1] == eg
-        local = np.searchsorted(groups, eg)
-        q = np.zeros((groups.size, group_size, group_size))
-        np.add.at(q, (local[same], er[same] % group_size, ec[same] % group_size), ep[same])
-        leak = np.zeros((groups.size, group_size))
-        np.add.at(leak, (local[~same], er[~same] % group_size), ep[~same])
-        can = leak > 0.0
-        reach = q > 0.0
-        for _ in range(group_size):
-            can = can | np.any(reach & can[:, None, :], axis=2)
-        keep = can[:, :, None] & can[:, None, :]
-        system = np.where(keep, eye - q, 0.0) + (~can)[:, :, None] * eye
-        v = np.linalg.solve(np.transpose(system, (0, 2, 1)), inflow_g[:, :, None])[:, :, 0]
-        v = np.where(can, v, 0.0)
-        into_doomed = (inflow_g + np.einsum("gi,gij->gj", v, q)) * ~can
-        stuck = into_doomed.sum(axis=1) > 0.0
+        v = np.einsum("gi,gij->gj", inflow_g, inverse[layer])
+        doomed = ~can[layer]
+        v[doomed] = 0.0
+        stuck = ((inflow_g * doomed).sum(axis=1) + (v * into_doomed[layer]).sum(axis=1)) > 0.0
         if stuck.any():
             stuck_alive = True
-            if (~defender.down[g_d[groups[stuck]]]).any():
+            if (~defender.down[g_d[layer[stuck]]]).any():
                 stuck_up = True
         visits[index] = v
-        out = ~same
-        np.add.at(inflow, ec[out], visits[er[out]] * ep[out])
+        touched[layer[inflow_g.any(axis=1)]] = True
+        if e1 > e0:
+            np.add.at(inflow, c[e0:e1], visits[r[e0:e1]] * p[e0:e1])
     first = (np.arange(n) % n_ph) == 0  # each round starts with its first attack
     up = ~defender.down[state_d]
     mean_down = float("inf") if stuck_up else float(visits[first & up].sum())
     mean_dead = float("inf") if stuck_alive else float(visits[first].sum())
-    return mean_down, mean_dead
+    return mean_down, mean_dead, np.repeat(touched, m)
 
 
 def fight_odds(
@@ -613,6 +629,18 @@ def fight_odds(
     s_lost_x = (sanity_start - defender.sanity[d_of]).astype(float) if poise_sanity else None
     step_spend = np.where(dead_x, 0.0, np.tile(spend, defender.dead.size))
 
+    mean_down, mean_dead, reached = _means(
+        defender, rows, cols, probs, start_x, n_a, n_ob * n_ph, n_ph
+    )
+    # Only moves out of states the fight can reach, alive, sorted by the attack's place in
+    # the round: every fight is at the same place at the same time.
+    moving = reached[rows] & ~dead_x[rows]
+    phase_of = rows % n_ph
+    steps = [
+        (rows[moving & (phase_of == ph)], cols[moving & (phase_of == ph)],
+         probs[moving & (phase_of == ph)])
+        for ph in range(n_ph)
+    ]  # fmt: skip
     state = np.zeros(n)
     state[start_x] = 1.0
     p_down = np.empty(rounds)
@@ -622,17 +650,18 @@ def fight_odds(
     s_lost = np.zeros(rounds)
     spent_so_far = 0.0
     for r in range(rounds):
-        for _ in range(n_ph):
+        for step_rows, step_cols, step_probs in steps:
             if unlimited:
                 spent_so_far += float(state @ step_spend)
-            state = np.bincount(cols, weights=state[rows] * probs, minlength=n)
+            settled = np.where(dead_x, state, 0.0)
+            moved = np.bincount(step_cols, weights=state[step_rows] * step_probs, minlength=n)
+            state = moved + settled  # (bincount of nothing is an int array)
         p_down[r] = state[down_x].sum()
         p_dead[r] = state[dead_x].sum()
         d_spent[r] = state @ d_spent_x
         a_spent[r] = spent_so_far if unlimited else state @ a_spent_x
         if poise_sanity:
             s_lost[r] = state @ s_lost_x
-    mean_down, mean_dead = _means(defender, rows, cols, probs, start_x, n_a, n_ob * n_ph, n_ph)
     return FightOdds(
         rounds=rounds,
         p_down_by=p_down,
