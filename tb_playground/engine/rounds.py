@@ -343,6 +343,32 @@ def _defender(vital, maximum, start, variant, ki_states, policy, sanity_max, san
     return _Defender(t, s, g, dead, (t <= 0) | dead, dest, cap, progress)
 
 
+def _reachable(defender: _Defender, start_d: int) -> tuple[_Defender, int]:
+    """Only the defender states some fight from ``start_d`` can reach (any level count).
+
+    Ki goes to the Poise level before the Sanity one, so once Sanity has lost a level the
+    defender's Ki is spent: most (Sanity, Ki) pairs are never reached.
+    """
+    seen = np.zeros(defender.dead.size, dtype=bool)
+    seen[start_d] = True
+    frontier = np.array([start_d])
+    while frontier.size:
+        nxt = np.unique(defender.dest[frontier])
+        nxt = nxt[~seen[nxt]]
+        seen[nxt] = True
+        frontier = nxt
+    keep = np.flatnonzero(seen)
+    new_index = np.cumsum(seen) - 1
+    sub = _Defender(
+        *(x[keep] for x in (defender.track, defender.sanity, defender.ki, defender.dead)),
+        defender.down[keep],
+        new_index[defender.dest[keep]],
+        defender.cap[keep],
+        defender.progress[keep],
+    )
+    return sub, int(new_index[start_d])
+
+
 def _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps):
     """Every attacker state's outcomes of one attack.
 
@@ -609,6 +635,11 @@ def fight_odds(
         vital, maximum, start, variant_002, ki_states, ki_policy, sanity_max, sanity_start,
         attack.dice,
     )  # fmt: skip
+    start_d = int(np.flatnonzero(
+        (defender.track == start) & (defender.ki == ki_states - 1)
+        & (defender.sanity == (sanity_start if vital == "poise" and not variant_002 else 0))
+    )[0])  # fmt: skip
+    defender, start_d = _reachable(defender, start_d)
     moves, spend, n_a = _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps)
     n_u = n_a * n_ob * n_ph
     rows, cols, probs = _chain(defender, moves, n_u)
@@ -616,10 +647,6 @@ def fight_odds(
 
     d_of = np.arange(n) // n_u
     a_of = (np.arange(n) % n_u) // (n_ob * n_ph)
-    start_d = int(np.flatnonzero(
-        (defender.track == start) & (defender.ki == ki_states - 1)
-        & (defender.sanity == (sanity_start if vital == "poise" and not variant_002 else 0))
-    )[0])  # fmt: skip
     start_x = (start_d * n_a + (n_a - 1)) * n_ob * n_ph
     down_x = defender.down[d_of]
     dead_x = defender.dead[d_of]
