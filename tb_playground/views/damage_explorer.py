@@ -48,6 +48,14 @@ CSS = """
 CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in CONDITIONS}
 
 
+#: The Bracket selector's plain labels (RULES.md, Combat round).
+BRACKET_LABELS = {
+    "Fast: one attack": "fast",
+    "Normal: two attacks": "normal",
+    "Slow: one aimed attack": "slow",
+}
+
+
 def _stat(label: str, value: str, css: str) -> str:
     return (
         f'<div class="dmg-stat {css}"><span class="v">{escape(value)}</span>'
@@ -183,6 +191,15 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.bonus, name="Boost bonus (Ferocity / Presence / Psyche)"),
             slider(a.param.klotho, name="Klotho"),
             slider(a.param.attacker_ki, name="Ki for the fight"),
+            radio(
+                a.param.bracket,
+                name="Bracket",
+                options=BRACKET_LABELS,
+                color="success",
+                variant="outline",
+                css_classes=["dmg-bracket"],
+            ),
+            slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
             radio(a.param.slow_action, name="Slow action", color="success", variant="outline"),
             pn.widgets.Checkbox.from_param(a.param.target_prone, name="Target Prone (+1)"),
             pn.widgets.Checkbox.from_param(a.param.partial_cover, name="Partial cover (-1)"),
