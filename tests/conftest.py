@@ -46,7 +46,10 @@ def wait_for_http(url: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
+            # A slow first page must not time out and be asked for again (each request
+            # builds a session): wait for the answer as long as the deadline allows.
+            wait = max(2.0, deadline - time.monotonic())
+            with urllib.request.urlopen(url, timeout=wait) as response:
                 if response.status == 200:
                     return
         except OSError:
