@@ -281,6 +281,44 @@ class FightOdds:
         """P(death, or the bottom, comes in round r), r = 1..rounds."""
         return np.diff(self.p_dead_by, prepend=0.0)
 
+    def _repr_html_(self) -> str:
+        """Round by round: the chance the track is down, and dead, by the end of it."""
+        from ..display import html_table, percent
+
+        def mean(value: float) -> str:
+            if np.isinf(value):
+                return "never certain (some fights never get there)"
+            if np.isnan(value):
+                return "not settled"
+            return f"{value:.2f} rounds"
+
+        shown = min(self.rounds, 12)
+        rows = [
+            [
+                r + 1,
+                percent(self.p_down_by[r]),
+                percent(self.p_dead_by[r]),
+                f"{self.attacker_ki_spent[r]:.2f}",
+                f"{self.defender_ki_spent[r]:.2f}",
+            ]
+            for r in range(shown)
+        ]
+        more = f" (the first {shown} of {self.rounds} rounds)" if shown < self.rounds else ""
+        return html_table(
+            [
+                "By the end of round",
+                "Down (0 or below)",
+                "Dead, or at the bottom",
+                "Attacker Ki spent",
+                "Defender Ki spent",
+            ],
+            rows,
+            caption=f"Rounds until the track is down{more}",
+            note=f"On average: down after {mean(self.mean_rounds_to_down)}, dead (for Poise "
+            f"and Sanity, at the bottom) after {mean(self.mean_rounds_to_dead)}. Ki columns "
+            "are the expected totals spent so far.",
+        )
+
 
 @dataclass(frozen=True)
 class _Defender:
