@@ -170,3 +170,20 @@ def on_session_end(callback: Callable[[], None]) -> None:
     """Run ``callback`` when this browser session ends (nothing outside a served session)."""
     if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda _context: callback())
+
+
+#: A bare page with the viewport meta tag (phones lay the page out at their own width).
+PAGE_TEMPLATE = """{% extends base %}
+{% block preamble %}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+{% endblock %}
+{% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}{% endblock %}"""
+
+
+def phone_page(content, title: str) -> pn.Template:
+    """``content`` alone on a page that phones lay out at their own width."""
+    template = pn.Template(PAGE_TEMPLATE, location=True)
+    template.add_panel("main", pn.Column(content, sizing_mode="stretch_width"))
+    if pn.state.curdoc is not None:
+        pn.state.curdoc.title = title
+    return template

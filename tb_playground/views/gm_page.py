@@ -24,21 +24,22 @@ from .combat_session import (
     TableSession,
     on_session_end,
     parse_faces,
+    phone_page,
     query_arg,
     remember_in_url,
     update,
 )
 from .format import escape
 
-VIEWPORT = "width=device-width, initial-scale=1"
-
 BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
 
 
-def _row(*items) -> pn.FlexBox:
-    return pn.FlexBox(*items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width")
+def _row(*items, **kw) -> pn.FlexBox:
+    return pn.FlexBox(
+        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
+    )
 
 
 def _html(css_class: str, **kw) -> pn.pane.HTML:
@@ -569,11 +570,6 @@ class GMPage(pn.viewable.Viewer):
             self.view = None
 
 
-def gm_page(service: CombatService | None = None) -> pn.template.BaseTemplate:
+def gm_page(service: CombatService | None = None) -> pn.Template:
     """The whole GM page, one per session."""
-    return pn.template.FastListTemplate(
-        title="20 Below: GM dashboard",
-        main=[GMPage(service)],
-        accent="#8b2e2e",
-        meta_viewport=VIEWPORT,
-    )
+    return phone_page(GMPage(service), "20 Below: GM dashboard")
