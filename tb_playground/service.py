@@ -23,6 +23,7 @@ import os
 import secrets
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from pathlib import Path
 
@@ -73,7 +74,8 @@ class CombatService:
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
         self._previews: OrderedDict = OrderedDict()
-        self.sessions = 0
+        #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
+        self.sessions: weakref.WeakSet = weakref.WeakSet()
 
     # -- the GM key ----------------------------------------------------------------------------
 

@@ -184,6 +184,7 @@ def phone_page(content, title: str) -> pn.Template:
     """``content`` alone on a page that phones lay out at their own width."""
     template = pn.Template(PAGE_TEMPLATE, location=True)
     template.add_panel("main", pn.Column(content, sizing_mode="stretch_width"))
-    if pn.state.curdoc is not None:
-        pn.state.curdoc.title = title
+    doc = pn.state.curdoc
+    if doc is not None and doc.session_context is not None:
+        pn.state.onload(lambda: setattr(doc, "title", title))
     return template

@@ -49,7 +49,7 @@ def _html(css_class: str, **kw) -> pn.pane.HTML:
 
 
 def _button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
-    return pn.widgets.Button(name=label, button_type=kind, css_classes=[css], width=130)
+    return pn.widgets.Button(label=label, button_type=kind, css_classes=[css], width=130)
 
 
 class GMPage(pn.viewable.Viewer):
@@ -90,7 +90,7 @@ class GMPage(pn.viewable.Viewer):
 
     def _build_prompt(self) -> None:
         self.key_input = pn.widgets.PasswordInput(
-            name="GM key", placeholder="the key printed when the server started",
+            label="GM key", placeholder="the key printed when the server started",
             css_classes=["gm-key"], sizing_mode="stretch_width",
         )  # fmt: skip
         self.key_button = _button("Enter", "gm-key-enter", "primary")
@@ -122,12 +122,12 @@ class GMPage(pn.viewable.Viewer):
     # -- opening or creating a table -----------------------------------------------------------
 
     def _build_chooser(self) -> None:
-        self.open_select = pn.widgets.Select(name="Tables", css_classes=["gm-tables"], width=260)
+        self.open_select = pn.widgets.Select(label="Tables", css_classes=["gm-tables"], width=260)
         self.open_button = _button("Open table", "gm-open", "primary")
         self.open_button.on_click(lambda _e: self.open_table(self.open_select.value))
         files = self.service.encounter_files()
         self.encounter_select = pn.widgets.Select(
-            name="Encounter", options={k: str(v) for k, v in files.items()},
+            label="Encounter", options={k: str(v) for k, v in files.items()},
             css_classes=["gm-encounter"], width=260,
         )  # fmt: skip
         self.encounter_upload = pn.widgets.FileInput(
@@ -135,10 +135,10 @@ class GMPage(pn.viewable.Viewer):
         )
         creatures = self.service.creature_files()
         self.extra = pn.widgets.MultiChoice(
-            name="Add from the roster", options={k: str(v) for k, v in creatures.items()},
+            label="Add from the roster", options={k: str(v) for k, v in creatures.items()},
             css_classes=["gm-extra"], sizing_mode="stretch_width",
         )  # fmt: skip
-        self.new_name = pn.widgets.TextInput(name="Table name", css_classes=["gm-name"], width=260)
+        self.new_name = pn.widgets.TextInput(label="Table name", css_classes=["gm-name"], width=260)
         self.create_button = _button("Create table", "gm-create", "primary")
         self.create_button.on_click(lambda _e: self.create_table())
         self.chooser_message = _html("gm-chooser-message")
@@ -199,6 +199,7 @@ class GMPage(pn.viewable.Viewer):
             return
         self.close()
         self.session = TableSession(table, "gm", None, self.refresh)
+        self.service.sessions.add(self.session)
         remember_in_url(table=name)
         self.refresh()
         self._layout[:] = [self.table_view]
@@ -221,14 +222,14 @@ class GMPage(pn.viewable.Viewer):
 
         self.start_button = _button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
-            name="Initiative d10s (optional, in card order)", css_classes=["gm-init-faces"],
+            label="Initiative d10s (optional, in card order)", css_classes=["gm-init-faces"],
             placeholder="blank: the table rolls", width=260,
         )  # fmt: skip
         self.reveal_button = _button("Reveal brackets", "gm-reveal", "primary")
         self.undo_button = _button("Undo", "gm-undo")
         self.redo_button = _button("Redo", "gm-redo")
         self.share_toggle = pn.widgets.Toggle(
-            name="Share foes' numbers", css_classes=["gm-share"], width=170
+            label="Share foes' numbers", css_classes=["gm-share"], width=170
         )
         self.rotate_button = _button("New join code", "gm-rotate")
         self.short_rest = _button("Short Rest", "gm-short-rest")
@@ -249,12 +250,14 @@ class GMPage(pn.viewable.Viewer):
 
         # Declarations (the GM declares the creatures, or anyone).
         self.declare_who = pn.widgets.Select(
-            name="Declare for", css_classes=["gm-declare-who"], width=200
+            label="Declare for", css_classes=["gm-declare-who"], width=200
         )
         self.declare_bracket = pn.widgets.RadioButtonGroup(
             options=BRACKET_LABELS, value="normal", css_classes=["gm-bracket"]
         )
-        self.declare_bumps = pn.widgets.IntInput(name="Ki bumps", value=0, start=0, end=2, width=90)
+        self.declare_bumps = pn.widgets.IntInput(
+            label="Ki bumps", value=0, start=0, end=2, width=90
+        )
         self.declare_button = _button("Declare", "gm-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
         self.declare_row = _row(
@@ -262,11 +265,11 @@ class GMPage(pn.viewable.Viewer):
         )
 
         # The turn of whoever is up.
-        self.target = pn.widgets.Select(name="Target", css_classes=["gm-target"], width=200)
-        self.attack = pn.widgets.Select(name="Attack", css_classes=["gm-attack"], width=240)
-        self.cover = pn.widgets.Select(name="Cover", options=COVER_LABELS, width=140)
+        self.target = pn.widgets.Select(label="Target", css_classes=["gm-target"], width=200)
+        self.attack = pn.widgets.Select(label="Attack", css_classes=["gm-attack"], width=240)
+        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
         self.attack_button = _button("Attack", "gm-attack-go", "primary")
-        self.move_metres = pn.widgets.IntInput(name="Metres", value=5, start=1, end=1000, width=90)
+        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
         self.move_button = _button("Move", "gm-move")
         self.end_turn = _button("End turn", "gm-end-turn", "warning")
         self.attack_button.on_click(lambda _e: self._attack())
@@ -280,7 +283,7 @@ class GMPage(pn.viewable.Viewer):
         # The attack under way.
         self.roll_button = _button("Roll (table dice)", "gm-roll", "primary")
         self.faces = pn.widgets.TextInput(
-            name="Or type the physical dice", placeholder="e.g. 3 7", css_classes=["gm-faces"],
+            label="Or type the physical dice", placeholder="e.g. 3 7", css_classes=["gm-faces"],
             width=200,
         )  # fmt: skip
         self.faces_button = _button("Use these dice", "gm-faces-go")
@@ -288,39 +291,41 @@ class GMPage(pn.viewable.Viewer):
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
         self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
         self.boost_dice = pn.widgets.CheckButtonGroup(
-            name="Boost", options={}, css_classes=["gm-boost-dice"]
+            label="Boost", options={}, css_classes=["gm-boost-dice"]
         )
         self.boost_button = _button("Boost these dice", "gm-boost", "primary")
         self.boost_button.on_click(lambda _e: self._boost())
         self.boost_row = _row(self.boost_dice, self.boost_button)
-        self.prevent_ki = pn.widgets.IntInput(name="Ki to prevent", value=0, start=0, width=120)
+        self.prevent_ki = pn.widgets.IntInput(
+            label="Ki to prevent", value=0, start=0, width=120, css_classes=["gm-prevent-ki"]
+        )
         self.prevent_button = _button("Prevent", "gm-prevent", "primary")
         self.prevent_button.on_click(lambda _e: self._prevent())
         self.prevent_row = _row(self.prevent_ki, self.prevent_button)
 
         # GM tools on one combatant.
-        self.tool_who = pn.widgets.Select(name="Combatant", css_classes=["gm-tool-who"], width=200)
+        self.tool_who = pn.widgets.Select(label="Combatant", css_classes=["gm-tool-who"], width=200)
         self.hide_button = _button("Hide", "gm-hide")
         self.show_button = _button("Show", "gm-show")
         self.hide_button.on_click(lambda _e: self._tool("hide"))
         self.show_button.on_click(lambda _e: self._tool("show"))
         self.condition = pn.widgets.Select(
-            name="Condition", options=list(SETTABLE_CONDITIONS), css_classes=["gm-condition"],
+            label="Condition", options=list(SETTABLE_CONDITIONS), css_classes=["gm-condition"],
             width=160,
         )  # fmt: skip
-        self.until = pn.widgets.Select(name="Lasts", options=UNTIL_LABELS, width=200)
+        self.until = pn.widgets.Select(label="Lasts", options=UNTIL_LABELS, width=200)
         self.condition.param.watch(self._default_until, "value")
         self._default_until()
         self.set_condition = _button("Set condition", "gm-set-condition")
         self.set_condition.on_click(lambda _e: self._condition())
         self.clear_which = pn.widgets.Select(
-            name="Clear", width=160, css_classes=["gm-clear-which"]
+            label="Clear", width=160, css_classes=["gm-clear-which"]
         )
         self.clear_button = _button("Clear condition", "gm-clear")
         self.clear_button.on_click(lambda _e: self._clear())
         self.tool_who.param.watch(lambda _e: self._tool_options(), "value")
         self.note = pn.widgets.TextInput(
-            name="Note for the log", css_classes=["gm-note"], width=260
+            label="Note for the log", css_classes=["gm-note"], width=260
         )
         self.note_button = _button("Add note", "gm-note-go")
         self.note_button.on_click(lambda _e: self._note())
@@ -542,7 +547,7 @@ class GMPage(pn.viewable.Viewer):
         self.roll_row.visible = step in ("to_hit", "damage")
         if self.roll_row.visible:
             what = "to hit" if step == "to_hit" else "damage"
-            update(self.roll_button, name=f"Roll {what} (table dice)")
+            update(self.roll_button, label=f"Roll {what} (table dice)")
         self.boost_row.visible = step == "boost"
         if step == "boost":
             dice = p["odds"]["dice"] if p.get("odds") else []
@@ -555,7 +560,7 @@ class GMPage(pn.viewable.Viewer):
         if step == "prevent":
             t = by_id[p["target"]]
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
-            update(self.prevent_button, name=f"Prevent (Ki {t['ki']['now']})")
+            update(self.prevent_button, label=f"Prevent (Ki {t['ki']['now']})")
 
         tools = render.unique_labels(cs, lambda c: " (hidden)" if c["hidden"] else "")
         keep = self.tool_who.value if self.tool_who.value in tools.values() else cs[0]["id"]

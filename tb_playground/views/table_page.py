@@ -70,12 +70,12 @@ class TablePage(pn.viewable.Viewer):
 
     def _build_join(self) -> None:
         self.code_input = pn.widgets.TextInput(
-            name="Join code", placeholder="the code the GM reads out", css_classes=["tp-code"],
+            label="Join code", placeholder="the code the GM reads out", css_classes=["tp-code"],
             width=220,
         )  # fmt: skip
         self.find_button = _button("Find the table", "tp-find", "primary")
         self.find_button.on_click(lambda _e: self.find())
-        self.seat_select = pn.widgets.Select(name="Your seat", css_classes=["tp-seat"], width=220)
+        self.seat_select = pn.widgets.Select(label="Your seat", css_classes=["tp-seat"], width=220)
         self.join_button = _button("Sit down", "tp-join", "primary")
         self.join_button.on_click(lambda _e: self.join(self.seat_select.value))
         self.seat_row = _row(self.seat_select, self.join_button, visible=False)
@@ -121,6 +121,7 @@ class TablePage(pn.viewable.Viewer):
         self.close()
         role = "spectator" if seat == WATCH else "player"
         self.session = TableSession(table, role, None if seat == WATCH else seat, self.refresh)
+        self.service.sessions.add(self.session)
         remember_in_url(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
         self.refresh()
@@ -153,16 +154,16 @@ class TablePage(pn.viewable.Viewer):
         self.bracket = pn.widgets.RadioButtonGroup(
             options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
         )
-        self.bumps = pn.widgets.IntInput(name="Ki bumps", value=0, start=0, end=2, width=90)
+        self.bumps = pn.widgets.IntInput(label="Ki bumps", value=0, start=0, end=2, width=90)
         self.declare_button = _button("Declare in secret", "tp-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
         self.declare_row = _row(self.bracket, self.bumps, self.declare_button)
 
-        self.target = pn.widgets.Select(name="Target", css_classes=["tp-target"], width=200)
-        self.attack = pn.widgets.Select(name="Attack", css_classes=["tp-attack"], width=220)
-        self.cover = pn.widgets.Select(name="Cover", options=COVER_LABELS, width=140)
+        self.target = pn.widgets.Select(label="Target", css_classes=["tp-target"], width=200)
+        self.attack = pn.widgets.Select(label="Attack", css_classes=["tp-attack"], width=220)
+        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
         self.attack_button = _button("Attack", "tp-attack-go", "primary")
-        self.move_metres = pn.widgets.IntInput(name="Metres", value=5, start=1, end=1000, width=90)
+        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
         self.move_button = _button("Move", "tp-move")
         self.end_turn = _button("End my turn", "tp-end-turn", "warning")
         self.attack_button.on_click(lambda _e: self._attack())
@@ -175,7 +176,7 @@ class TablePage(pn.viewable.Viewer):
 
         self.roll_button = _button("Roll (table dice)", "tp-roll", "primary")
         self.faces = pn.widgets.TextInput(
-            name="Or type your dice", placeholder="e.g. 3 7", css_classes=["tp-faces"], width=160
+            label="Or type your dice", placeholder="e.g. 3 7", css_classes=["tp-faces"], width=160
         )
         self.faces_button = _button("Use my dice", "tp-faces-go")
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
@@ -187,7 +188,9 @@ class TablePage(pn.viewable.Viewer):
             lambda _e: self.send({"type": "boost", "dice": list(self.boost_dice.value)})
         )
         self.boost_row = _row(self.boost_dice, self.boost_button)
-        self.prevent_ki = pn.widgets.IntInput(name="Ki to prevent", value=0, start=0, width=120)
+        self.prevent_ki = pn.widgets.IntInput(
+            label="Ki to prevent", value=0, start=0, width=120, css_classes=["tp-prevent-ki"]
+        )
         self.prevent_button = _button("Prevent", "tp-prevent", "primary")
         self.prevent_button.on_click(
             lambda _e: self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
@@ -335,7 +338,7 @@ class TablePage(pn.viewable.Viewer):
         self.roll_row.visible = attacker and step in ("to_hit", "damage")
         if self.roll_row.visible:
             what = "to hit" if step == "to_hit" else "damage"
-            update(self.roll_button, name=f"Roll {what} (table dice)")
+            update(self.roll_button, label=f"Roll {what} (table dice)")
         self.boost_row.visible = attacker and step == "boost"
         if self.boost_row.visible:
             dice = p["odds"]["dice"] if p.get("odds") else []
@@ -347,7 +350,7 @@ class TablePage(pn.viewable.Viewer):
         self.prevent_row.visible = mine and step == "prevent" and p["target"] == me["id"]
         if self.prevent_row.visible:
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
-            update(self.prevent_button, name=f"Prevent (Ki {me['ki']['now']})")
+            update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
