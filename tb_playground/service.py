@@ -8,8 +8,9 @@ process (never run the server with ``--num-procs``): ``get_service()`` makes the
 - One ``TableStore``: the SQLite file at ``TB_TABLE_DB`` or the default path in the user's data
   directory (``tb_playground.table.default_path``). A restart opens the same tables.
 - The GM key works like Jupyter's token: ``TB_GM_KEY`` if set, else a random key made once per
-  process and printed once, with the full link ``http://HOST:PORT/gm?key=...``. Keys are
-  compared in constant time (``secrets.compare_digest``).
+  process and printed once, with the full link ``http://HOST:PORT/gm?key=...`` (at start with
+  ``panel serve ... --warm``, which runs the app scripts once at start; else at the first
+  visit). Keys are compared in constant time (``secrets.compare_digest``).
 - Players join a table with its join code (``find_by_code``); every command a page sends goes
   through ``Table.apply`` with the role and seat the page's own server-side state holds, so every
   permission is checked by the table whatever a browser sends.
@@ -87,7 +88,8 @@ class CombatService:
 
     def gm_link(self, address: str | None = None) -> str:
         """The full link to the GM page, key included."""
-        address = address or _server_address(sys.argv)
+        # Bokeh swaps sys.argv while it runs an app script; the command line is in orig_argv.
+        address = address or _server_address(getattr(sys, "orig_argv", sys.argv))
         return f"http://{address}/gm?key={self._gm_key}"
 
     def announce(self, stream=None) -> None:

@@ -61,7 +61,7 @@ def fight() -> Encounter:
 
 @pytest.fixture
 def served(tmp_path):
-    """(base URL, service) of an in-process server with /gm and /table."""
+    """(base URL, service, server) of an in-process server with /gm and /table."""
     service = CombatService(tmp_path / "tables.sqlite", gm_key=KEY)
     set_service(service)
     port = free_port()
@@ -75,8 +75,11 @@ def served(tmp_path):
     )
     base = f"http://127.0.0.1:{port}"
     wait_for_http(f"{base}/table")
-    yield base, service
-    server.stop()
+    yield base, service, server
+    try:
+        server.stop()
+    except Exception:  # noqa: BLE001 - the restart test stops it itself
+        pass
     set_service(None)
 
 
@@ -99,7 +102,7 @@ def join(page, base: str, code: str, seat_name: str) -> None:
 
 
 def test_gm_and_two_players_play_a_round(served, browser):
-    base, service = served
+    base, service, _ = served
     table = service.create("Friday", fight())
     code = table.view_for("gm")["join_code"]
     gm, ronan, brick = (browser.new_context().new_page() for _ in range(3))
@@ -214,7 +217,7 @@ def test_gm_and_two_players_play_a_round(served, browser):
 
 
 def test_refusals_and_a_phone(served, browser):
-    base, service = served
+    base, service, _ = served
     table = service.create("Phones", fight())
     code = table.view_for("gm")["join_code"]
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
@@ -255,6 +258,7 @@ def test_refusals_and_a_phone(served, browser):
 
 
 def _serve_apps(port: int, db: Path) -> subprocess.Popen:
+    """The command a GM runs, over the table file ``db``."""
     env = {**os.environ, "TB_TABLE_DB": str(db), "TB_GM_KEY": KEY}
     return subprocess.Popen(
         [
@@ -268,7 +272,7 @@ def _serve_apps(port: int, db: Path) -> subprocess.Popen:
 
 
 def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
-    """`panel serve apps/gm.py apps/table.py`, killed mid-fight and started again."""
+    """`panel serve apps/gm.py apps/table.py` is killed mid-fight; a new server opens the file."""
     db = tmp_path / "tables.sqlite"
     service = CombatService(db, gm_key=KEY)
     table = service.create("Restart", fight())
@@ -283,6 +287,7 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
     base = f"http://127.0.0.1:{port}"
     proc = _serve_apps(port, db)
     gm, ronan = browser.new_context().new_page(), browser.new_context().new_page()
+    server = None
     try:
         wait_for_http(f"{base}/table", timeout=60)
         gm.goto(f"{base}/gm?key={KEY}&table=Restart")
@@ -290,17 +295,22 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         ronan.locator(".tp-faces input").fill("3 4")
         click(ronan, "tp-faces-go")
         ronan.locator(".tp-faces input").fill("9 9 9 9 9 9 2")
-        click(ronan, "tp-faces-go")  # 6 over the wall of 3, the 2 can be boosted
+        click(ronan, "tp-faces-go")  # 6 over the wall of 3; a boost would lift the 2
         expect(gm.locator(".gm-pending")).to_contain_text("boost")
+        expect(ronan.locator(".tp-boost-dice button")).to_have_count(7)
         counter = gm.locator(".gm-header .counter").inner_text()
+        expect(ronan.locator(".tp-header .counter")).to_have_text(counter)
         tracks = {p: card(p, "ronan").inner_text() for p in (gm, ronan)}
         dog = card(gm, "guard-dog").inner_text()
-        assert counter == ronan.locator(".tp-header .counter").inner_text()
 
-        proc.send_signal(signal.SIGKILL)
+        proc.send_signal(signal.SIGKILL)  # a crash, mid-attack
         proc.wait(timeout=10)
-        proc = _serve_apps(port, db)
-        wait_for_http(f"{base}/table", timeout=60)
+        set_service(CombatService(db, gm_key=KEY))
+        server = pn.serve(
+            {"gm": gm_page, "table": table_page}, port=port, address="127.0.0.1",
+            threaded=True, show=False, websocket_origin=[f"127.0.0.1:{port}"],
+        )  # fmt: skip
+        wait_for_http(f"{base}/table")
         for page in (gm, ronan):
             page.reload()
         expect(gm.locator(".gm-header .counter")).to_have_text(counter)
@@ -310,9 +320,12 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
             assert card(page, "ronan").inner_text() == tracks[page]
         assert card(gm, "guard-dog").inner_text() == dog
         expect(ronan.locator(".tp-boost-dice button")).to_have_count(7)
+        ronan.locator(".tp-boost-dice button").last.click()
+        click(ronan, "tp-boost")  # the fight goes on after the restart
+        expect(gm.locator(".gm-log")).to_contain_text("Guard dog loses")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+        if proc.poll() is None:
             proc.kill()
+        if server is not None:
+            server.stop()
+        set_service(None)
