@@ -49,7 +49,7 @@ def _html(css_class: str, **kw) -> pn.pane.HTML:
 
 
 def _button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
-    return pn.widgets.Button(label=label, button_type=kind, css_classes=[css], width=130)
+    return pn.widgets.Button(label=label, color=kind, css_classes=[css], width=130)
 
 
 class GMPage(pn.viewable.Viewer):
