@@ -177,8 +177,12 @@ def test_vital_now_and_conditions():
     assert vital_now("health", 8, 30) == -8  # held at the bottom
     assert vital_now("poise", 8, 30) == -7  # Poise resets at the bottom
     assert vital_now("poise", 8, 12, variant_002=True) == 0  # 002: Poise stops at 0
-    assert vital_conditions(0, -1, 3) == ["Unconscious", "Humiliated"]
+    # rules/000 "Harm and Recovery": below 0 went through 0, and Flustered lasts the Scene.
+    assert vital_conditions(0, -1, 3) == ["Unconscious", "Flustered", "Humiliated"]
     assert vital_conditions(-2, 0, 0) == ["Dying", "Flustered", "Overwhelmed"]
+    assert vital_conditions(3, 2, -1) == ["Overwhelmed", "Shattered"]
+    assert vital_conditions(3, 2, 3) == []
+    assert vital_conditions(3, 2, 3, flustered=True) == ["Flustered"]  # Poise climbed back
 
 
 def _draft_brute(rating: int, dc: int, rerolls: int) -> float:

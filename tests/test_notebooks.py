@@ -64,3 +64,15 @@ def test_damage_notebook():
     # Ronan: 4 outright, 3 dice each over Soak 7 with +4 on 4..10 (70%).
     assert "{4: 0.027, 5: 0.189, 6: 0.441, 7: 0.343}" in text
     assert "expected 6.1" in text
+
+
+def test_combat_notebook():
+    nb = run("combat.ipynb")
+    assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
+    text = text_of(nb)
+    # rules/000: 4 dice connect outright and one of 2, 1, 6 (+ Klotho 4) beats Soak 7.
+    assert "5 levels before any Ki boost" in text
+    assert "Opponent Health 12 -> 7" in text
+    # The foe is a label to the player; the reopened store holds the same state.
+    assert "('Opponent', 'hurt', None)" in text
+    assert text.rstrip().endswith("True")

@@ -194,25 +194,28 @@ def side(total: int, target: int, crit_max: int) -> tuple[str, int]:
     return "failure", 0
 
 
-def actor_wins(actor: tuple[str, int], resister: tuple[str, int]) -> bool:
-    rank = {"critical": 2, "success": 1, "failure": 0, "catastrophe": 0}
+def actor_wins(actor: tuple[str, int], resister: tuple[str, int], outrank: bool = False) -> bool:
+    """rules/000 "Opposed Rolls", literally: a critical's margin is TN - kept total like any
+    success (RULES.md, Core Roll: "a critical at TN 8 with a kept 2 is 6 under"). ``outrank``
+    is the ``criticals_outrank`` switch: a critical beats any ordinary success."""
+    rank = {"critical": 2 if outrank else 1, "success": 1, "failure": 0, "catastrophe": 0}
     a_rank, r_rank = rank[actor[0]], rank[resister[0]]
     if a_rank == 0:
         return False  # actor fails: the resister wins (both fail -> resister too)
     if r_rank == 0:
         return True  # only the actor succeeds
     if a_rank != r_rank:
-        return a_rank > r_rank  # a critical outranks an ordinary success
+        return a_rank > r_rank  # switch on: a critical outranks an ordinary success
     return actor[1] > resister[1]  # further under the TN wins; a tie goes to the resister
 
 
-def oracle_opposed(a_tn, r_tn, a_adv=0, r_adv=0, a_crit=2, r_crit=2) -> Fraction:
+def oracle_opposed(a_tn, r_tn, a_adv=0, r_adv=0, a_crit=2, r_crit=2, outrank=False) -> Fraction:
     a_counts, a_n = kept_counts((a_adv > 0) - (a_adv < 0))
     r_counts, r_n = kept_counts((r_adv > 0) - (r_adv < 0))
     wins = 0
     for ta, wa in a_counts.items():
         for tr, wr in r_counts.items():
-            if actor_wins(side(ta, a_tn, a_crit), side(tr, r_tn, r_crit)):
+            if actor_wins(side(ta, a_tn, a_crit), side(tr, r_tn, r_crit), outrank):
                 wins += wa * wr
     return Fraction(wins, a_n * r_n)
 
@@ -253,14 +256,23 @@ OPPOSED_CASES = [
     OPPOSED_CASES,
     ids=[f"A{c[0]}{c[2]:+d}c{c[4]}-vs-R{c[1]}{c[3]:+d}c{c[5]}" for c in OPPOSED_CASES],
 )
-def test_opposed_odds_against_bruteforce(a_tn, r_tn, a_adv, r_adv, a_crit, r_crit):
-    want = oracle_opposed(a_tn, r_tn, a_adv, r_adv, a_crit, r_crit)
-    got = opposed_odds(a_tn, r_tn, a_adv, r_adv, actor_crit_max=a_crit, resist_crit_max=r_crit)
+@pytest.mark.parametrize("outrank", [False, True], ids=["margin", "crit-outranks"])
+def test_opposed_odds_against_bruteforce(a_tn, r_tn, a_adv, r_adv, a_crit, r_crit, outrank):
+    want = oracle_opposed(a_tn, r_tn, a_adv, r_adv, a_crit, r_crit, outrank)
+    got = opposed_odds(
+        a_tn,
+        r_tn,
+        a_adv,
+        r_adv,
+        actor_crit_max=a_crit,
+        resist_crit_max=r_crit,
+        criticals_outrank=outrank,
+    )
     assert got == pytest.approx(float(want), abs=1e-12)
     # contest() on the same Odds is the same thing.
     a = roll_odds(a_tn, a_adv, a_crit)
     r = roll_odds(r_tn, r_adv, r_crit)
-    assert contest(a, r) == pytest.approx(float(want), abs=1e-12)
+    assert contest(a, r, criticals_outrank=outrank) == pytest.approx(float(want), abs=1e-12)
 
 
 @pytest.mark.parametrize(

@@ -46,3 +46,31 @@ def test_boost_timing_reaches_the_attack_options():
     c.ruleset.boosts_before_roll = True
     before = next(o for o in c.attack_options(target, boosts=2) if o.label.startswith("Punch"))
     assert after.expected > before.expected  # choosing after seeing the dice is worth more
+
+
+def test_criticals_outrank_changes_only_the_opposed_comparison():
+    """rules/000 'Opposed Rolls' read literally by default; the switch ranks criticals first."""
+    from tb_playground.engine import check_odds, contest, opposed_odds
+
+    r = Ruleset()
+    assert r.opposed_args == {"criticals_outrank": False}
+    default = opposed_odds(8, 16, **r.opposed_args)
+    r.criticals_outrank = True
+    assert r.variants_on == ["criticals_outrank"]
+    assert opposed_odds(8, 16, **r.opposed_args) > default
+    # A plain check knows nothing of it.
+    assert check_odds(5, 5).p_success == check_odds(5, 5).p_success
+    # Both sides at TN 20: a critical (kept 2) is 18 under, already the best margin: no change.
+    a, b = check_odds(10, 10), check_odds(10, 10)
+    assert contest(a, b, criticals_outrank=True) == contest(a, b)
+
+
+def test_switches_on_text_is_plain_words():
+    r = Ruleset()
+    assert r.switches_on_text() == []
+    r.criticals_outrank = True
+    r.never_moira = True
+    text = r.switches_on_text()
+    assert len(text) == 2
+    for sentence in text:
+        assert "_" not in sentence and sentence.endswith(".")

@@ -100,7 +100,7 @@ def test_a_normal_round_of_move_attack_move(tmp_path, ronan):
     t.apply({"type": "move", "combatant": "ronan", "metres": 5})
     with pytest.raises(ValueError, match="metres"):
         t.apply({"type": "move", "combatant": "ronan", "metres": 1})
-    with pytest.raises(ValueError, match="no action left"):
+    with pytest.raises(ValueError, match="holds 2 actions"):
         t.apply({"type": "attack", "attacker": "ronan", "target": "opponent"})
 
 
@@ -111,7 +111,7 @@ def test_a_normal_round_holds_two_attacks(tmp_path, ronan):
     for _ in range(2):
         t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 0})
         t.apply({"type": "roll", "faces": [9, 9]})
-    with pytest.raises(ValueError, match="no action left"):
+    with pytest.raises(ValueError, match="holds 2 actions"):
         t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 0})
 
 
@@ -143,7 +143,7 @@ def test_a_slow_called_shot_bumped_to_fast(tmp_path, ronan):
 def test_empowered_actions_need_a_slow_bracket(tmp_path, ronan):
     _, t = new_table(tmp_path, encounter(ronan, foes=[soak7()]))
     start_and_declare(t, {}, {"ronan": 10, "opponent": 1})
-    with pytest.raises(ValueError, match="Slow action"):
+    with pytest.raises(ValueError, match="needs a Slow round"):
         t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "empowered": "aim"})
 
 

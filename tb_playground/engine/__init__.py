@@ -227,3 +227,111 @@ __all__ += [
 from .circumstances import attack_advantage  # noqa: E402
 
 __all__ += ["attack_advantage"]
+
+# Rests, Fate, the round's budget and chases (issue 7, part 3).
+from .chase import (  # noqa: E402
+    CHASE_DIFFICULTY,
+    CHASE_RESULTS,
+    ChaseOutcome,
+    ChaseRound,
+    chase_result_odds,
+    chase_round,
+)
+from .fate import (  # noqa: E402
+    FATE_SPENDS,
+    FateGain,
+    FateSpend,
+    FateSpendRule,
+    fate_gain,
+    fate_gain_for,
+    fate_spend,
+    ki_spend_cost,
+)
+from .rest import REST_KINDS, Rest, Stabilised, full_night, short_rest, stabilise, sunrise_fate  # noqa: E402
+from .round_budget import (  # noqa: E402
+    ACTIONS,
+    BRACKET_ACTIONS,
+    BRACKETS,
+    DISTRACTED_FALLBACK,
+    TURN_CONDITIONS,
+    ActionRule,
+    EnduranceOdds,
+    TurnCheck,
+    bump_cost,
+    check_next_action,
+    distracted_fallback,
+    distracted_odds,
+    endurance_odds,
+    footing_odds,
+    footing_roll_needed,
+    ground_cost,
+    sprint_exhaustion_odds,
+    validate_turn,
+)
+
+__all__ += [
+    "ACTIONS",
+    "BRACKETS",
+    "BRACKET_ACTIONS",
+    "CHASE_DIFFICULTY",
+    "CHASE_RESULTS",
+    "ChaseOutcome",
+    "ChaseRound",
+    "chase_result_odds",
+    "chase_round",
+    "DISTRACTED_FALLBACK",
+    "TURN_CONDITIONS",
+    "ActionRule",
+    "EnduranceOdds",
+    "TurnCheck",
+    "bump_cost",
+    "check_next_action",
+    "distracted_fallback",
+    "distracted_odds",
+    "endurance_odds",
+    "footing_odds",
+    "footing_roll_needed",
+    "ground_cost",
+    "sprint_exhaustion_odds",
+    "validate_turn",
+    "FATE_SPENDS",
+    "REST_KINDS",
+    "FateGain",
+    "FateSpend",
+    "FateSpendRule",
+    "Rest",
+    "Stabilised",
+    "fate_gain",
+    "fate_gain_for",
+    "fate_spend",
+    "full_night",
+    "ki_spend_cost",
+    "short_rest",
+    "stabilise",
+    "sunrise_fate",
+]
+
+# Conditions and circumstances: the Advantage sources of every roll (issue 7).
+from .conditions import (  # noqa: E402
+    CONDITION_RULES,
+    CONDITIONS,
+    ROLL_KINDS,
+    ConditionRule,
+    RollModifiers,
+    Source,
+    roll_modifiers,
+    split_states,
+    weapon_range_band,
+)
+
+__all__ += [
+    "CONDITIONS",
+    "CONDITION_RULES",
+    "ROLL_KINDS",
+    "ConditionRule",
+    "RollModifiers",
+    "Source",
+    "roll_modifiers",
+    "split_states",
+    "weapon_range_band",
+]

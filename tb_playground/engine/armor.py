@@ -68,9 +68,21 @@ def attack_zone(called_shot: bool = False) -> str:
     return "head" if require_bool("called_shot", called_shot) else "body"
 
 
+def _require_armor(armor: object) -> None:
+    if armor is not None and not isinstance(armor, Armor):
+        raise ValueError(f"armor must be an Armor or None, got {type(armor).__name__}")
+
+
 def armor_covers(armor: Armor | None, called_shot: bool = False) -> bool:
-    """Whether ``armor`` intercepts an attack (it covers the attack's zone and is not broken)."""
+    """Whether ``armor`` intercepts an attack (it covers the attack's zone and is not broken).
+
+    Raises
+    ------
+    ValueError
+        If ``armor`` is neither an ``Armor`` nor ``None``.
+    """
     zone = attack_zone(called_shot)
+    _require_armor(armor)
     return armor is not None and armor.levels > 0 and armor.zone == zone
 
 
@@ -153,8 +165,7 @@ def armor_distribution(
     the Hardness, and those Ki are spent even though the armor absorbs the attack. With
     "after", at most one Ki is spent (on a liftable die when none beats the Hardness).
     """
-    if armor is not None and not isinstance(armor, Armor):
-        raise ValueError(f"armor must be an Armor or None, got {type(armor).__name__}")
+    _require_armor(armor)
     out = np.zeros((2, require_int("dice", dice, 0, MAX_DICE) + 1))
     if armor_covers(armor, called_shot):
         require_int("wall", wall, 0, MAX_WALL)

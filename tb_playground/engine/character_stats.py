@@ -32,8 +32,20 @@ import numpy as np
 
 from .core_roll import success_table, tier_rules
 from .defense import ELEMENTS, defense
-from .validation import require_bool, require_choice, require_int, require_int_array
+from .validation import (
+    require_bool,
+    require_choice,
+    require_int,
+    require_int_array,
+    require_length,
+)
 from .vitals import MAX_TRACK, VITALS, track_range, vital_state
+
+#: Most Skills (rows) one odds table takes, most Difficulty or DC columns, most walkers in a
+#: party: far above any sheet (21 Skills, 11 columns) and any table, small enough to be quick.
+MAX_SKILLS = 1000
+MAX_COLUMNS = 100
+MAX_PARTY = 1000
 
 #: The five Elements in sheet order (``defense.ELEMENTS``).
 ELEMENT_NAMES = ELEMENTS
@@ -71,9 +83,18 @@ GROUNDS = {"clear": 1, "rough": 2, "wild": 3}
 MAX_EXHAUSTED = 5
 
 #: Conditions a player or GM puts on a character (rules/004 "Conditions", rules/001 "Getting
-#: Low", "Grabbed"). Dying, Flustered, Humiliated, Overwhelmed and Shattered follow from the
-#: Vitals (``vital_conditions``) and Exhausted is a level 0..5, so neither is listed here.
-SET_CONDITIONS = ("Off Balance", "Distracted", "Surprised", "Prone", "Belly Down", "Grabbed")
+#: Low", "Grabbed", "Terrain and Footing": Squeezed in a tight space). Dying, Flustered,
+#: Humiliated, Overwhelmed and Shattered follow from the Vitals (``vital_conditions``) and
+#: Exhausted is a level 0..5, so neither is listed here.
+SET_CONDITIONS = (
+    "Off Balance",
+    "Distracted",
+    "Surprised",
+    "Prone",
+    "Belly Down",
+    "Grabbed",
+    "Squeezed",
+)
 
 #: The condition each Vital gives at 0 and below 0 (rules/004 "At Zero and Below").
 VITAL_CONDITIONS = {
@@ -113,13 +134,15 @@ def ki_pool(
     int
         Strongest Element + 8 (8..18) by default, plus ``bonus``.
     """
-    if isinstance(elements, str | bytes) or len(elements) != len(ELEMENT_NAMES):
-        raise ValueError(f"elements must be {len(ELEMENT_NAMES)} whole numbers {ELEMENT_NAMES}")
+    n = len(ELEMENT_NAMES)
+    elements = require_length("elements", elements, n, what=f"whole numbers {ELEMENT_NAMES}")
+    if len(elements) != n:
+        raise ValueError(f"elements must be {n} whole numbers {ELEMENT_NAMES}")
     values = [_stat(name, v) for name, v in zip(ELEMENT_NAMES, elements, strict=True)]
     bonus = require_int("bonus", bonus, 0, 100)
     if not require_bool("from_sub_stats", from_sub_stats):
         return max(values) + KI_BASE + bonus
-    if sub_stats is None:
+    if not isinstance(sub_stats, Mapping):
         raise ValueError(f"sub_stats must give {KI_SUB_STATS} when from_sub_stats is True")
     total = sum(_stat(name, sub_stats.get(name)) for name in KI_SUB_STATS)
     return round(Fraction(2 * total, len(KI_SUB_STATS))) + bonus
@@ -189,8 +212,15 @@ def vital_now(vital: str, maximum: int, lost: int, variant_002: bool = False) ->
     return max(low, min(high, maximum - lost))
 
 
-def vital_conditions(health: int, poise: int, sanity: int, dead: bool = False) -> list[str]:
+def vital_conditions(
+    health: int, poise: int, sanity: int, dead: bool = False, flustered: bool = False
+) -> list[str]:
     """The conditions the Vitals impose (rules/004 "Conditions"; "At Zero and Below").
+
+    A track below 0 keeps its "at 0" condition too: one attack never carries a track past 0
+    (rules/000 "Going down, and staying down"), so it went through 0, and Flustered lasts the
+    Scene while Overwhelmed lasts until a rest or Ki (rules/000 "Harm and Recovery", rules/002).
+    Health is the exception: Dying already is "Unconscious and out of the fight" (rules/004).
 
     Parameters
     ----------
@@ -198,22 +228,30 @@ def vital_conditions(health: int, poise: int, sanity: int, dead: bool = False) -
         Each track's current value.
     dead : bool
         The character is dead: "Dead" stands in place of Health's Unconscious or Dying.
+    flustered : bool
+        Poise reached 0 earlier this Scene: Flustered stays "until the Scene ends" even when
+        Poise climbs back (rules/000 "Harm and Recovery", Poise).
 
     Returns
     -------
     list of str
-        For each track at 0 its "at 0" condition, below 0 its "below 0" one.
+        Health's condition, then Poise's (Flustered before Humiliated), then Sanity's.
     """
     dead = require_bool("dead", dead)
+    flustered = require_bool("flustered", flustered)
     out = []
     for vital, value in zip(VITALS, (health, poise, sanity), strict=True):
         value = require_int(vital, value, -MAX_TRACK, MAX_TRACK)
         at_zero, below = VITAL_CONDITIONS[vital]
-        if vital == "health" and dead:
-            out.append("Dead")
-        elif value == 0:
+        if vital == "health":
+            if dead:
+                out.append("Dead")
+            elif value <= 0:
+                out.append(at_zero if value == 0 else below)
+            continue
+        if value <= 0 or (vital == "poise" and flustered):
             out.append(at_zero)
-        elif value < 0:
+        if value < 0:
             out.append(below)
     return out
 
@@ -314,7 +352,26 @@ def movement_rate(air: int, exhausted: int = 0, grabbed: bool = False) -> int:
     -------
     int
     """
-    rate = 5 + _stat("air", air)
+    return rate_after_conditions(5 + _stat("air", air), exhausted, grabbed)
+
+
+def rate_after_conditions(rate: int, exhausted: int = 0, grabbed: bool = False) -> int:
+    """A Movement Rate after Exhausted 3 (halved, rounded down) and Grabbed (0) (rules/001).
+
+    Parameters
+    ----------
+    rate : int
+        The rate before conditions (5 + Air, or a creature card's rate), 0..1000 metres.
+    exhausted : int
+        Exhausted level 0..5.
+    grabbed : bool
+        Grabbed sets the rate to 0.
+
+    Returns
+    -------
+    int
+    """
+    rate = require_int("rate", rate, 0, 1000)
     exhausted = require_int("exhausted", exhausted, 0, MAX_EXHAUSTED)
     if require_bool("grabbed", grabbed):
         return 0
@@ -394,7 +451,7 @@ def party_travel(members: Sequence[tuple[int, int]], ground: str = "clear") -> T
     Parameters
     ----------
     members : sequence of (air, stamina)
-        At least one walker; each value 0..10.
+        One to 1000 walkers; each value 0..10.
     ground : {"clear", "rough", "wild"}
         See ``travel``.
 
@@ -403,8 +460,9 @@ def party_travel(members: Sequence[tuple[int, int]], ground: str = "clear") -> T
     Travel
     """
     ground = require_choice("ground", ground, tuple(GROUNDS))
-    if len(members) == 0:
-        raise ValueError("members must list at least one (air, stamina) pair")
+    members = require_length("members", members, MAX_PARTY, 1, "(air, stamina) pairs")
+    for i, member in enumerate(members):
+        require_length(f"members[{i}]", member, 2, 2, "numbers (air, stamina)")
     speed = min(travel_speed(air) for air, _ in members)
     hours = min(travel_day_hours(stamina) for _, stamina in members)
     return Travel(
@@ -443,48 +501,61 @@ def skill_odds_table(
     elements: Sequence[int],
     tiers: Sequence[int],
     difficulties: Sequence[int] = range(11),
-    advantage: int = 0,
+    advantage: int | Sequence[int] = 0,
     usable_untrained: Sequence[bool] | None = None,
+    advantage_from_expert: bool = False,
 ) -> np.ndarray:
     """P(success) of each skill at each Difficulty (RULES.md, Core Roll; training tiers).
 
     Parameters
     ----------
     elements : sequence of int
-        The Element each skill rolls with (its home Element's score), 0..10 each.
+        The Element each skill rolls with (its home Element's score), 0..10 each; at most
+        1000 skills.
     tiers : sequence of int
         Each skill's training tier, 0 Untrained .. 4 Master; same length as ``elements``.
     difficulties : sequence of int
-        Columns, 0..10 each.
-    advantage : int
-        Net situational Advantage sources, added to each tier's own.
+        Columns, 0..10 each; at most 100.
+    advantage : int or sequence of int
+        Net situational Advantage sources, added to each tier's own: one for every skill, or
+        one per skill (conditions reach Physical, Social and Mental skills differently).
     usable_untrained : sequence of bool, optional
         False for a skill that cannot be rolled Untrained ("Swimming can't be done untrained",
         rules/000): its row is 0 while its tier is 0. Default: every skill can.
+    advantage_from_expert : bool
+        Variant 002: a tier's Advantage starts at Expert, not Adept (``tier_rules``).
 
     Returns
     -------
     numpy.ndarray
         Float array (len(elements), len(difficulties)); entry [i, j] equals
-        ``check_odds(elements[i], difficulties[j], tiers[i], advantage).p_success``.
+        ``check_odds(elements[i], difficulties[j], tiers[i], advantage[i],
+        advantage_from_expert=...).p_success``.
     """
-    elements = require_int_array("elements", elements, 0, 10).reshape(-1)
-    tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
-    difficulties = require_int_array("difficulties", list(difficulties), 0, 10).reshape(-1)
-    advantage = require_int("advantage", advantage)
+    elements = require_int_array("elements", elements, 0, 10, MAX_SKILLS).reshape(-1)
+    tiers = require_int_array("tiers", tiers, 0, 4, MAX_SKILLS).reshape(-1)
+    difficulties = require_length("difficulties", difficulties, MAX_COLUMNS, what="Difficulties")
+    difficulties = require_int_array("difficulties", difficulties, 0, 10).reshape(-1)
     if elements.shape != tiers.shape:
         raise ValueError(
             f"elements and tiers must have the same length, got {elements.size} and {tiers.size}"
         )
+    from_expert = require_bool("advantage_from_expert", advantage_from_expert)
+    if isinstance(advantage, Sequence | np.ndarray):
+        advantages = require_int_array("advantage", list(advantage), -100, 100).reshape(-1)
+        if advantages.shape != elements.shape:
+            raise ValueError("advantage must be one whole number, or one per skill")
+    else:
+        advantages = np.full(elements.shape, require_int("advantage", advantage))
     out = np.zeros((elements.size, difficulties.size))
-    for tier in np.unique(tiers):
-        rules = tier_rules(int(tier))
-        rows = np.flatnonzero(tiers == tier)
+    for tier, adv in {(int(t), int(a)) for t, a in zip(tiers, advantages, strict=True)}:
+        rules = tier_rules(tier, from_expert)
+        rows = np.flatnonzero((tiers == tier) & (advantages == adv))
         base = elements[rows] if rules.uses_element else np.zeros(rows.size, dtype=np.int64)
         targets = (base[:, None] + difficulties[None, :]).reshape(-1)
         table = success_table(
             targets,
-            advantage + rules.advantage_sources,
+            adv + rules.advantage_sources,
             rules.crit_max,
             rules.reroll_catastrophe,
         )
@@ -497,6 +568,9 @@ def _untrained_blocked(
 ) -> np.ndarray:
     """Zero the rows of Skills that cannot be rolled Untrained (Swimming) while Untrained."""
     if usable_untrained is not None:
+        usable_untrained = require_length(
+            "usable_untrained", usable_untrained, tiers.size, what="True / False values"
+        )
         usable = np.array([require_bool("usable_untrained", u) for u in usable_untrained])
         if usable.shape != tiers.shape:
             raise ValueError("usable_untrained must have one entry per skill")
@@ -518,12 +592,16 @@ def draft_skill_odds_table(
     tiers: Sequence[int],
     dcs: Sequence[int],
     usable_untrained: Sequence[bool] | None = None,
+    advantage: int | Sequence[int] = 0,
 ) -> np.ndarray:
     """A 20 Below sheet's skills under the rules/003 roll-over draft, at each DC.
 
     Our mapping (the draft has no tiers): the Skill Rating is the Element's score when
     Trained or better, 0 Untrained; Adept and up keep their one Advantage, which in the draft
     is a re-roll of the worse die. A Skill that cannot be rolled Untrained still cannot.
+
+    ``advantage`` (one, or one per skill) adds net situational sources as re-rolls, the way
+    ``roll_over_attack`` takes the sheet's Advantage.
 
     Returns
     -------
@@ -532,12 +610,16 @@ def draft_skill_odds_table(
     """
     from .roll_over import roll_over_table
 
-    elements = require_int_array("elements", elements, 0, 10).reshape(-1)
-    tiers = require_int_array("tiers", tiers, 0, 4).reshape(-1)
+    elements = require_int_array("elements", elements, 0, 10, MAX_SKILLS).reshape(-1)
+    tiers = require_int_array("tiers", tiers, 0, 4, MAX_SKILLS).reshape(-1)
     if elements.shape != tiers.shape:
         raise ValueError("tiers must have one entry per skill, like elements")
+    dcs = require_length("dcs", dcs, MAX_COLUMNS, what="DCs")
     ratings = np.where(tiers > 0, elements, 0)
     advantages = np.array([tier_rules(int(t)).advantage_sources for t in tiers], dtype=int)
+    advantages = advantages + np.broadcast_to(
+        require_int_array("advantage", advantage, -9, 9), advantages.shape
+    )
     table = roll_over_table(ratings, dcs, advantages)
     return _untrained_blocked(table, tiers, usable_untrained)
 

@@ -60,12 +60,23 @@ class TierRules:
     reroll_catastrophe: bool
 
 
-def tier_rules(tier: int) -> TierRules:
-    """Return the rules a training tier (0 Untrained .. 4 Master) applies to a check."""
+def tier_rules(tier: int, advantage_from_expert: bool = False) -> TierRules:
+    """Return the rules a training tier (0 Untrained .. 4 Master) applies to a check.
+
+    Parameters
+    ----------
+    tier : int
+        0 Untrained .. 4 Master.
+    advantage_from_expert : bool
+        Variant 002 ("What Are Advantage and Disadvantage?": "an Expert or Master Skill
+        Training Tier" grants Advantage): the tier's Advantage source starts at Expert, so an
+        Adept rolls plainly. Default (rules/000, 004): from Adept.
+    """
     tier = require_int("tier", tier, 0, 4)
+    first = 3 if require_bool("advantage_from_expert", advantage_from_expert) else 2
     return TierRules(
         uses_element=tier >= 1,
-        advantage_sources=1 if tier >= 2 else 0,
+        advantage_sources=1 if tier >= first else 0,
         crit_max=CRIT_MAX_EXPERT if tier >= 3 else CRIT_MAX_DEFAULT,
         reroll_catastrophe=tier >= 4,
     )
@@ -262,7 +273,14 @@ def check_target(element: int, difficulty: int, tier: int = 1) -> int:
     return element + difficulty if tier_rules(tier).uses_element else difficulty
 
 
-def check_odds(element: int, difficulty: int, tier: int = 1, advantage: int = 0) -> Odds:
+def check_odds(
+    element: int,
+    difficulty: int,
+    tier: int = 1,
+    advantage: int = 0,
+    *,
+    advantage_from_expert: bool = False,
+) -> Odds:
     """Exact odds of a skill check at a training tier (RULES.md, Core Roll).
 
     Parameters
@@ -277,12 +295,14 @@ def check_odds(element: int, difficulty: int, tier: int = 1, advantage: int = 0)
         is rerolled once).
     advantage : int
         Net situational Advantage sources, before the tier's own source is added.
+    advantage_from_expert : bool
+        Variant 002: the tier's Advantage starts at Expert, not Adept (``tier_rules``).
 
     Returns
     -------
     Odds
     """
-    rules = tier_rules(tier)
+    rules = tier_rules(tier, advantage_from_expert)
     target = check_target(element, difficulty, tier)
     advantage = require_int("advantage", advantage)
     return roll_odds(

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .validation import require_bool, require_choice, require_int
+from .validation import require_bool, require_choice, require_int, require_length
 
 #: Largest damage pool the engine accepts (its binomial tables reach this far).
 MAX_DICE = 100
@@ -47,6 +47,10 @@ MAX_DICE = 100
 #: Highest wall (Soak, Presence, Psyche) and highest boost bonus or Klotho: sub-stats are 0..10.
 MAX_WALL = 10
 MAX_BONUS = 10
+
+#: Most numbers one ``damage_sweep`` table may hold (about 160 MB, a third of a second);
+#: every page asks for far fewer.
+MAX_SWEEP_CELLS = 20_000_000
 
 #: Ki boost timings: "after" the dice are seen (default rule) or "before" (variant 002).
 TIMINGS = ("after", "before")
@@ -273,14 +277,8 @@ def damage_distribution(
 
 
 def _int_list(name: str, values: Iterable[int], low: int, high: int) -> np.ndarray:
-    try:
-        items = list(values)
-    except TypeError:
-        raise ValueError(
-            f"{name} must be a sequence of whole numbers from {low} to {high}"
-        ) from None
-    if not items:
-        raise ValueError(f"{name} must hold at least one value from {low} to {high}, got none")
+    """``values`` as an int array: 1 to ``high - low + 1`` entries (one per allowed value)."""
+    items = require_length(name, values, high - low + 1, 1, f"whole numbers from {low} to {high}")
     return np.array([require_int(f"{name}[{i}]", v, low, high) for i, v in enumerate(items)])
 
 
@@ -300,13 +298,16 @@ def damage_sweep(
     max_dice : int
         Largest pool, 0..100; pools 0..max_dice are all computed.
     walls : sequence of int
-        Walls, each 0..10.
+        Walls, each 0..10; at most 11 of them.
     boosts : sequence of int
-        Boost budgets, each 0..100.
+        Boost budgets, each 0..100; at most 101 of them.
     bonuses : sequence of int
-        Boost bonuses, each 0..10.
+        Boost bonuses, each 0..10; at most 11 of them.
     timing, critical, klotho
         As for ``damage_distribution``, applied to every cell.
+
+    The table may hold at most ``MAX_SWEEP_CELLS`` numbers; a bigger one is refused with a
+    ValueError before any of it is computed.
 
     Returns
     -------
@@ -322,6 +323,12 @@ def damage_sweep(
     timing = require_choice("timing", timing, TIMINGS)
     critical = require_bool("critical", critical)
     klotho = require_int("klotho", klotho, 0, MAX_BONUS)
+    cells = (max_dice + 1) ** 2 * wall_arr.size * boost_arr.size * bonus_arr.size
+    if cells > MAX_SWEEP_CELLS:
+        raise ValueError(
+            f"max_dice, walls, boosts and bonuses ask for a table of {cells:,} numbers; "
+            f"at most {MAX_SWEEP_CELLS:,} are allowed (use fewer dice or fewer values)"
+        )
 
     threshold = wall_arr[:, None] - (klotho if critical else 0)  # (W, 1)
     over = np.broadcast_to(_over_faces(threshold), (wall_arr.size, bonus_arr.size))
@@ -357,8 +364,8 @@ def roll_levels(
     Parameters
     ----------
     rolls : sequence of int
-        The d10 faces rolled (1..10 each). On a critical hit these are only the dice that
-        are rolled, with ``automatic`` the ones that connected outright.
+        The d10 faces rolled (1..10 each), at most 100 of them. On a critical hit these are
+        only the dice that are rolled, with ``automatic`` the ones that connected outright.
     wall : int
         0..10.
     boosts, bonus, timing
@@ -386,6 +393,7 @@ def roll_levels(
     >>> roll_levels([2, 1, 6], wall=7, klotho=4, automatic=4)
     (5, 0)
     """
+    rolls = require_length("rolls", rolls, MAX_DICE, what="d10 faces")
     faces = [require_int(f"rolls[{i}]", r, 1, 10) for i, r in enumerate(rolls)]
     wall = require_int("wall", wall, 0, MAX_WALL)
     boosts = require_int("boosts", boosts, 0, MAX_DICE)

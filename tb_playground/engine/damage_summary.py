@@ -8,16 +8,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .damage import MAX_BONUS, MAX_WALL, damage_sweep
-from .validation import require_bool, require_choice, require_int
+from .damage import MAX_BONUS, MAX_SWEEP_CELLS, MAX_WALL, damage_sweep
+from .validation import require_bool, require_choice, require_int, require_size
 
 #: What ``damage_grid`` can report for each cell.
 GRID_STATISTICS = ("expected", "any")
 
 
 def _distributions(value: object) -> np.ndarray:
-    """``value`` as a float array whose last axis holds probability vectors, or a ValueError."""
-    array = np.asarray(value, dtype=float)
+    """``value`` as a float array whose last axis holds probability vectors, or a ValueError.
+
+    At most ``MAX_SWEEP_CELLS`` numbers: the biggest ``damage_sweep`` table.
+    """
+    require_size("distribution", value, MAX_SWEEP_CELLS)
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("distribution must be an array of probabilities") from None
+    require_size("distribution", array, MAX_SWEEP_CELLS)
     if array.ndim == 0 or array.shape[-1] == 0:
         raise ValueError("distribution must hold P(levels == k) for k = 0, 1, ..., got no entries")
     if not np.all(np.isfinite(array)) or np.any(array < 0):

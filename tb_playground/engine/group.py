@@ -16,10 +16,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from .core_roll import Odds
-from .validation import require_int
+from .validation import require_int, require_length
 
 #: Advantage sources for taking the next Time Band up (rules/000, Taking Your Time).
 TAKING_YOUR_TIME_SOURCES = 1
+
+#: Most helpers, and most members of a group roll, one call takes.
+MAX_HELPERS = 100
+MAX_GROUP = 1000
 
 
 def help_sources(helper_tiers: Sequence[int]) -> int:
@@ -28,10 +32,11 @@ def help_sources(helper_tiers: Sequence[int]) -> int:
     Parameters
     ----------
     helper_tiers : sequence of int
-        Each helper's training tier (0..4) in the Skill being rolled.
+        Each helper's training tier (0..4) in the Skill being rolled; at most 100 helpers.
     """
     if isinstance(helper_tiers, str | bytes) or not isinstance(helper_tiers, Sequence):
         raise ValueError(f"helper_tiers must be a list of tiers 0..4, got {helper_tiers!r}")
+    helper_tiers = require_length("helper_tiers", helper_tiers, MAX_HELPERS, what="tiers 0..4")
     tiers = [require_int(f"helper_tiers[{i}]", t, 0, 4) for i, t in enumerate(helper_tiers)]
     return sum(1 for t in tiers if t >= 1)
 
@@ -45,12 +50,11 @@ def group_odds(members: Sequence[Odds]) -> float:
     Parameters
     ----------
     members : sequence of Odds
-        One ``Odds`` per member; an empty group is an error.
+        One ``Odds`` per member, 1 to 1000 members.
     """
     if isinstance(members, Odds) or not isinstance(members, Sequence):
         raise ValueError(f"members must be a list of Odds, got {type(members).__name__}")
-    if len(members) == 0:
-        raise ValueError("members must hold at least 1 member's Odds, got none")
+    members = require_length("members", members, MAX_GROUP, 1, "members' Odds")
     # ways[k] = P(k successes so far and no catastrophe so far)
     ways = np.array([1.0])
     for odds in members:

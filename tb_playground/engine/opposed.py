@@ -6,11 +6,15 @@ Both sides roll against the same Difficulty, each with their own Element and Ski
 - Both succeed: whoever came in further under their own TN wins; a tie goes to the resister.
 - Both fail: the resister wins (nothing changes).
 
-How a critical success compares (the texts are silent, so this is our reading): a critical
-success outranks any ordinary success, whatever the margins, because it is "the best thing
-that could have happened" (rules/000). Two criticals, or two ordinary successes, compare by
-margin (TN minus kept total, which may be negative for a critical against a TN below 2); a
-tie still goes to the resister. A catastrophic failure is a failure.
+The margin is TN minus the kept total for every success, a critical included: rules/000 makes
+no exception, so a critical at TN 8 with a kept 2 is 6 under, and loses to an ordinary 9 at
+TN 16 (7 under). A critical against a TN below its total has a negative margin. A catastrophic
+failure is a failure; a Master's reroll of one never turns it into a success, so it changes
+nothing here.
+
+``criticals_outrank`` (a named Ruleset switch, off by default) is the other reading: a
+critical success outranks any ordinary success whatever the margins; two criticals compare by
+margin, a tie still going to the resister.
 
 A creature does not roll its side: its card gives a static number, which is the Difficulty
 of your own roll ("Stealth 6 vs. Perception" means you roll Perception at Difficulty 6).
@@ -21,31 +25,39 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core_roll import Odds, check_odds, roll_odds
+from .core_roll import MAX_TARGET, Odds, check_odds, roll_odds
 from .dice import TOTALS
-from .validation import require_int
+from .validation import require_bool, require_int
 
 
-def _success_keys(odds: Odds) -> tuple[np.ndarray, np.ndarray]:
+def _success_keys(odds: Odds, criticals_outrank: bool) -> tuple[np.ndarray, np.ndarray]:
     """Rank keys and probabilities of each successful kept total.
 
-    The key orders successes: criticals first, then by margin (TN - total).
+    The key orders successes by margin (TN - total); with ``criticals_outrank`` criticals
+    come first, then by margin.
     """
     by_total = odds.by_total
     margin = odds.target - TOTALS
-    key = np.concatenate([margin + 1000, margin])  # critical rows outrank ordinary ones
+    lift = 4 * MAX_TARGET if criticals_outrank else 0  # beyond any ordinary margin
+    key = np.concatenate([margin + lift, margin])
     prob = np.concatenate([by_total[:, 0], by_total[:, 1]])
     keep = prob > 0
     return key[keep], prob[keep]
 
 
-def contest(actor: Odds, resister: Odds) -> float:
+def contest(actor: Odds, resister: Odds, *, criticals_outrank: bool = False) -> float:
     """Probability that ``actor`` wins an opposed roll against ``resister``.
+
+    rules/000 "Opposed Rolls": only one succeeds, that one wins; both succeed, further under
+    their own TN wins, a tie to the resister; both fail, the resister.
 
     Parameters
     ----------
     actor, resister : Odds
         Each side's own roll (its own TN, Advantage, critical band and reroll).
+    criticals_outrank : bool
+        Ruleset switch: a critical success beats any ordinary success. Default False: a
+        critical's margin is its TN minus its kept total, like any success.
 
     Returns
     -------
@@ -55,8 +67,9 @@ def contest(actor: Odds, resister: Odds) -> float:
     for name, odds in (("actor", actor), ("resister", resister)):
         if not isinstance(odds, Odds):
             raise ValueError(f"{name} must be an Odds (from roll_odds), got {type(odds).__name__}")
-    a_key, a_prob = _success_keys(actor)
-    r_key, r_prob = _success_keys(resister)
+    outrank = require_bool("criticals_outrank", criticals_outrank)
+    a_key, a_prob = _success_keys(actor, outrank)
+    r_key, r_prob = _success_keys(resister, outrank)
     r_fail = 1.0 - r_prob.sum()
     beaten = (r_key[None, :] < a_key[:, None]) @ r_prob  # P(resister succeeds lower), per a_key
     return float(a_prob @ (r_fail + beaten))
@@ -70,6 +83,9 @@ def opposed_odds(
     *,
     actor_crit_max: int = 2,
     resist_crit_max: int = 2,
+    actor_reroll: bool = False,
+    resist_reroll: bool = False,
+    criticals_outrank: bool = False,
 ) -> float:
     """Probability the actor wins an opposed roll (ties and both-fail go to the resister).
 
@@ -81,22 +97,34 @@ def opposed_odds(
         Net Advantage sources of each side.
     actor_crit_max, resist_crit_max : int
         Highest critical kept total of each side (3 for an Expert).
+    actor_reroll, resist_reroll : bool
+        Master's reroll of a catastrophic failure (it stays a failure: no effect on who wins).
+    criticals_outrank : bool
+        Ruleset switch ``criticals_outrank``: a critical beats any ordinary success.
 
     Returns
     -------
     float
         P(actor wins).
     """
-    actor = roll_odds(actor_target, actor_advantage, actor_crit_max)
-    resister = roll_odds(resist_target, resist_advantage, resist_crit_max)
-    return contest(actor, resister)
+    actor = roll_odds(actor_target, actor_advantage, actor_crit_max, actor_reroll)
+    resister = roll_odds(resist_target, resist_advantage, resist_crit_max, resist_reroll)
+    return contest(actor, resister, criticals_outrank=criticals_outrank)
 
 
-def versus_static(element: int, static: int, tier: int = 1, advantage: int = 0) -> Odds:
+def versus_static(
+    element: int,
+    static: int,
+    tier: int = 1,
+    advantage: int = 0,
+    *,
+    advantage_from_expert: bool = False,
+) -> Odds:
     """Odds of beating a creature's static opposed number.
 
     The static number on the card is the Difficulty of your own roll (rules/000, Opposed
-    Rolls: "Stealth 6 vs. Perception means you roll Perception at Difficulty 6").
+    Rolls: "Stealth 6 vs. Perception means you roll Perception at Difficulty 6"). Nothing is
+    compared by margin, so ``criticals_outrank`` does not touch it: any success beats the card.
 
     Parameters
     ----------
@@ -108,6 +136,8 @@ def versus_static(element: int, static: int, tier: int = 1, advantage: int = 0) 
         Your training tier in the Skill, 0..4.
     advantage : int
         Net situational Advantage sources.
+    advantage_from_expert : bool
+        Variant 002: a tier's Advantage starts at Expert, not Adept (``tier_rules``).
     """
     static = require_int("static", static, 0, 10)
-    return check_odds(element, static, tier, advantage)
+    return check_odds(element, static, tier, advantage, advantage_from_expert=advantage_from_expert)

@@ -30,7 +30,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from .validation import require_int, require_int_array
+from .validation import require_int, require_int_array, require_length
+
+#: Most rows (ratings) and columns (DCs) one ``roll_over_table`` takes.
+MAX_TABLE_ROWS = 1000
+MAX_TABLE_COLUMNS = 100
 
 #: rules/003 "Standard Difficulty Ratings".
 STANDARD_DCS: dict[str, int] = {"Easy": 8, "Medium": 14, "Hard": 20, "Very Hard": 26}
@@ -204,9 +208,9 @@ def roll_over_table(
     Parameters
     ----------
     ratings : array of int
-        Skill Ratings 0..30, shape (n,).
+        Skill Ratings 0..30, shape (n,), n at most 1000.
     dcs : array of int
-        DCs 0..60, shape (m,).
+        DCs 0..60, shape (m,), m at most 100.
     advantages : int or array of int
         Net re-rolls for every row (an int) or per row (shape (n,)), -10..10.
 
@@ -215,11 +219,18 @@ def roll_over_table(
     numpy.ndarray
         Float (n, m).
     """
-    ratings = require_int_array("ratings", ratings, 0, 30).reshape(-1)
-    dcs = require_int_array("dcs", list(dcs), 0, 60).reshape(-1)
-    advantages = np.broadcast_to(
-        require_int_array("advantages", advantages, -MAX_REROLLS, MAX_REROLLS), ratings.shape
+    ratings = require_int_array("ratings", ratings, 0, 30, MAX_TABLE_ROWS).reshape(-1)
+    dcs = require_length("dcs", dcs, MAX_TABLE_COLUMNS, what="DCs")
+    dcs = require_int_array("dcs", dcs, 0, 60).reshape(-1)
+    advantages = require_int_array(
+        "advantages", advantages, -MAX_REROLLS, MAX_REROLLS, MAX_TABLE_ROWS
     )
+    if advantages.size not in (1, ratings.size):
+        raise ValueError(
+            f"advantages must be one whole number or one per rating ({ratings.size}), "
+            f"got {advantages.size}"
+        )
+    advantages = np.broadcast_to(advantages, ratings.shape)
     out = np.zeros((ratings.size, dcs.size))
     for adv in np.unique(advantages):
         counts, denominator = dice_total_counts(int(adv))

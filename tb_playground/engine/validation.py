@@ -6,10 +6,16 @@ at the public boundary, never a traceback from deep inside the maths.
 
 from __future__ import annotations
 
+import itertools
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
+
+#: Most entries an array or sequence argument may hold when a function sets no tighter bound.
+#: Big enough for any table a page draws (a full ``damage_sweep`` is far smaller), small
+#: enough that checking it and the maths after it take well under a second.
+MAX_ITEMS = 1_000_000
 
 
 def require_int(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
@@ -98,7 +104,93 @@ def require_probability(name: str, value: object) -> float:
     return value
 
 
-def require_distribution(name: str, value: object, tolerance: float = 1e-9) -> np.ndarray:
+def require_length(
+    name: str, value: object, high: int = MAX_ITEMS, low: int = 0, what: str = "values"
+) -> list:
+    """Return ``value`` as a list if it is a sequence of ``low`` to ``high`` entries.
+
+    The length is checked before anything is copied or computed, so a huge argument is
+    refused at once: a sized object by its ``len`` (``range(10**30)`` included), an iterator
+    by reading at most ``high + 1`` entries. The entries themselves are not checked.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : object
+        What the caller passed: a list, tuple, range, numpy array or other iterable.
+    high, low : int
+        Inclusive bounds on the number of entries.
+    what : str
+        What the entries are, for the message ("walls", "tiers").
+
+    Returns
+    -------
+    list
+        The entries (a numpy array's first axis, as a list).
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is a string, a mapping or not iterable, or has too few or too many
+        entries.
+    """
+    bounds = f"{low} to {high}" if low else f"at most {high}"
+    if low == high:
+        bounds = f"exactly {high}"
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise ValueError(f"{name} must be a list of {bounds} {what}, got {type(value).__name__}")
+    try:
+        size = np.shape(value)[0] if isinstance(value, np.ndarray) and value.ndim else len(value)
+        got = str(size)
+    except OverflowError:  # len(range(10**30))
+        size, got = high + 1, f"more than {high}"
+    except TypeError:  # an iterator, or a 0-d array
+        if isinstance(value, np.ndarray):
+            raise ValueError(f"{name} must be a list of {bounds} {what}, got one value") from None
+        value = list(itertools.islice(value, high + 1))
+        size = len(value)
+        got = f"more than {high}" if size > high else str(size)
+    if not low <= size <= high:
+        raise ValueError(f"{name} must hold {bounds} {what}, got {got}")
+    return list(value)
+
+
+def require_size(name: str, value: object, high: int = MAX_ITEMS) -> None:
+    """Refuse an array-like ``value`` with more than ``high`` entries, before copying it.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : object
+        A number, a (nested) sequence or a numpy array. A numpy array is measured by its
+        size; a sequence by its outer length, without reading it (the callers measure the
+        array they build from it again).
+    high : int
+        Most entries allowed.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` holds more than ``high`` entries.
+    """
+    if isinstance(value, np.ndarray):
+        size = value.size
+    elif isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        return
+    else:
+        try:
+            size = len(value)
+        except OverflowError:  # len(range(10**30))
+            raise ValueError(f"{name} must hold at most {high} entries, got more") from None
+    if size > high:
+        raise ValueError(f"{name} must hold at most {high} entries, got {size}")
+
+
+def require_distribution(
+    name: str, value: object, tolerance: float = 1e-9, max_size: int = MAX_ITEMS
+) -> np.ndarray:
     """Return ``value`` as a float array if it is a probability vector.
 
     Parameters
@@ -109,6 +201,8 @@ def require_distribution(name: str, value: object, tolerance: float = 1e-9) -> n
         One-dimensional, at least one entry, no negative or non-finite entries, sum 1.
     tolerance : float
         How far the sum may stray from 1.
+    max_size : int
+        Most entries allowed.
 
     Returns
     -------
@@ -118,12 +212,14 @@ def require_distribution(name: str, value: object, tolerance: float = 1e-9) -> n
     Raises
     ------
     ValueError
-        If ``value`` is not such a vector.
+        If ``value`` is not such a vector or has more than ``max_size`` entries.
     """
+    require_size(name, value, max_size)
     try:
         array = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a 1-D array of probabilities summing to 1") from None
+    require_size(name, array, max_size)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
             f"{name} must be a 1-D array of probabilities summing to 1, got shape {array.shape}"
@@ -136,7 +232,11 @@ def require_distribution(name: str, value: object, tolerance: float = 1e-9) -> n
 
 
 def require_int_array(
-    name: str, value: object, low: int | None = None, high: int | None = None
+    name: str,
+    value: object,
+    low: int | None = None,
+    high: int | None = None,
+    max_size: int = MAX_ITEMS,
 ) -> np.ndarray:
     """Return ``value`` as an int64 array if every entry is a whole number in ``[low, high]``.
 
@@ -148,6 +248,8 @@ def require_int_array(
         A whole number or an array of them (bools and floats are refused).
     low, high : int or None
         Inclusive bounds; ``None`` means unbounded on that side.
+    max_size : int
+        Most entries allowed (checked before the entries are read).
 
     Returns
     -------
@@ -156,9 +258,11 @@ def require_int_array(
     Raises
     ------
     ValueError
-        If an entry is not a whole number or is out of range.
+        If an entry is not a whole number or is out of range, or there are too many.
     """
+    require_size(name, value, max_size)
     array = np.asarray(value)
+    require_size(name, array, max_size)
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"{name} must hold whole numbers, got dtype {array.dtype}")
     array = array.astype(np.int64)

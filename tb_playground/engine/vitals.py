@@ -43,7 +43,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .validation import require_bool, require_choice, require_int, require_int_array
+from .validation import (
+    require_bool,
+    require_choice,
+    require_int,
+    require_int_array,
+    require_size,
+)
 
 #: The three Vital tracks.
 VITALS = ("health", "poise", "sanity")
@@ -152,6 +158,7 @@ def vital_step(
         require_int_array("levels", levels, 0, None),
         require_int_array("ki", ki, 0, None),
     )
+    require_size("current, levels and ki together", current)
     stops_at_zero = vital == "poise" and variant_002
     dead = (current <= -maximum) if vital == "health" else np.zeros(current.shape, dtype=bool)
     below_cap = 0 if stops_at_zero else 1

@@ -6,9 +6,13 @@ circumstances that add Advantage or Disadvantage. The target is described by the
 kind reads: its Defense stat (Atropos, Psyche, Presence), its wall (Soak, Presence, Psyche)
 and the size of the track it hits. Every derived value is computed by ``tb_playground.engine``.
 
-Circumstances (rules/000 and 001): Aim (a Slow action) is one Advantage source; a Called Shot
-(also Slow, so never with Aim in the same round) aims at the Head zone; a Prone target gives
-every attack Advantage; partial cover and an off-hand attack are one Disadvantage source each.
+Circumstances and conditions (rules/000, 001, 004) go through ``engine.roll_modifiers``, the
+one function every roll uses: Aim (a Slow action) is one Advantage source; a Called Shot (also
+Slow, so never with Aim in the same round) aims at the Head zone; a Prone target gives every
+attack Advantage; partial cover and an off-hand attack are one Disadvantage source each; the
+attacker's conditions (Off Balance, Surprised, Exhausted...) and the target's (Prone, Belly
+Down, squeezed) add theirs. An attack that can't be made (a Prone attacker) keeps the odds it
+would have, with ``allowed`` False and the reason in ``modifiers``: a page shows the reason.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import param
 from tb_playground.engine import (
     ATTACK_KIND_RULES,
     ATTACK_KINDS,
+    CONDITIONS,
     ELEMENTS,
     KI_POLICIES,
     SOURCES_BY_KIND,
@@ -27,9 +32,9 @@ from tb_playground.engine import (
     AttackProfile,
     FightOdds,
     KiValue,
+    RollModifiers,
     ToHit,
     armor_distribution,
-    attack_advantage,
     attack_dice,
     attack_elements,
     attack_to_hit,
@@ -39,7 +44,9 @@ from tb_playground.engine import (
     expected_levels,
     fight_odds,
     ki_value,
+    roll_modifiers,
 )
+from tb_playground.engine.conditions import MAX_EXHAUSTED, REACHES
 
 from .ruleset import Ruleset
 
@@ -118,6 +125,30 @@ class Attack(param.Parameterized):
         default=False, doc="The target is behind partial cover: Disadvantage."
     )
     off_hand = param.Boolean(default=False, doc="Attacking with your off hand: Disadvantage.")
+    reach = param.Selector(
+        default="melee",
+        objects=list(REACHES),
+        doc="Melee or ranged: a Belly Down target or attacker treats them differently "
+        "(rules/001 'Getting Low'). Physical attacks only.",
+    )
+    attacker_conditions = param.ListSelector(
+        default=[],
+        objects=list(CONDITIONS),
+        doc="The attacker's conditions: Off Balance, Surprised, Overwhelmed put the attack at "
+        "Disadvantage, Flustered a Social one; Prone, Squeezed, Unconscious can't attack.",
+    )
+    attacker_exhausted = param.Integer(
+        default=0,
+        bounds=(0, MAX_EXHAUSTED),
+        doc="The attacker's Exhausted level, 0..5: 1 a Physical attack at Disadvantage, 2 "
+        "every attack, 5 out cold.",
+    )
+    target_conditions = param.ListSelector(
+        default=[],
+        objects=list(CONDITIONS),
+        doc="The target's conditions: Prone gives Advantage; Belly Down Advantage in Melee, "
+        "Disadvantage at range; squeezed Disadvantage.",
+    )
     advantage_sources = param.Integer(
         default=0, bounds=(0, 5), doc="Other Advantage sources, +1 each (0..5)."
     )
@@ -173,6 +204,11 @@ class Attack(param.Parameterized):
     dice = param.Integer(default=0, constant=True, doc="Damage dice rolled (derived).")
     defense = param.Integer(default=0, constant=True, doc="The target's Defense (derived).")
     net_advantage = param.Integer(default=0, constant=True, doc="Net Advantage sources (derived).")
+    modifiers = param.ClassSelector(
+        class_=RollModifiers,
+        constant=True,
+        doc="The named Advantage sources and whether the attack can be made (derived).",
+    )
     to_hit = param.ClassSelector(class_=ToHit, constant=True, doc="To-hit odds (derived).")
     on_hit = param.Array(constant=True, doc="P(levels == k) on an ordinary hit (derived).")
     on_critical = param.Array(constant=True, doc="P(levels == k) on a critical hit (derived).")
@@ -247,15 +283,30 @@ class Attack(param.Parameterized):
             "skill": self.skill_tier,
         }[self.dice_source]
 
-    def _net_advantage(self) -> int:
-        return attack_advantage(
-            self.slow_action == "aim",
-            self.target_prone,
-            self.partial_cover,
-            self.off_hand,
-            self.advantage_sources,
-            self.disadvantage_sources,
+    def _modifiers(self) -> RollModifiers:
+        prone = ["Prone"] if self.target_prone else []
+        return roll_modifiers(
+            "attack",
+            attack_kind=self.kind,
+            reach=self.reach,
+            conditions=self.attacker_conditions,
+            exhausted=self.attacker_exhausted,
+            target_conditions=[*self.target_conditions, *prone],
+            cover="partial" if self.partial_cover else "none",
+            aim=self.slow_action == "aim",
+            called_shot=self.slow_action == "called_shot",
+            off_hand=self.off_hand,
+            other_advantage=self.advantage_sources,
+            other_disadvantage=self.disadvantage_sources,
         )
+
+    def _net_advantage(self) -> int:
+        return self._modifiers().advantage
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the attack can be made at all (``modifiers.reason`` says why not)."""
+        return self.modifiers.allowed
 
     def armor(self) -> Armor | None:
         """The target's armor as the engine's ``Armor``, or None.
@@ -283,7 +334,8 @@ class Attack(param.Parameterized):
     @param.depends(
         "kind", "approach", "element", "dice_source", "weapon_rating", "gift_dice",
         "skill_tier", "boosts", "bonus", "klotho", "attacker_ki", "slow_action",
-        "target_prone", "partial_cover", "off_hand", "advantage_sources",
+        "target_prone", "partial_cover", "off_hand", "advantage_sources", "reach",
+        "attacker_conditions", "attacker_exhausted", "target_conditions",
         "disadvantage_sources", "ruleset.never_moira", "ruleset.boosts_before_roll",
         "ruleset.vitals_002", "target_defense_stat", "target_wall", "target_armor_levels",
         "target_armor_hardness", "target_armor_zone",
@@ -292,7 +344,8 @@ class Attack(param.Parameterized):
     )  # fmt: skip
     def _update(self) -> None:
         dice = attack_dice(self.kind, self.dice_source, self._rating())
-        advantage = self._net_advantage()
+        modifiers = self._modifiers()
+        advantage = modifiers.advantage
         to_hit = attack_to_hit(
             self.kind,
             self.element,
@@ -334,6 +387,7 @@ class Attack(param.Parameterized):
                 dice=dice,
                 defense=defense(self.kind, self.target_defense_stat),
                 net_advantage=advantage,
+                modifiers=modifiers,
                 to_hit=to_hit,
                 on_hit=on_hit,
                 on_critical=on_critical,

@@ -13,6 +13,7 @@ values at once; to add or remove rows assign a new list (``c.skills = [*c.skills
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +28,13 @@ from tb_playground.engine import (
     Armor,
     AttackProfile,
     Odds,
+    RollModifiers,
     attack_dice,
     attack_elements,
     expected_levels,
     gift_check_odds,
+    roll_modifiers,
+    split_states,
     to_hit_odds,
     versus_static,
 )
@@ -56,6 +60,7 @@ from tb_playground.engine.character_stats import (
     vital_maximum,
     vital_now,
 )
+from tb_playground.engine.core_roll import tier_rules
 from tb_playground.engine.roll_over import (
     SHEET_DCS,
     draft_defense,
@@ -65,7 +70,7 @@ from tb_playground.engine.validation import require_choice
 from tb_playground.engine.vitals import STATE_NAMES, vital_state
 
 from .ruleset import Ruleset
-from .skills import Skill, starting_skills
+from .skills import SKILL_ROLL_KINDS, Skill, rehome_skills, starting_skills
 
 #: Difficulty columns of the skill odds table under 20 Below.
 DIFFICULTIES = tuple(range(11))
@@ -222,6 +227,10 @@ class AttackOption:
         The track it hits.
     note : str
         Anything the reader should know (an approach that was not allowed...).
+    modifiers : RollModifiers or None
+        The named Advantage sources the attacker's and target's conditions give, and whether
+        the attack can be made (``engine.roll_modifiers``). A refused attack has ``p_hit``,
+        ``p_critical`` and ``expected`` 0: show ``modifiers.reason`` instead.
     """
 
     label: str
@@ -236,6 +245,12 @@ class AttackOption:
     distribution: np.ndarray
     vital: str
     note: str = ""
+    modifiers: RollModifiers | None = None
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the attack can be made at all."""
+        return self.modifiers is None or self.modifiers.allowed
 
 
 def _element_param(name: str) -> param.Integer:
@@ -322,6 +337,12 @@ class Character(param.Parameterized):
         bounds=(0, MAX_EXHAUSTED),
         doc="Exhausted level 0..5: 3 halves Movement, 5 is out cold (rules/004).",
     )
+    flustered_this_scene = param.Boolean(
+        default=False,
+        doc="Poise was at 0 this Scene: Flustered lasts until the Scene ends, even after Poise "
+        "climbs back (rules/000 'Harm and Recovery'). Set when Poise climbs back above 0; "
+        "end_scene() clears it.",
+    )
 
     ruleset = param.ClassSelector(
         class_=Ruleset,
@@ -380,6 +401,12 @@ class Character(param.Parameterized):
         constant=True,
         doc="P(success) of each Skill (rows, in ``skills`` order) at each column (derived).",
     )
+    skill_modifiers = param.List(
+        default=[],
+        constant=True,
+        doc="What the conditions do to each Skill's roll (rows in ``skills`` order): named "
+        "sources and any refusal, as engine RollModifiers (derived).",
+    )
     skill_odds_columns = param.Tuple(
         default=DIFFICULTIES,
         constant=True,
@@ -394,10 +421,12 @@ class Character(param.Parameterized):
 
     def __init__(self, **params):
         if "skills" not in params:
-            params["skills"] = starting_skills()
+            ruleset = params.get("ruleset")
+            params["skills"] = starting_skills(bool(ruleset and ruleset.deception_water))
         if "weapons" not in params:
             params["weapons"] = [Weapon()]
         self._row_watchers: dict[str, list] = {}
+        self._poise_was_down = False
         super().__init__(**params)
         for name in ("skills", "weapons", "gifts", "armor"):
             self._watch_rows(name)
@@ -490,7 +519,8 @@ class Character(param.Parameterized):
 
     @param.depends(
         "health", "presence", "psyche", "health_lost", "poise_lost", "sanity_lost",
-        "conditions", "exhausted", "ruleset.vitals_002", "ruleset.death_at_negative_health",
+        "conditions", "exhausted", "flustered_this_scene", "ruleset.vitals_002",
+        "ruleset.death_at_negative_health",
         watch=True, on_init=True,
     )  # fmt: skip
     def _update_vitals(self) -> None:
@@ -507,12 +537,20 @@ class Character(param.Parameterized):
         )
         if values["health_now"] <= dead_at:
             values["health_state"] = STATE_NAMES["health"][3]
+        poise_down = values["poise_now"] <= 0
+        if self._poise_was_down and not poise_down and not self.flustered_this_scene:
+            # Poise climbed back from 0: Flustered stays for the Scene (rules/000).
+            self._poise_was_down = False
+            self.flustered_this_scene = True  # runs this update again, with the flag set
+            return
+        self._poise_was_down = poise_down
         states = list(self.conditions)
         states += vital_conditions(
             values["health_now"],
             values["poise_now"],
             values["sanity_now"],
             dead=values["health_state"] == "dead",
+            flustered=self.flustered_this_scene,
         )
         if self.exhausted:
             states.append(f"Exhausted {self.exhausted}")
@@ -563,24 +601,71 @@ class Character(param.Parameterized):
                 fate_spends_left=max(per_scene - self.fate_spent_this_scene, 0),
             )
 
+    @property
+    def roll_conditions(self) -> tuple[tuple[str, ...], int]:
+        """The conditions on the character now and its Exhausted level (``split_states``)."""
+        return split_states(self.states)
+
+    def roll_modifiers(self, roll: str, **kwargs) -> RollModifiers:
+        """``engine.roll_modifiers`` for a roll by this character, with its conditions now.
+
+        Parameters
+        ----------
+        roll : str
+            One of ``engine.ROLL_KINDS``.
+        **kwargs
+            Any other argument of ``engine.roll_modifiers`` (target, circumstances).
+        """
+        conditions, exhausted = self.roll_conditions
+        return roll_modifiers(roll, conditions=conditions, exhausted=exhausted, **kwargs)
+
+    def skill_modifiers_for(self, skill: Skill) -> RollModifiers:
+        """What the conditions do to a roll of ``skill`` (its kind decides which reach it)."""
+        return self.roll_modifiers(
+            skill.roll_kind,
+            leads=skill.leads,
+            tier_advantage=tier_rules(skill.tier, **self.ruleset.tier_args).advantage_sources,
+        )
+
     @param.depends(
-        "skills", "earth", "air", "fire", "water", "moira", "ruleset.system",
-        watch=True, on_init=True,
+        "skills", "earth", "air", "fire", "water", "moira", "ruleset.system", "states",
+        "ruleset.advantage_from_expert", watch=True, on_init=True,
     )  # fmt: skip
     def _update_skill_odds(self) -> None:
         roll_over = self.ruleset.roll_over
         columns = SHEET_DCS if roll_over else DIFFICULTIES
         table = np.zeros((len(self.skills), len(columns)))
+        modifiers = [self.skill_modifiers_for(s) for s in self.skills]
         if self.skills:
             scores = [self.element_score(s.element) for s in self.skills]
             tiers = [s.tier for s in self.skills]
             usable = [s.usable_untrained for s in self.skills]
+            situational = [m.situational for m in modifiers]
             if roll_over:
-                table = draft_skill_odds_table(scores, tiers, columns, usable_untrained=usable)
+                table = draft_skill_odds_table(scores, tiers, columns, usable, situational)
             else:
-                table = skill_odds_table(scores, tiers, columns, usable_untrained=usable)
+                table = skill_odds_table(
+                    scores, tiers, columns, situational, usable, **self.ruleset.tier_args
+                )
+            refused = [i for i, m in enumerate(modifiers) if not m.allowed]
+            table[refused] = 0.0
         with param.edit_constant(self):
-            self.param.update(skill_odds=table, skill_odds_columns=tuple(columns))
+            self.param.update(
+                skill_odds=table, skill_odds_columns=tuple(columns), skill_modifiers=modifiers
+            )
+
+    def end_scene(self) -> None:
+        """End the Scene: Flustered lifts and the counted Fate spends start again.
+
+        Flustered lasts "until the Scene ends" (rules/000 "Harm and Recovery"), unless Poise
+        is still at or below 0; Fate spends are counted "per Scene" (rules/004).
+        """
+        self.param.update(flustered_this_scene=False, fate_spent_this_scene=0)
+
+    @param.depends("ruleset", "ruleset.deception_water", watch=True)
+    def _rehome_skills(self) -> None:
+        """Deception moves between Fire and Water with the ruleset (``home_element``)."""
+        rehome_skills(self.skills, self.ruleset.deception_water)
 
     @param.depends("armor", watch=True, on_init=True)
     def _update_armor(self) -> None:
@@ -635,11 +720,15 @@ class Character(param.Parameterized):
         """
         row = self.skill(skill)
         if row is None:
-            odds = versus_static(0, static, tier=0)
-            return odds.p_success
-        if not skill_usable(row.tier, row.usable_untrained):
+            mods = self.roll_modifiers(SKILL_ROLL_KINDS.get(skill, "other"))
+            return versus_static(0, static, 0, mods.situational).p_success if mods.allowed else 0.0
+        mods = self.skill_modifiers_for(row)
+        if not skill_usable(row.tier, row.usable_untrained) or not mods.allowed:
             return 0.0
-        return versus_static(self.element_score(row.element), static, tier=row.tier).p_success
+        score = self.element_score(row.element)
+        return versus_static(
+            score, static, row.tier, mods.situational, **self.ruleset.tier_args
+        ).p_success
 
     def attack_options(
         self,
@@ -647,6 +736,7 @@ class Character(param.Parameterized):
         boosts: int = 0,
         approach: str | None = None,
         advantage: int = 0,
+        target_conditions: Sequence[str] = (),
     ) -> list[AttackOption]:
         """The odds of each of ``attacks`` against ``target`` (RULES.md, Attacks).
 
@@ -662,11 +752,16 @@ class Character(param.Parameterized):
             attack rolls off its Skill's Element ("Name the Skill and you've settled the
             Element too").
         advantage : int
-            Net Advantage sources.
+            Net Advantage sources from the circumstances, -5..5, on top of those the
+            character's own conditions and ``target_conditions`` give (``roll_modifiers``).
+        target_conditions : sequence of str
+            The target's conditions (``engine.CONDITIONS``): a Prone target gives Advantage...
 
         Returns
         -------
         list of AttackOption
+            A refused attack (a Prone attacker, an Unconscious one...) has 0 odds and its
+            reason in ``modifiers``.
         """
         if approach is not None:
             approach = require_choice("approach", approach, ELEMENTS)
@@ -687,9 +782,29 @@ class Character(param.Parameterized):
             score = self.element_score(element)
             dice = attack_dice(source.kind, source.source, source.rating)
             kind = ATTACK_KIND_RULES[source.kind]
+            mods = self.roll_modifiers(
+                "attack",
+                attack_kind=source.kind,
+                target_conditions=tuple(target_conditions),
+                other_advantage=max(advantage, 0),
+                other_disadvantage=max(-advantage, 0),
+            )
+            if not mods.allowed:
+                tn = (target.draft_defense_for if rules.roll_over else target.defense_for)(
+                    source.kind
+                )
+                if not rules.roll_over:
+                    tn += score
+                out.append(
+                    AttackOption(
+                        source.label, source.kind, element, score, dice, tn, 0.0, 0.0, 0.0,
+                        np.array([1.0]), kind.vital, note, mods,
+                    )
+                )  # fmt: skip
+                continue
             if rules.roll_over:
                 draft = roll_over_attack(
-                    score, target.draft_defense_for(source.kind), min(dice, 30), advantage
+                    score, target.draft_defense_for(source.kind), min(dice, 30), mods.advantage
                 )
                 out.append(
                     AttackOption(
@@ -705,10 +820,11 @@ class Character(param.Parameterized):
                         draft.damage,
                         kind.vital,
                         note,
+                        mods,
                     )
                 )
                 continue
-            to_hit = to_hit_odds(score, target.defense_for(source.kind), advantage)
+            to_hit = to_hit_odds(score, target.defense_for(source.kind), mods.advantage)
             profile = AttackProfile.from_to_hit(
                 to_hit,
                 dice,
@@ -733,6 +849,7 @@ class Character(param.Parameterized):
                     distribution,
                     kind.vital,
                     note,
+                    mods,
                 )
             )
         return out

@@ -7,13 +7,16 @@ nested objects are nested mappings. Missing fields take their defaults.
 Loading validates the *whole* document before building anything, against the parameters' own
 definitions (bounds, selector choices, item types) plus the few rules that tie two fields
 together (``cross_checks``). Every problem is reported as ``field.path: allowed range, got X``
-in one ``ValueError``; nothing partial is ever returned.
+in one ``ValueError``; nothing partial is ever returned. What the file is not (not UTF-8, not
+JSON or YAML with the line and column, the wrong kind) is said in a plain sentence, and a YAML
+alias bomb is refused while it is parsed, before anything is built.
 """
 
 from __future__ import annotations
 
 import json
 import numbers
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -339,58 +342,175 @@ def _data_to_value(p: param.Parameter, value: object) -> object:
 #: Largest file accepted, in characters (a full sheet is about 10,000).
 MAX_FILE_CHARACTERS = 2_000_000
 
+#: Most YAML aliases (``*name``) a file may use; our own files use none.
+MAX_YAML_ALIASES = 1000
+
+#: Largest a YAML file may grow to with every alias spelled out, in characters and nodes
+#: (the same bound as the file itself: aliases must not make a small file big).
+MAX_YAML_EXPANDED = MAX_FILE_CHARACTERS
+
+
+class YamlTooBigError(yaml.YAMLError):
+    """A YAML file whose aliases would expand it past ``MAX_YAML_EXPANDED`` (an alias bomb)."""
+
+
+class _BoundedYamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses alias bombs while composing, before building anything.
+
+    Each node's size with its aliases spelled out (one per node plus the characters of each
+    scalar) is worked out once, when the node is composed, so the check is linear in the file;
+    an alias adds the size of the node it names. Past ``MAX_YAML_EXPANDED``, or past
+    ``MAX_YAML_ALIASES`` aliases, it raises ``YamlTooBigError``.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._expanded: dict[int, int] = {}
+        self._aliases = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_YAML_ALIASES:
+                raise YamlTooBigError(
+                    f"This YAML file uses more than {MAX_YAML_ALIASES:,} aliases (*name); "
+                    "a character file needs none."
+                )
+        node = super().compose_node(parent, index)
+        if id(node) in self._expanded:  # an alias: the node it names is already measured
+            size = self._expanded[id(node)]
+        elif isinstance(node, yaml.ScalarNode):
+            size = 1 + len(node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            size = 1 + sum(self._expanded[id(item)] for item in node.value)
+        else:
+            size = 1 + sum(self._expanded[id(k)] + self._expanded[id(v)] for k, v in node.value)
+        self._expanded[id(node)] = size
+        if size > MAX_YAML_EXPANDED:
+            raise YamlTooBigError(
+                "This YAML file's aliases (*name) would make it more than "
+                f"{MAX_YAML_EXPANDED:,} characters long; nothing was read from it."
+            )
+        return node
+
+
+def _yaml_sentence(exc: yaml.YAMLError) -> str:
+    """A YAML parser error as "YAML error on line L, column C: what went wrong."."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    if mark is None or problem is None:
+        return f"This is not a readable YAML file ({str(exc).splitlines()[0]})."
+    context = getattr(exc, "context", None)
+    text = f"{problem} ({context})" if context else problem
+    text = text.replace("'<stream end>'", "the end of the file")
+    text = text.replace("character '\\t'", "a tab (indent with spaces)")
+    text = re.sub(r"'<([a-z ]+)>'", r"\1", text)
+    return f"YAML error on line {mark.line + 1}, column {mark.column + 1}: {text}."
+
+
+def _json_sentence(exc: json.JSONDecodeError) -> str:
+    return f"JSON error on line {exc.lineno}, column {exc.colno}: {exc.msg}."
+
+
+def _yaml_load(text: str) -> object:
+    loader = _BoundedYamlLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
 
 def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> object:
-    """Parse JSON or YAML text (``fmt`` None: JSON if it parses as JSON, else YAML)."""
+    """Parse JSON or YAML text (``fmt`` None: JSON if it parses as JSON, else YAML).
+
+    Raises
+    ------
+    FileFormatError
+        With one plain sentence: not UTF-8, too big, a JSON or YAML error with its line and
+        column, or a YAML alias bomb (refused while parsing, before anything is built).
+    """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise FileFormatError(
-                [f"{source}: UTF-8 text, got undecodable bytes ({exc})"]
+                [f"This file is not UTF-8 text: byte {exc.start + 1} cannot be read."], source
             ) from None
     if fmt not in (None, "json", "yaml"):
         raise ValueError(f"fmt must be 'json', 'yaml' or None, got {fmt!r}")
     if len(text) > MAX_FILE_CHARACTERS:
         raise FileFormatError(
-            [f"{source}: at most {MAX_FILE_CHARACTERS:,} characters, got {len(text):,}"], source
+            [
+                f"This file holds {len(text):,} characters; "
+                f"at most {MAX_FILE_CHARACTERS:,} are allowed."
+            ],
+            source,
         )
-    if fmt == "json" or (fmt is None and text.lstrip().startswith(("{", "["))):
+    looks_like_json = text.lstrip().startswith(("{", "["))
+    if fmt == "json" or (fmt is None and looks_like_json):
         try:
             return json.loads(text)
         except RecursionError:
-            raise FileFormatError([f"{source}: JSON nested at most a few hundred deep"]) from None
+            raise FileFormatError(
+                ["This JSON is nested too deep (at most a few hundred levels)."], source
+            ) from None
         except json.JSONDecodeError as exc:
-            if fmt == "json":
-                raise FileFormatError([f"{source}: valid JSON, got {exc}"], source) from None
+            if fmt == "json" or looks_like_json:
+                raise FileFormatError([_json_sentence(exc)], source) from None
     try:
-        return yaml.safe_load(text)
+        return _yaml_load(text)
+    except YamlTooBigError as exc:
+        raise FileFormatError([str(exc)], source) from None
     except yaml.YAMLError as exc:
-        raise FileFormatError([f"{source}: valid JSON or YAML, got {exc}"], source) from None
+        raise FileFormatError([_yaml_sentence(exc)], source) from None
     except RecursionError:
         raise FileFormatError(
-            [f"{source}: JSON or YAML nested at most a few hundred deep"]
+            ["This YAML is nested too deep (at most a few hundred levels)."], source
         ) from None
 
 
+def _kind_words(kind: str | None) -> str:
+    return kind if kind else "character, creature, encounter or ruleset"
+
+
 def validate_document(doc: object, kind: str | None = None) -> list[str]:
-    """Every problem with a whole document (envelope and data)."""
+    """Every problem with a whole document (envelope and data).
+
+    What the file is (not a document, the wrong kind) is said in a plain sentence; the
+    fields' problems follow as "field.path: allowed, got X".
+    """
+    if isinstance(doc, list):
+        return [
+            f"This file holds a list, not a {_kind_words(kind)} file "
+            "(kind, schema_version and data)."
+        ]
     if not isinstance(doc, Mapping):
-        return [f"document: a mapping with kind, schema_version and data, got {_show(doc)}"]
+        return [f"This is not a JSON or YAML {_kind_words(kind)} file."]
     errors = []
     for key in doc:
         if key not in ("kind", "schema_version", "data"):
             errors.append(f"{key}: not a document field (kind, schema_version, data)")
     allowed = (kind,) if kind else tuple(KINDS)
-    if doc.get("kind") not in allowed:
-        errors.append(f"kind: one of {allowed}, got {_show(doc.get('kind'))}")
+    found = doc.get("kind")
+    if found not in allowed:
+        if kind and found in KINDS:
+            errors.append(f"This file holds a {found}, not a {kind}.")
+        elif isinstance(found, str) and found:
+            errors.append(
+                f"This file says it holds a {found[:60]}, not a {_kind_words(kind)} "
+                "(its kind must say which)."
+            )
+        else:
+            errors.append(
+                f"This file does not say what it holds: its kind must be {_kind_words(kind)}."
+            )
     version = doc.get("schema_version")
     if version != SCHEMA_VERSION or isinstance(version, bool):
         errors.append(f"schema_version: {SCHEMA_VERSION}, got {_show(version)}")
     if "data" not in doc:
         errors.append("data: the object's fields, got nothing")
-    elif doc.get("kind") in allowed:
-        errors.extend(validate(KINDS[doc["kind"]], doc["data"], "data"))
+    elif found in allowed:
+        errors.extend(validate(KINDS[found], doc["data"], "data"))
     return errors
 
 
@@ -452,7 +572,7 @@ def load_roster(directory: str | Path) -> dict[str, list[param.Parameterized]]:
         try:
             doc = parse(path.read_bytes(), FORMATS[path.suffix.lower()], path.name)
         except FileFormatError as exc:
-            errors.extend(exc.errors)
+            errors.extend(f"{path.name}: {e}" for e in exc.errors)
             continue
         errors.extend(f"{path.name}: {e}" for e in validate_document(doc))
         docs.append(doc)

@@ -4,10 +4,14 @@ The default is what rules/000 and rules/004 say. Each place rules/002 (the Playe
 Reference) reads differently is a named switch, off by default and never mixed in silently.
 rules/003's roll-over draft is a whole separate ``system`` kept for side-by-side comparison.
 
+Two more switches are readings of 000 and 004 themselves (``READING_SWITCHES``): how an opposed
+roll ranks criticals (000 is silent) and Deception's home Element (004 differs from 000).
+
 Every engine call a switch touches takes it as an argument; the properties below translate the
 switches into those arguments (``boost_timing`` for ``damage_distribution``, ``never_moira``
 for ``attack_elements`` and ``attack_to_hit``, ``vitals_002`` for ``vital_step`` and
-``ki_recovery``...).
+``ki_recovery``, ``tier_args`` for ``tier_rules``, ``rest_args`` for the rests...).
+``switches_on_text`` says which are on in plain words, for pages.
 """
 
 from __future__ import annotations
@@ -27,7 +31,35 @@ VARIANT_SWITCHES = (
     "short_rest_half_klotho",
     "fate_spends_stamina_only",
     "death_at_negative_health",
+    "slow_called_shot_advantage",
+    "advantage_from_expert",
+    "below_zero_heals_per_rest",
+    "flustered_shaken_off",
 )
+
+#: Readings of 000 and 004 that are not 002's: where 000 is silent, or 004 differs from it.
+READING_SWITCHES = ("criticals_outrank", "deception_water")
+
+#: Every switch, 002's first.
+SWITCHES = VARIANT_SWITCHES + READING_SWITCHES
+
+#: Each switch in plain words, for pages to show which are on (no code names).
+SWITCH_SENTENCES = {
+    "gift_check_ki_plus_stamina": "A Gift Check's target is Ki plus Stamina.",
+    "never_moira": "Moira never carries an attack.",
+    "boosts_before_roll": "Ki boosts are chosen before the damage dice are rolled.",
+    "vitals_002": "Poise stops at 0, Ki cannot stop a Poise hit, and 1 Ki refills Poise at 0.",
+    "ki_pool_from_sub_stats": "The Ki pool is twice the average of five sub-stats.",
+    "short_rest_half_klotho": "A Short Rest gives back half Klotho in Ki.",
+    "fate_spends_stamina_only": "Fate Tokens spent per Scene: Stamina.",
+    "death_at_negative_health": "Death comes at the negative Health sub-stat.",
+    "slow_called_shot_advantage": "A Slow Called Shot also has Advantage.",
+    "advantage_from_expert": "Training gives Advantage from Expert, not from Adept.",
+    "below_zero_heals_per_rest": "Below 0 Health, any rest, Short or Full, heals one level.",
+    "flustered_shaken_off": "Rolling Presence against a Difficulty can end Flustered early.",
+    "criticals_outrank": "In an opposed roll a critical beats any ordinary success.",
+    "deception_water": "Deception rolls Water, not Fire.",
+}
 
 
 class Ruleset(param.Parameterized):
@@ -83,6 +115,48 @@ class Ruleset(param.Parameterized):
         "negative Health sub-stat. Default (rules/000, 004): at -maximum, the bottom.",
     )
 
+    slow_called_shot_advantage = param.Boolean(
+        default=False,
+        doc="Variant 002 ('How Do Action Brackets Work?', 'How Do Called Shots Work?': the Slow "
+        "Bracket 'allows called shots and gets Advantage on the attack'): a Called Shot, made "
+        "in the Slow Bracket, also has Advantage. Default (rules/000): a Slow action is Aim "
+        "(Advantage) or a Called Shot, not both.",
+    )
+    advantage_from_expert = param.Boolean(
+        default=False,
+        doc="Variant 002 ('What Are Advantage and Disadvantage?': 'an Expert or Master Skill "
+        "Training Tier'): a tier's own Advantage starts at Expert, so an Adept rolls plainly. "
+        "Default (rules/000, 004): from Adept. Engine argument of tier_rules and check_odds.",
+    )
+    below_zero_heals_per_rest = param.Boolean(
+        default=False,
+        doc="Variant 002 ('What Happens to My Health?': 'If you're already below 0 ... 1 Health "
+        "Level per rest, Short or Full'): below 0 Health each rest of either kind heals one "
+        "level. Default (rules/000 'Harm and Recovery', 004): a Short Rest heals nothing "
+        "below 0, a Full Night's Rest one level.",
+    )
+    flustered_shaken_off = param.Boolean(
+        default=False,
+        doc="Variant 002 ('What Happens to My Poise?': 'spend an action to roll Presence "
+        "against a Difficulty to shake it off early'): an action rolling Presence against a "
+        "Difficulty ends Flustered on a success. Default (rules/000, 004): Flustered lasts "
+        "until the Scene ends.",
+    )
+    criticals_outrank = param.Boolean(
+        default=False,
+        doc="Reading of rules/000 'Opposed Rolls' (silent on criticals): when both succeed, a "
+        "critical success beats any ordinary success whatever the margins. Default: a "
+        "critical's margin is its TN minus its kept total, like any success (a critical at TN "
+        "8 with a kept 2 is 6 under). Engine argument of contest/opposed_odds.",
+    )
+
+    deception_water = param.Boolean(
+        default=False,
+        doc="Reading of rules/004 ('Water carries Deception'): Deception's home Element is "
+        "Water. Default (rules/000 'Which Skill, and Which Element'): Fire, with the other "
+        "Social Skills. Argument of skills.home_element.",
+    )
+
     @property
     def boost_timing(self) -> str:
         """``timing`` for the damage engine: "before" under variant 002, else "after"."""
@@ -94,9 +168,43 @@ class Ruleset(param.Parameterized):
         return self.system == "roll-over draft"
 
     @property
+    def opposed_args(self) -> dict[str, bool]:
+        """Keyword arguments for ``contest`` and ``opposed_odds``."""
+        return {"criticals_outrank": self.criticals_outrank}
+
+    @property
+    def tier_args(self) -> dict[str, bool]:
+        """Keyword arguments for ``tier_rules``, ``check_odds`` and ``skill_odds_table``."""
+        return {"advantage_from_expert": self.advantage_from_expert}
+
+    @property
+    def skill_args(self) -> dict[str, bool]:
+        """Keyword arguments for ``skills.home_element`` and ``starting_skills``."""
+        return {"deception_water": self.deception_water}
+
+    @property
+    def called_shot_args(self) -> dict[str, bool]:
+        """Keyword arguments for the engine's attack conditions (a Slow Called Shot)."""
+        return {"slow_called_shot_advantage": self.slow_called_shot_advantage}
+
+    @property
+    def rest_args(self) -> dict[str, bool]:
+        """Keyword arguments for the engine's rest functions (healing below 0 Health)."""
+        return {"below_zero_heals_per_rest": self.below_zero_heals_per_rest}
+
+    @property
+    def flustered_args(self) -> dict[str, bool]:
+        """Keyword arguments for the engine's condition rules (shaking off Flustered)."""
+        return {"flustered_shaken_off": self.flustered_shaken_off}
+
+    @property
     def variants_on(self) -> list[str]:
-        """The names of the 002 switches that are on."""
-        return [name for name in VARIANT_SWITCHES if getattr(self, name)]
+        """The names of the switches that are on (002's, then the other readings)."""
+        return [name for name in SWITCHES if getattr(self, name)]
+
+    def switches_on_text(self) -> list[str]:
+        """Each switch that is on as a plain sentence, for a page to show (no code names)."""
+        return [SWITCH_SENTENCES[name] for name in self.variants_on]
 
     def describe(self) -> str:
         """One line: the system and the switches that are on."""

@@ -52,9 +52,10 @@ SKILL_CATALOGUE: tuple[CatalogueSkill, ...] = (
     CatalogueSkill("Charm", "Fire", False, "rules/004: not an attack; Fire like the social Skills"),
     CatalogueSkill(
         "Deception",
-        "Water",
+        "Fire",
         True,
-        "rules/004 'Water carries Deception' (rules/000 lists it under Fire)",
+        "rules/000 'Which Skill, and Which Element': Fire (rules/004 'Water carries Deception' "
+        "is the Ruleset switch deception_water)",
         social_attack=True,
     ),
     CatalogueSkill("Driving", "Air", False, "rules/001 Chases; precision"),
@@ -86,6 +87,70 @@ SKILL_CATALOGUE: tuple[CatalogueSkill, ...] = (
 #: Catalogue entries by name.
 CATALOGUE_BY_NAME: dict[str, CatalogueSkill] = {s.name: s for s in SKILL_CATALOGUE}
 
+#: Skills whose home Element a Ruleset switch moves: name -> (switch, Element under it).
+SWITCHED_HOMES: dict[str, tuple[str, str]] = {"Deception": ("deception_water", "Water")}
+
+
+def home_element(name: str, deception_water: bool = False) -> str | None:
+    """The home Element a Skill rolls off, under the table's reading; None if not catalogued.
+
+    Deception is Fire (rules/000 "Which Skill, and Which Element", the default); with the
+    Ruleset switch ``deception_water`` it is Water (rules/004 "Water carries Deception").
+
+    Parameters
+    ----------
+    name : str
+        The Skill's name as the catalogue spells it.
+    deception_water : bool
+        The Ruleset switch ``deception_water``.
+    """
+    if not isinstance(deception_water, bool):
+        raise TypeError(f"deception_water must be True or False, got {deception_water!r}")
+    entry = CATALOGUE_BY_NAME.get(name)
+    if entry is None:
+        return None
+    switched = SWITCHED_HOMES.get(name)
+    if switched is not None and {"deception_water": deception_water}[switched[0]]:
+        return switched[1]
+    return entry.home
+
+
+#: The kind of roll each catalogue Skill makes, for the conditions that reach one kind
+#: (Flustered: Social; Exhausted 1: Physical). The texts don't list them: this is the
+#: catalogue's choice (docs/notes/0004-conditions.md); rules/001 puts Chase rolls (Athletics,
+#: Driving, Piloting) among the Physical ones ("Exhausted 1 puts Chase rolls at Disadvantage").
+SKILL_ROLL_KINDS: dict[str, str] = {
+    **dict.fromkeys(
+        ("Athletics", "Driving", "First Aid", "Piloting", "Stealth", "Swimming"), "physical"
+    ),
+    **dict.fromkeys(
+        (
+            "Charm",
+            "Deception",
+            "Insight",
+            "Intimidation",
+            "Leadership",
+            "Networking",
+            "Performance",
+            "Persuasion",
+            "Public Speaking",
+            "Ridicule",
+            "Seduction",
+        ),
+        "social",
+    ),  # fmt: skip
+    **dict.fromkeys(("Navigation", "Perception", "Research", "Tracking"), "mental"),
+}
+
+#: Skills whose roll takes the lead, negotiates or speaks for the group: Humiliated can't
+#: make them (rules/000 "Harm and Recovery", Poise below 0).
+LEADING_SKILLS = ("Leadership", "Persuasion", "Public Speaking")
+
+#: The kind of a Skill the catalogue doesn't know, by its Element: Fire and Moira carry the
+#: social Skills (rules/000 "Which Skill, and Which Element"), the others Physical ones.
+ROLL_KIND_BY_ELEMENT = {"Earth": "physical", "Air": "physical", "Fire": "social",
+                        "Water": "physical", "Moira": "social"}  # fmt: skip
+
 
 class Skill(param.Parameterized):
     """One row of the sheet's Skills block: a Skill, the Element it rolls off, its tier."""
@@ -114,12 +179,37 @@ class Skill(param.Parameterized):
         return entry is None or entry.usable_untrained
 
     @property
+    def roll_kind(self) -> str:
+        """Physical, social or mental: the catalogue's kind, else by the home Element."""
+        return SKILL_ROLL_KINDS.get(self.name, ROLL_KIND_BY_ELEMENT[self.element])
+
+    @property
+    def leads(self) -> bool:
+        """Whether rolling it takes the lead, negotiates or speaks for the group."""
+        return self.name in LEADING_SKILLS
+
+    @property
     def social_attack(self) -> bool:
         """Whether this Skill carries a Social attack (rules/000, rules/004)."""
         entry = CATALOGUE_BY_NAME.get(self.name)
         return entry is not None and entry.social_attack
 
 
-def starting_skills() -> list[Skill]:
-    """A fresh row for every catalogue Skill, at its home Element, Untrained."""
-    return [Skill(name=s.name, element=s.home, tier=0) for s in SKILL_CATALOGUE]
+def starting_skills(deception_water: bool = False) -> list[Skill]:
+    """A fresh row for every catalogue Skill, at its home Element (``home_element``), Untrained."""
+    return [
+        Skill(name=s.name, element=home_element(s.name, deception_water), tier=0)
+        for s in SKILL_CATALOGUE
+    ]
+
+
+def rehome_skills(skills: list[Skill], deception_water: bool) -> None:
+    """Move each switched Skill still at the other reading's home to this reading's home.
+
+    A row the player moved to some third Element (a Descriptor) is left where it is.
+    """
+    for row in skills:
+        if row.name in SWITCHED_HOMES:
+            old = home_element(row.name, not deception_water)
+            if row.element == old:
+                row.element = home_element(row.name, deception_water)

@@ -126,8 +126,8 @@ def _declare(state, command, role, seat, roll) -> list[Event]:
     problem = rules.declare_problem(c, bracket, bumps)
     if problem:
         raise ValueError(problem)
-    refund = c["bumps"] * rules.ki_cost(1, c["exhausted"]) if c["bracket"] else 0
-    cost = bumps * rules.ki_cost(1, c["exhausted"])
+    refund = rules.declare_cost(c, c["bumps"]) if c["bracket"] else 0
+    cost = rules.declare_cost(c, bumps)
     if cost > c["ki"] + refund:
         raise ValueError(f"bumps: {bumps} bump(s) cost {cost} Ki; {c['name']} has {c['ki']}")
     changes = [
@@ -204,9 +204,10 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
     spec = a["attacks"][index]
     kind = spec["kind"]
     empowered = command.get("empowered")
+    key = "attack"
     if empowered is not None:
-        empowered = require_choice("empowered", empowered, rules.EMPOWERED)
-    problem = rules.action_problem(state, a, "attack", empowered=empowered)
+        key = rules.EMPOWERED[require_choice("empowered", empowered, tuple(rules.EMPOWERED))]
+    problem = rules.next_action_problem(state, a, key)
     if problem:
         raise ValueError(problem)
     if spec["score"] is not None:
@@ -222,7 +223,12 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
         element_name = require_choice("approach", element_name, allowed)
         score = a["elements"][element_name]
     cover = require_choice("cover", command.get("cover", "none"), ("none", "partial", "full"))
-    mods = rules.attack_modifiers(state, a, t, kind, empowered, cover)
+    reach = "melee" if spec["reach"] <= 1 else "ranged"
+    reach = require_choice("reach", command.get("reach", reach), ("melee", "ranged"))
+    weapon_range = require_choice(
+        "weapon_range", command.get("weapon_range", "normal"), ("normal", "long", "beyond")
+    )
+    mods = rules.attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range)
     if not mods["allowed"]:
         raise ValueError(mods["reason"])
     defense = max(t["defense"][kind] + mods["defense_change"], 0)
@@ -255,7 +261,7 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
         if cost > a["ki"]:
             raise ValueError(f"boosts: {cost} Ki needed, {a['name']} has {a['ki']}")
     changes = [[["pending"], pending]]
-    changes += rules.spend_action(a, "attack", empowered)
+    changes += rules.spend_action(a, key)
     data = {
         "attacker": a["id"],
         "target": t["id"],
@@ -334,12 +340,17 @@ def _move(state, command, role, seat, roll) -> list[Event]:
     if state["up"] != c["id"]:
         raise ValueError(f"combatant: it is not {c['name']}'s turn")
     metres = require_int("metres", command.get("metres"), 1, 10_000)
-    problem = rules.move_problem(c, metres)
+    how = command.get("how")
+    if how is not None:
+        how = require_choice("how", how, rules.MOVES)
+    how, actions, problem = rules.move_plan(state, c, how, metres)
     if problem:
-        raise ValueError(problem)
-    changes = [[_path(c["id"], "metres"), c["metres"] + metres]]
-    changes += rules.spend_action(c, "move", None, metres=metres)
-    return [("moved", {"combatant": c["id"], "metres": metres}, changes)]
+        raise ValueError(problem.replace("action:", "metres:", 1))
+    changes = [
+        [_path(c["id"], "metres"), c["metres"] + metres],
+        [_path(c["id"], "actions"), actions],
+    ]
+    return [("moved", {"combatant": c["id"], "metres": metres, "how": how}, changes)]
 
 
 def _act(state, command, role, seat, roll) -> list[Event]:
@@ -349,13 +360,12 @@ def _act(state, command, role, seat, roll) -> list[Event]:
     if state["up"] != c["id"]:
         raise ValueError(f"combatant: it is not {c['name']}'s turn")
     action = require_choice("action", command.get("action"), rules.OTHER_ACTIONS)
-    empowered = "study" if action == "study a target" else None
-    problem = rules.action_problem(state, c, action, empowered=empowered)
+    problem = rules.next_action_problem(state, c, action)
     if problem:
         raise ValueError(problem)
-    changes = rules.spend_action(c, action, empowered)
+    changes = rules.spend_action(c, action)
     data = {"combatant": c["id"], "action": action}
-    if action == "study a target":
+    if action == "study":
         t = _combatant(state, command, "target")
         changes.append([_path(c["id"], "carried", "studying"), t["id"]])
         data["target"] = t["id"]
@@ -377,7 +387,7 @@ def _spend_ki(state, command, role, seat, roll) -> list[Event]:
 def _spend_fate(state, command, role, seat, roll) -> list[Event]:
     c = _combatant(state, command)
     _own(state, role, seat, c, "spend a Fate Token")
-    kind = require_choice("spend", command.get("spend"), rules.FATE_SPENDS)
+    kind = require_choice("spend", command.get("spend"), rules.FATE_SPEND_KINDS)
     condition = command.get("condition")
     changes, text = rules.fate_spend(state, c, kind, condition)
     data = {"combatant": c["id"], "spend": kind, "effect": text}

@@ -12,7 +12,24 @@ Sources: RULES.md "Combat round", "Vitals" and "Where two texts disagree (decide
 
 from __future__ import annotations
 
-from tb_playground.engine import ki_recovery, take_attack
+from tb_playground.engine import (
+    ACTIONS,
+    FATE_SPENDS,
+    bump_cost,
+    check_next_action,
+    full_night,
+    ki_recovery,
+    ki_spend_cost,
+    roll_modifiers,
+    short_rest,
+    sunrise_fate,
+    take_attack,
+    validate_turn,
+)
+from tb_playground.engine import (
+    fate_spend as engine_fate_spend,
+)
+from tb_playground.engine.character_stats import vital_conditions
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
 
@@ -21,21 +38,14 @@ from .state import BRACKETS
 #: Range bands (rules/000 "Map or No Map").
 RANGE_BANDS = ("melee", "close", "near", "far")
 
-#: Empowered actions a Slow bracket buys (rules/000 "Action Brackets"; rules/001 "Actions").
-EMPOWERED = ("aim", "called shot", "study")
+#: The attack an empowered choice makes (rules/000 "Action Brackets"; engine ``ACTIONS``).
+EMPOWERED = {"aim": "aim", "called shot": "called shot"}
 
-#: Actions other than an attack or a move (rules/001 "Combat Actions").
-OTHER_ACTIONS = (
-    "study a target",
-    "skill",
-    "help",
-    "ready",
-    "reload",
-    "small action",
-    "stand up",
-    "recover from prone",
-    "full defense",
-)
+#: Actions other than an attack or a move, by their engine key (rules/001 "Combat Actions").
+OTHER_ACTIONS = tuple(key for key, rule in ACTIONS.items() if not rule.attack and not rule.moves)
+
+#: Ways to move (engine ``ACTIONS``): a move, a Dash, a Sprint, a Slow round's step, a Crawl.
+MOVES = tuple(key for key, rule in ACTIONS.items() if rule.moves)
 
 #: How long a condition lasts.
 UNTIL = ("round", "next_turn_end", "scene", "rest", "manual")
@@ -50,7 +60,6 @@ SETTABLE_CONDITIONS = (
     "Belly Down",
     "Grabbed",
     "Squeezed",
-    "Full Defense",
 )
 
 #: Each settable condition's usual duration (rules/004 "Conditions"; rules/000, 001).
@@ -63,21 +72,13 @@ DEFAULT_UNTIL = {
     "Belly Down": "manual",
     "Grabbed": "manual",
     "Squeezed": "manual",
-    "Full Defense": "round",
 }
 
 #: What Ki can be spent on outside an attack (rules/000 "Recovering from Vitals Loss").
 KI_PURPOSES = ("restore poise", "restore sanity")
 
-#: Fate Token spends the table tracks (rules/004 "Fate Tokens"; rules/000 "Getting back up").
-FATE_SPENDS = (
-    "get back up",
-    "refill ki",
-    "shrug off",
-    "clear off balance",
-    "automatic success",
-    "overcome a flaw",
-)
+#: Fate Token spends (engine ``FATE_SPENDS``: rules/004 "Fate Tokens"; rules/000).
+FATE_SPEND_KINDS = tuple(FATE_SPENDS)
 
 
 def _p(cid: str, *keys: str) -> list:
@@ -98,8 +99,19 @@ def condition(name: str, since: int, until: str | None = None, own_turn: bool = 
 
 
 def ki_cost(n: int, exhausted: int) -> int:
-    """Ki a spend of ``n`` points costs: Exhausted 4 adds 1 per spend (rules/004 "Conditions")."""
-    return n + (1 if n > 0 and exhausted >= 4 else 0)
+    """Ki a spend of ``n`` points costs: Exhausted 4 adds 1 per spend (engine ``ki_spend_cost``)."""
+    return ki_spend_cost(n, exhausted)
+
+
+def states(c: dict) -> list[str]:
+    """Every condition on ``c`` now: those set on it and those its tracks impose (rules/004)."""
+    now = c["now"]
+    dead = now["health"] <= c["dead_at"]
+    found = list(c["conditions"])
+    for name in vital_conditions(now["health"], now["poise"], now["sanity"], dead):
+        if name not in found:
+            found.append(name)
+    return found
 
 
 def can_act(c: dict) -> bool:
@@ -134,16 +146,29 @@ def band_after_bumps(bracket: str, bumps: int) -> str:
     return BRACKETS[BRACKETS.index(bracket) - bumps]
 
 
+def base_rate(c: dict) -> int:
+    """Movement Rate before conditions: 5 + Air metres, or the card's fastest mode (rules/001)."""
+    return 5 + c["elements"]["Air"] if c["kind"] == "character" else c["movement_rate"]
+
+
 def declare_problem(c: dict, bracket: str, bumps: int) -> str:
-    """Why ``c`` may not declare ``bracket`` with ``bumps``, or "" (rules/000, 004)."""
+    """Why ``c`` may not declare ``bracket`` with ``bumps``, or "" (engine ``validate_turn``)."""
     if not can_act(c):
         return f"combatant: {c['name']} cannot act this round"
-    if bumps > BRACKETS.index(bracket):
-        steps = BRACKETS.index(bracket)
-        return f"bumps: a {bracket.capitalize()} bracket can be bumped at most {steps} step(s)"
-    if c["exhausted"] >= 3 and band_after_bumps(bracket, bumps) == "fast":
-        return "bracket: Exhausted 3 or worse cannot act in the Fast band (rules/004)"
-    return ""
+    check = validate_turn(
+        bracket,
+        [],
+        movement_rate=min(base_rate(c), 1000),
+        bumps=bumps,
+        exhausted=c["exhausted"],
+        conditions=states(c),
+    )
+    return "" if check.ok else "bracket: " + " ".join(check.problems)
+
+
+def declare_cost(c: dict, bumps: int) -> int:
+    """Ki the bumps cost (engine ``bump_cost``: 1 a step, one spend)."""
+    return bump_cost(bumps, c["exhausted"])
 
 
 def turn_order(state: dict, brackets: dict) -> tuple[list[str], dict[str, str], list[str]]:
@@ -219,129 +244,105 @@ def end_turn_events(state: dict, cid: str) -> list:
 # -- the round's budget ------------------------------------------------------------------------
 
 
-def _actions_allowed(c: dict) -> int:
-    return {"fast": 1, "normal": 2, "slow": 1}[c["bracket"] or "normal"]
-
-
 def movement_rate(c: dict) -> int:
-    """Movement Rate: 5 + Air metres; Exhausted 3 halves it; Grabbed 0 (rules/001)."""
+    """Movement Rate now: Exhausted 3 halves it, Grabbed makes it 0 (rules/001)."""
     if "Grabbed" in c["conditions"]:
         return 0
-    base = 5 + c["elements"]["Air"] if c["kind"] == "character" else c["movement_rate"]
-    return base // 2 if c["exhausted"] >= 3 else base
+    rate = base_rate(c)
+    return rate // 2 if c["exhausted"] >= 3 else rate
 
 
-def action_problem(state: dict, c: dict, action: str, empowered: str | None = None) -> str:
-    """Why ``c`` may not take ``action`` now under its bracket's budget, or "" (rules/000)."""
-    used = [a for a in c["actions"] if a != "step"]
-    if "sprint" in used:
-        return "action: a Sprint is the only thing you do that round"
-    if len(used) >= _actions_allowed(c):
-        bracket = (c["bracket"] or "normal").capitalize()
-        return f"action: a {bracket} round has no action left for {c['name']}"
-    if empowered is not None and c["bracket"] != "slow":
-        return f"empowered: {empowered} is a Slow action; {c['name']} declared {c['bracket']}"
-    if empowered is not None and c["carried"].get("lost_empowerment"):
-        return "empowered: Distracted: the action dropped to a Normal one and lost its empowerment"
-    if action == "attack" and "Full Defense" in c["conditions"]:
-        return "action: under Full Defense you can't attack (rules/001)"
-    return ""
+def next_action_problem(state: dict, c: dict, key: str, metres: int = 0) -> str:
+    """Why ``c`` may not take the action ``key`` now, or "" (engine ``check_next_action``)."""
+    if c["carried"].get("lost_empowerment") and ACTIONS[key].empowered:
+        return "action: Distracted: the action dropped to a Normal one and lost its empowerment"
+    problem = check_next_action(
+        c["bracket"] or "normal",
+        c["actions"],
+        key,
+        movement_rate=min(base_rate(c), 1000),
+        metres=c["metres"] + metres,
+        bumps=c["bumps"],
+        exhausted=c["exhausted"],
+        conditions=states(c),
+    )
+    return f"action: {problem}" if problem else ""
 
 
-def move_problem(c: dict, metres: int) -> str:
-    """Why ``c`` may not move ``metres`` now, or "" (rules/000 "Moving in a Round")."""
-    rate = movement_rate(c)
-    if rate == 0:
-        return "metres: Grabbed: no moving until you escape the hold (rules/001)"
-    used = [a for a in c["actions"] if a != "step"]
-    moved = c["metres"] + metres
+def move_plan(state: dict, c: dict, how: str | None, metres: int) -> tuple[str, list, str]:
+    """Which move ``metres`` is, the round's actions after it, and any problem (rules/000).
+
+    Unsaid ``how`` is read from the bracket: a Slow round's 1 m is its step, more is a Sprint;
+    a Normal round's second move with no other action becomes a Dash (2 x Movement Rate).
+    """
     bracket = c["bracket"] or "normal"
-    if bracket == "slow":
-        if used:
-            return "metres: a Slow round's action is taken; only its 1 m step is left"
-        if moved > 5 * rate:
-            return f"metres: a Sprint reaches at most {5 * rate} m (5 x Movement Rate)"
-        return ""
-    if bracket == "fast":
-        if used or moved > rate:
-            return f"metres: a Fast round is one action: one move of at most {rate} m"
-        return ""
-    others = [a for a in used if a != "move"]
-    limit = rate if others else 2 * rate
-    if moved > limit or len(used) >= 2 and "move" not in used:
-        return f"metres: a Normal round allows {limit} m now (a Dash is 2 x {rate} m, nothing else)"
-    return ""
+    if how is None:
+        how = (
+            ("step" if metres <= 1 and "step" not in c["actions"] else "sprint")
+            if (bracket == "slow")
+            else "move"
+        )
+    problem = next_action_problem(state, c, how, metres)
+    if problem and how == "move" and c["actions"] == ["move"]:
+        if not next_action_problem(state, {**c, "actions": []}, "dash", metres):
+            return "dash", ["dash"], ""
+    return how, [*c["actions"], how], problem
 
 
-def spend_action(c: dict, action: str, empowered: str | None, metres: int = 0) -> list:
-    """The change that records an action taken this round."""
-    if action == "move":
-        bracket = c["bracket"] or "normal"
-        used = [a for a in c["actions"] if a != "step"]
-        if bracket == "slow":
-            label = "step" if c["metres"] + metres <= 1 and not used else "sprint"
-        elif bracket == "normal" and "move" in used:
-            return []  # a split move or a Dash: the second half of the same movement
-        else:
-            label = "move"
-        return [[_p(c["id"], "actions"), [*c["actions"], label]]]
-    return [[_p(c["id"], "actions"), [*c["actions"], empowered or action]]]
+def spend_action(c: dict, key: str) -> list:
+    """The change that records the action ``key`` taken this round."""
+    return [[_p(c["id"], "actions"), [*c["actions"], key]]]
 
 
-def action_effects(c: dict, action: str) -> list:
+def action_effects(c: dict, key: str) -> list:
     """Conditions an action starts or ends (rules/001 "Getting Low", "Combat Actions")."""
     cid = c["id"]
-    if action == "stand up":
+    if key == "stand up":
         return [[_p(cid, "conditions", "Belly Down"), None]]
-    if action == "recover from prone":
+    if key == "recover from prone":
         return [[_p(cid, "conditions", "Prone"), None]]
-    if action == "full defense":
-        return [[_p(cid, "conditions", "Full Defense"), condition("Full Defense", 0, "round")]]
+    if key == "belly down":
+        return [[_p(cid, "conditions", "Belly Down"), condition("Belly Down", 0, "manual")]]
+    if key == "escape":
+        return [[_p(cid, "conditions", "Grabbed"), None]]
     return []
 
 
 # -- attacks -----------------------------------------------------------------------------------
 
-#: Conditions on the roller that put every roll at Disadvantage (RULES.md, decided).
-_ALL_ROLLS = ("Off Balance", "Surprised", "Overwhelmed")
 
+def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict:
+    """Advantage sources, Defense change and whether the attack is allowed (engine).
 
-def attack_modifiers(state, a, t, kind, empowered, cover) -> dict:
-    """Advantage sources, Defense change and whether the attack is allowed at all."""
-    sources: list[list] = []
-    if "Prone" in a["conditions"]:
-        return {"allowed": False, "reason": "attacker: Prone, you can't attack (rules/001)"}
-    if "Squeezed" in a["conditions"]:
-        return {"allowed": False, "reason": "attacker: squeezed in a tight space, you can't attack"}
-    if cover == "full":
-        return {"allowed": False, "reason": "cover: behind full cover the target can't be reached"}
-    for name in _ALL_ROLLS:
-        if name in a["conditions"] or (name == "Overwhelmed" and a["now"]["sanity"] == 0):
-            sources.append([name, -1])
-    if a["exhausted"] >= 2 or (a["exhausted"] == 1 and kind == "physical"):
-        sources.append([f"Exhausted {a['exhausted']}", -1])
-    if kind == "social" and "Flustered" in a["conditions"]:
-        sources.append(["Flustered", -1])
-    if "Prone" in t["conditions"]:
-        sources.append(["Target is Prone", +1])
-    if "Full Defense" in t["conditions"]:
-        sources.append(["Target is on Full Defense", -1])
-    if cover == "partial":
-        sources.append(["Partial cover", -1])
-    if empowered == "aim":
-        sources.append(["Aim", +1])
-    if empowered == "called shot":
-        if a["carried"].get("studied") == t["id"]:
-            sources.append(["Studied the target last round", +1])
-        if state["ruleset"].get("slow_called_shot_advantage"):
-            sources.append(["Called Shot (rules/002)", +1])
-    change = -4 if "Full Defense" in t["conditions"] else 0
+    One call of ``roll_modifiers`` with the attacker's and the target's conditions (those set
+    and those their tracks impose), Exhausted, cover, reach, range, Aim / Called Shot / Study,
+    Reckless and Full Defense taken this round, and the 002 Called Shot switch.
+    """
+    mods = roll_modifiers(
+        "attack",
+        attack_kind=kind,
+        reach=reach,
+        conditions=states(a),
+        exhausted=a["exhausted"],
+        target_conditions=states(t),
+        target_exhausted=t["exhausted"],
+        cover=cover,
+        weapon_range=weapon_range,
+        aim=key == "aim",
+        called_shot=key == "called shot",
+        studied=a["carried"].get("studied") == t["id"],
+        reckless="reckless" in a["actions"],
+        full_defense="full defense" in a["actions"],
+        target_reckless="reckless" in t["actions"],
+        target_full_defense="full defense" in t["actions"],
+        slow_called_shot_advantage=bool(state["ruleset"].get("slow_called_shot_advantage")),
+    )
     return {
-        "allowed": True,
-        "reason": "",
-        "advantage": sum(s for _, s in sources),
-        "sources": sources,
-        "defense_change": change,
+        "allowed": mods.allowed,
+        "reason": f"attacker: {mods.reason}" if not mods.allowed else "",
+        "advantage": mods.advantage,
+        "sources": [[s.label, s.sign] for s in mods.sources],
+        "defense_change": mods.defense_change,
     }
 
 
@@ -487,26 +488,38 @@ def ki_spend(state: dict, c: dict, purpose: str) -> tuple[list, str]:
 
 
 def fate_spend(state: dict, c: dict, kind: str, condition_name: str | None) -> tuple[list, str]:
-    """One Fate Token's spend (rules/004 "Fate Tokens"; rules/000 "Getting back up")."""
-    if c["fate"] < 1:
-        raise ValueError(f"spend: {c['name']} has no Fate Token")
+    """One Fate spend through the engine's caps (rules/004 "Fate Tokens"; rules/000)."""
     cid = c["id"]
-    changes = [[_p(cid, "fate"), c["fate"] - 1]]
-    if kind == "get back up":
-        if c["now"]["health"] > 0 or c["now"]["health"] <= c["dead_at"]:
-            raise ValueError("spend: Get Back Up is for a character at 0 Health or Dying")
-        changes.append([_p(cid, "now", "health"), 1])
-        return changes, "up at 1 Health"
-    if kind == "refill ki":
-        changes.append([_p(cid, "ki"), c["ki_pool"]])
-        return changes, f"Ki {c['ki']} -> {c['ki_pool']}"
     if kind in ("shrug off", "clear off balance"):
         name = "Off Balance" if kind == "clear off balance" else condition_name
         if name not in c["conditions"]:
             raise ValueError(f"condition must be one {c['name']} has, got {name!r}")
+    if kind == "get back up" and c["now"]["health"] <= c["dead_at"]:
+        raise ValueError(f"spend: {c['name']} is dead; Get Back Up is for the Dying")
+    spent = engine_fate_spend(
+        kind,
+        c["fate"],
+        c["fate_counted"],
+        min(c["stamina"], 10),
+        health=c["now"]["health"],
+        health_max=c["max"]["health"],
+        ki=c["ki"],
+        ki_pool=c["ki_pool"],
+        stamina_only=bool(state["ruleset"].get("fate_spends_stamina_only")),
+    )
+    if not spent.allowed:
+        raise ValueError(f"spend: {spent.reason}")
+    changes = [
+        [_p(cid, "fate"), spent.tokens_after],
+        [_p(cid, "fate_counted"), spent.counted_after],
+    ]
+    if spent.health_after is not None:
+        changes.append([_p(cid, "now", "health"), spent.health_after])
+    if spent.ki_after is not None:
+        changes.append([_p(cid, "ki"), spent.ki_after])
+    if kind in ("shrug off", "clear off balance"):
         changes.append([_p(cid, "conditions", name), None])
-        return changes, f"{name} cleared"
-    return changes, kind
+    return changes, "; ".join(spent.changes) or spent.effect
 
 
 def _track_bounds(vital: str):
@@ -534,13 +547,39 @@ SETTABLE_PATH = {
 # -- rests and the Scene -----------------------------------------------------------------------
 
 
-def _half_up(n: int) -> int:
-    return max(1, -(-n // 2))
+def _rest(state: dict, c: dict, kind: str):
+    rules = state["ruleset"]
+    clamp = lambda n: max(0, min(int(n), 10))  # noqa: E731 - creature cards have no sub-stats
+    return (short_rest if kind == "short_rest" else full_night)(
+        health=c["now"]["health"],
+        health_max=c["max"]["health"],
+        poise=c["now"]["poise"],
+        poise_max=c["max"]["poise"],
+        sanity=c["now"]["sanity"],
+        sanity_max=c["max"]["sanity"],
+        health_stat=clamp(c["rest_stats"]["health"]),
+        presence=clamp(c["rest_stats"]["poise"]),
+        psyche=clamp(c["rest_stats"]["sanity"]),
+        ki=c["ki"],
+        ki_pool=c["ki_pool"],
+        klotho=clamp(c["klotho"]),
+        exhausted=c["exhausted"],
+        short_rest_taken=c["short_rest_taken"],
+        half_klotho=bool(rules.get("short_rest_half_klotho")),
+        below_zero_heals_per_rest=bool(rules.get("below_zero_heals_per_rest")),
+        poise_stops_at_zero=bool(rules.get("vitals_002")),
+    )
 
 
 def rest_events(state: dict, kind: str) -> list:
-    """Short Rest, Full Night or end of Scene for everyone at the table (rules/000, 004)."""
+    """Short Rest, Full Night or end of Scene for everyone at the table (engine ``rest``).
+
+    A Full Night brings the day's Fate Token at sunrise too (rules/000 "Above zero"). A
+    second Short Rest before a night is refused for whoever already had one, with the reason
+    in the event. Dead combatants and creatures out of the fight do not rest.
+    """
     changes: list = []
+    refused: dict[str, str] = {}
     for c in state["combatants"].values():
         cid = c["id"]
         if kind == "end_scene":
@@ -549,31 +588,25 @@ def rest_events(state: dict, kind: str) -> list:
                     changes.append([_p(cid, "conditions", name), None])
             changes.append([_p(cid, "fate_counted"), 0])
             continue
+        if c["out"] or c["now"]["health"] <= c["dead_at"]:
+            continue
+        rest = _rest(state, c, kind)
+        if not rest.allowed:
+            refused[cid] = rest.reason
+            continue
         for vital in ("health", "poise", "sanity"):
-            now, top = c["now"][vital], c["max"][vital]
-            if now <= 0:
-                if vital == "health":
-                    new = now + 1 if kind == "full_night" and now < 0 else now
-                else:
-                    new = 1
-            elif kind == "full_night":
-                new = top
-            else:
-                new = min(top, now + _half_up(c["rest_stats"][vital]))
-            changes.append([_p(cid, "now", vital), new])
-        ki = (
-            c["ki_pool"]
-            if kind == "full_night"
-            else min(c["ki_pool"], c["ki"] + max(c["klotho"], 1))
-        )
-        changes.append([_p(cid, "ki"), ki])
-        changes.append(
-            [_p(cid, "exhausted"), 0 if kind == "full_night" else max(c["exhausted"] - 1, 0)]
-        )
+            changes.append([_p(cid, "now", vital), getattr(rest, vital)])
+        changes += [
+            [_p(cid, "ki"), rest.ki],
+            [_p(cid, "exhausted"), rest.exhausted],
+            [_p(cid, "short_rest_taken"), rest.short_rest_taken],
+        ]
+        if kind == "full_night" and c["kind"] == "character":
+            changes.append([_p(cid, "fate"), sunrise_fate(c["fate"], c["fate_cap"]).tokens_after])
         for name, info in c["conditions"].items():
             if info["until"] == "rest":
                 changes.append([_p(cid, "conditions", name), None])
-    return [(kind.replace("_", " "), {"kind": kind}, changes)]
+    return [(kind.replace("_", " "), {"kind": kind, "refused": refused}, changes)]
 
 
 def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) -> list:

@@ -119,6 +119,24 @@ def step(state: dict, event: dict) -> None:
     state["version"] = event["seq"]
 
 
+def undo_step(in_force: list[int], redo: list[int], event: dict) -> None:
+    """Update the undo and redo stacks (``undo_stack``) with one more event, in place."""
+    kind, cmd = event["type"], event["cmd"]
+    if kind == "undone":
+        target = event["data"]["command"]
+        if target in in_force:
+            in_force.remove(target)
+        redo.append(target)
+    elif kind == "redone":
+        target = event["data"]["command"]
+        if target in redo:
+            redo.remove(target)
+        in_force.append(target)
+    elif kind not in NOT_UNDOABLE and (not in_force or in_force[-1] != cmd):
+        in_force.append(cmd)
+        redo.clear()
+
+
 def undo_stack(events: list[dict]) -> tuple[list[int], list[int]]:
     """(commands that can be undone, newest last; commands that can be redone, newest last).
 
@@ -127,21 +145,6 @@ def undo_stack(events: list[dict]) -> tuple[list[int], list[int]]:
     """
     in_force: list[int] = []
     redo: list[int] = []
-    seen: set[int] = set()
     for event in events:
-        kind, cmd = event["type"], event["cmd"]
-        if kind == "undone":
-            target = event["data"]["command"]
-            if target in in_force:
-                in_force.remove(target)
-            redo.append(target)
-        elif kind == "redone":
-            target = event["data"]["command"]
-            if target in redo:
-                redo.remove(target)
-            in_force.append(target)
-        elif kind not in NOT_UNDOABLE and cmd not in seen:
-            seen.add(cmd)
-            in_force.append(cmd)
-            redo = []
+        undo_step(in_force, redo, event)
     return in_force, redo

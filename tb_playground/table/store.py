@@ -28,7 +28,7 @@ from . import view as views
 from .commands import check_sender, decide
 from .errors import ConflictError
 from .roster import encounter_records
-from .state import fold, step, undo_stack
+from .state import fold, step, undo_stack, undo_step
 
 #: The layout of the SQLite file; a file with another version is refused.
 SCHEMA_VERSION = 1
@@ -74,6 +74,8 @@ class Table:
         self.name = name
         self._events = events
         self._state = fold(events)
+        self._in_force, self._redo = undo_stack(events)
+        self._log_cache: dict = {}
         self._lock = threading.RLock()
         self._subscribers: dict[int, Callable] = {}
         self._next_handle = 0
@@ -120,7 +122,16 @@ class Table:
         """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered."""
         with self._lock:
             check_sender(self._state, role, seat)
-            return views.view_for(self._state, self._events, role, seat)
+            if len(self._log_cache) > 50_000:
+                self._log_cache.clear()
+            return views.view_for(
+                self._state,
+                self._events,
+                role,
+                seat,
+                undo=(bool(self._in_force), bool(self._redo)),
+                cache=self._log_cache,
+            )
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -159,6 +170,8 @@ class Table:
             events = self._stamp(made, role, seat)
             self._store._append(self.name, events)
             self._events.extend(events)
+            for event in events:
+                undo_step(self._in_force, self._redo, event)
             if kind in ("undo", "redo"):
                 self._state = fold(self._events)
             else:
@@ -174,8 +187,7 @@ class Table:
     def _undo_redo(self, kind: str, role: str) -> list:
         if role != "gm":
             raise PermissionError(f"only the GM may {kind}")
-        in_force, redo = undo_stack(self._events)
-        stack = in_force if kind == "undo" else redo
+        stack = self._in_force if kind == "undo" else self._redo
         if not stack:
             raise ValueError(f"type: there is nothing to {kind}")
         target = stack[-1]

@@ -231,14 +231,33 @@ def log_lines(state: dict, events: list[dict], role: str, seat: str | None) -> l
     return lines
 
 
-def view_for(state: dict, events: list[dict], role: str, seat: str | None = None) -> dict:
-    """The table as ``role`` may see it (module docstring); JSON-ready."""
+def view_for(
+    state: dict,
+    events: list[dict],
+    role: str,
+    seat: str | None = None,
+    undo: tuple[bool, bool] | None = None,
+    cache: dict | None = None,
+) -> dict:
+    """The table as ``role`` may see it (module docstring); JSON-ready.
+
+    ``undo`` is (can undo, can redo) when the caller keeps the stacks; ``cache`` a dict the
+    caller keeps to reuse log lines (keyed by everything a line depends on).
+    """
     ids = [cid for cid in state["ids"] if _visible(state, cid, role)]
     combatants = [_combatant(state, state["combatants"][cid], role, seat) for cid in ids]
     up = state["up"] if state["up"] and _visible(state, state["up"], role) else None
     log = []
+    hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])
+    context = (role, seat, hidden, state["share_foes"])
     for event in events[-LOG_LENGTH:]:
-        text = _text(state, event, role, seat)
+        key = (event["seq"], context)
+        if cache is not None and key in cache:
+            text = cache[key]
+        else:
+            text = _text(state, event, role, seat)
+            if cache is not None:
+                cache[key] = text
         if text is not None:
             log.append({"seq": event["seq"], "round": event["round"], "text": text})
     view = {
@@ -260,10 +279,11 @@ def view_for(state: dict, events: list[dict], role: str, seat: str | None = None
         "log": log,
     }
     if _sees_all(role):
-        in_force, redo = undo_stack(events)
+        if undo is None:
+            in_force, redo = undo_stack(events)
+            undo = (bool(in_force), bool(redo))
         view["join_code"] = state["join_code"]
-        view["can_undo"] = bool(in_force)
-        view["can_redo"] = bool(redo)
+        view["can_undo"], view["can_redo"] = undo
     return view
 
 
@@ -282,14 +302,12 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     out["faces"] = list(p.get("faces", []))
     out["levels"] = p.get("would_take", p.get("levels"))
     target_foe = _foe(state, state["combatants"][p["target"]])
-    if (
-        _sees_all(role)
-        or state["share_foes"]
-        or seat in (p["attacker"], p["target"])
-        or not target_foe
-    ):
+    numbers = _sees_all(role) or state["share_foes"] or not target_foe
+    if numbers or seat in (p["attacker"], p["target"]):
         out["tn"] = p["tn"]
         out["odds"] = pending_odds(state, p)
+        if not numbers:
+            out["odds"].pop("wall")  # the foe's wall stays the GM's unless shared
     else:
         out["tn"] = None
         out["odds"] = None

@@ -36,9 +36,10 @@ from tb_playground.models import (
     loads,
 )
 from tb_playground.models.files import saved_fields
-from tb_playground.models.ruleset import VARIANT_SWITCHES
+from tb_playground.models.ruleset import SWITCHES
 
 from .format import TABLE_CSS, escape, percent
+from .ruleset_badge import RulesetBadge
 
 #: Where the example roster lives in a checkout of the project.
 EXAMPLE_ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
@@ -53,6 +54,12 @@ SWITCH_LABELS = {
     "short_rest_half_klotho": "Short Rest: half Klotho",
     "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
     "death_at_negative_health": "Dead at -Health sub-stat",
+    "slow_called_shot_advantage": "Slow Called Shot has Advantage",
+    "advantage_from_expert": "Tier Advantage from Expert",
+    "below_zero_heals_per_rest": "Below 0: any rest heals 1",
+    "flustered_shaken_off": "Presence roll ends Flustered",
+    "criticals_outrank": "Opposed: a critical beats any success",
+    "deception_water": "Deception rolls Water",
 }
 
 CSS = """
@@ -655,7 +662,7 @@ class CharacterSheet(pn.viewable.Viewer):
         )
         switches = [
             pn.widgets.Checkbox.from_param(r.param[name], label=SWITCH_LABELS[name])
-            for name in VARIANT_SWITCHES
+            for name in SWITCHES
         ]
         self._ruleset_box.objects = [system, *switches]
 
@@ -840,7 +847,7 @@ def character_page(
         pn.state.on_session_destroyed(lambda context: sheet.dispose())
     return pn.template.FastListTemplate(
         title="20 Below: Character sheet",
-        main=[sheet],
+        main=[RulesetBadge(owner=sheet.character), sheet],
         accent="#2e8b57",
         main_max_width="1400px",
         raw_css=[PAGE_CSS],

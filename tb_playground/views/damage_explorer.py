@@ -25,6 +25,7 @@ from tb_playground.models.attack import FIGHT_MAX_ROUNDS
 
 from .damage_plots import grid_marker, grid_plot, ki_plot, levels_plot, rounds_plot
 from .format import TABLE_CSS, escape, percent
+from .ruleset_badge import RulesetBadge
 
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
@@ -301,7 +302,7 @@ def damage_page() -> pn.template.BaseTemplate:
     return pn.template.FastListTemplate(
         title="20 Below: Damage against walls",
         sidebar=[explorer.controls],
-        main=[explorer.outputs()],
+        main=[RulesetBadge(owner=explorer.attack), explorer.outputs()],
         accent="#2e8b57",
         sidebar_width=360,
     )

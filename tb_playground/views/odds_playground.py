@@ -32,6 +32,7 @@ from .plots import (
     curves_plot,
     distribution_plot,
 )
+from .ruleset_badge import RulesetBadge
 
 #: The four headline outcomes: (label, css class, Odds attribute, colour key).
 HEADLINE = (
@@ -246,6 +247,6 @@ def odds_page() -> pn.template.BaseTemplate:
     """The whole "Roll-under playground" page, one per session."""
     return pn.template.FastListTemplate(
         title="20 Below: Roll-under playground",
-        main=[OddsPlayground()],
+        main=[RulesetBadge(), OddsPlayground()],
         accent="#2e8b57",
     )
