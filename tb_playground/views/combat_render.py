@@ -241,7 +241,8 @@ def dice_row(odds: dict) -> str:
         lift = '<span class="lift">a boost lifts it over</span>' if d["boost_lifts"] else ""
         cls = "over" if d["over"] else "under"
         cells.append(f'<div class="die {cls}" title="die {i + 1}">{d["face"]}{lift}</div>')
-    return f'<div>Against the wall of {odds["wall"]}:</div><div class="dice">{"".join(cells)}</div>'
+    wall = f"the wall of {odds['wall']}" if odds.get("wall") is not None else "the target's wall"
+    return f'<div>Against {wall}:</div><div class="dice">{"".join(cells)}</div>'
 
 
 STEP_WORDS = {
