@@ -197,6 +197,7 @@ class DamageExplorer(pn.viewable.Viewer):
                 options=BRACKET_LABELS,
                 color="success",
                 variant="outline",
+                orientation="vertical",
                 css_classes=["dmg-bracket"],
             ),
             slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
