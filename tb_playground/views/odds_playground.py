@@ -32,6 +32,7 @@ from .plots import (
     curves_plot,
     distribution_plot,
 )
+from .site import page
 
 #: The four headline outcomes: (label, css class, Odds attribute, colour key).
 HEADLINE = (
@@ -244,8 +245,4 @@ class OddsPlayground(pn.viewable.Viewer):
 
 def odds_page() -> pn.template.BaseTemplate:
     """The whole "Roll-under playground" page, one per session."""
-    return pn.template.FastListTemplate(
-        title="20 Below: Roll-under playground",
-        main=[OddsPlayground()],
-        accent="#2e8b57",
-    )
+    return page("Roll-under playground", [OddsPlayground()], current="odds")
