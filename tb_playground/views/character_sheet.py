@@ -41,6 +41,7 @@ from tb_playground.models.ruleset import SWITCHES
 
 from .format import TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
+from .site import page
 
 #: Where the example roster lives in a checkout of the project.
 EXAMPLE_ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
@@ -949,10 +950,10 @@ def character_page(
     sheet = CharacterSheet(character=character, creatures=creatures or [])
     if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda context: sheet.dispose())
-    return pn.template.FastListTemplate(
-        title="20 Below: Character sheet",
-        main=[RulesetBadge(owner=sheet.character), sheet],
-        accent="#2e8b57",
+    return page(
+        "Character sheet",
+        [RulesetBadge(owner=sheet.character), sheet],
+        current="character",
         main_max_width="1400px",
         raw_css=[PAGE_CSS],
     )

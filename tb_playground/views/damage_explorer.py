@@ -27,6 +27,7 @@ from tb_playground.models.attack import FIGHT_MAX_ROUNDS
 from .damage_plots import grid_marker, grid_plot, ki_plot, levels_plot, rounds_plot
 from .format import TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
+from .site import page
 
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
@@ -352,10 +353,10 @@ class DamageExplorer(pn.viewable.Viewer):
 def damage_page() -> pn.template.BaseTemplate:
     """The whole "Damage against walls" page, one per session (controls in the sidebar)."""
     explorer = DamageExplorer()
-    return pn.template.FastListTemplate(
-        title="20 Below: Damage against walls",
+    return page(
+        "Damage against walls",
+        [RulesetBadge(owner=explorer.attack), explorer.outputs()],
         sidebar=[explorer.controls],
-        main=[RulesetBadge(owner=explorer.attack), explorer.outputs()],
-        accent="#2e8b57",
+        current="damage",
         sidebar_width=360,
     )
