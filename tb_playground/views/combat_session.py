@@ -81,7 +81,7 @@ class TableSession:
             self._scheduled = False
             if self._closed:
                 return
-        if self._doc is None:
+        if getattr(self._doc, "session_context", None) is None:  # no browser session
             self._on_change()
             return
         # One message per refresh: every pane's change is held and sent together.
