@@ -171,7 +171,7 @@ class CombatService:
 #: Parts of the table state attack previews never read.
 _NOT_READ = frozenset(
     {"combatants", "version", "pending", "up", "order", "initiative_order", "join_code", "seed",
-     "phase", "name", "ids"}
+     "phase", "name", "ids", "share_foes"}
 )  # fmt: skip
 
 
