@@ -184,6 +184,7 @@ class Client(threading.Thread):
 
     def run(self) -> None:
         """Open the session, watch the header, serve the loop until closed."""
+        import panel.models  # noqa: F401 - the client must know Panel's Bokeh models
         from bokeh.client import pull_session
 
         self.loop = asyncio.new_event_loop()
@@ -203,7 +204,7 @@ class Client(threading.Thread):
             self.ready.set()
             return
         self.ready.set()
-        self.session.loop_until_closed()
+        self.session._loop_until_closed()  # Bokeh 3 keeps this one private
 
     def model(self, css: str):
         """The session's Bokeh model with the CSS class ``css``."""
