@@ -333,13 +333,14 @@ def _prevent(state, command, role, seat, roll) -> list[Event]:
         raise ValueError("type: there is no hit waiting for prevention now")
     t = state["combatants"][p["target"]]
     _own(state, role, seat, t, "prevent damage")
-    ki = require_int("ki", command.get("ki", 0), 0, p["levels"])
+    ki = require_int("ki", command.get("ki", 0), 0, p["would_take"])
+    sanity_ki = require_bool("sanity_ki", command.get("sanity_ki", False))
     cost = rules.ki_cost(ki, t["exhausted"])
     if cost > t["ki"]:
         raise ValueError(f"ki: preventing {ki} level(s) costs {cost} Ki; {t['name']} has {t['ki']}")
     if ki and not rules.may_prevent(state, p["vital"]):
         raise ValueError("ki: under this ruleset Ki cannot prevent a Poise hit (rules/002)")
-    return rules.resolve_events(state, p, p["levels"], ki)
+    return rules.resolve_events(state, p, p["levels"], ki, sanity_ki)
 
 
 # -- movement, other actions -------------------------------------------------------------------
