@@ -102,6 +102,7 @@ def _kept_lookup() -> np.ndarray:
 
 
 KEPT_LOOKUP = _kept_lookup()
+KEPT_LOOKUP_FLAT = KEPT_LOOKUP.ravel()
 
 
 def wilson_interval(successes, trials, z: float = Z95) -> tuple[float, float]:
@@ -311,7 +312,8 @@ class EncounterResult:
         lines.append(f"Draw (still going after {self.max_rounds} rounds) {self.p_draw:.1%}")
         r = self.rounds
         lines.append(
-            f"Rounds: {r.mean:.2f} on average ({r.mean_interval[0]:.2f} to {r.mean_interval[1]:.2f})"
+            f"Rounds: {r.mean:.2f} on average "
+            f"({r.mean_interval[0]:.2f} to {r.mean_interval[1]:.2f})"
         )
         lines.append(
             f"Any character at 0 Health or below {self.p_character_down:.1%}, Dying "
@@ -321,12 +323,19 @@ class EncounterResult:
 
 
 class _Fights:
-    """The state of a batch of fights (arrays (rows, combatants)) and the rules applied to it.
+    """The state of a batch of fights and the rules applied to it.
 
-    Health, Poise and Sanity are kept as three contiguous (rows, n) arrays; who can act and
-    who is still in the fight (not dead, not gone) are kept up to date for the rows an attack
-    touched, so nothing is recomputed over the whole batch per attack.
+    Every per-combatant state is an array of shape (combatants, rows): one contiguous row per
+    combatant, so what one attacker or target needs is a 1-D gather. Who can act and who is
+    still in the fight (not dead, not gone) are kept up to date for the fights an attack
+    touched; nothing is recomputed over the whole batch per attack.
     """
+
+    #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
+    COLUMNS = (
+        "ki", "ob_since", "flustered", "out", "dealt", "out_round", "dead_round", "can",
+        "alive", "hit_count", "code",
+    )  # fmt: skip
 
     def __init__(self, prep: Prepared, rows: int, rng, opts: dict):
         self.prep = prep
@@ -336,18 +345,21 @@ class _Fights:
         self.n = n
         self.fid = np.arange(rows)
         self.tracks = [
-            np.repeat(prep.start[None, :, v], rows, axis=0).astype(np.int64) for v in range(3)
+            np.repeat(prep.start[:, v][:, None], rows, axis=1).astype(np.int64) for v in range(3)
         ]
-        self.ki = np.repeat(prep.ki[None], rows, axis=0).astype(np.int64)
-        self.ob_since = np.full((rows, n), -1, dtype=np.int64)
+        self.ki = np.repeat(prep.ki[:, None], rows, axis=1).astype(np.int64)
+        self.ob_since = np.full((n, rows), -1, dtype=np.int64)
         self.flustered = self.tracks[1] <= 0
-        self.out = (self.tracks[0] <= 0) & ~prep.named[None, :]
-        self.dealt = np.zeros((rows, n), dtype=np.int64)
-        self.hit_count = np.zeros((rows, n), dtype=np.int64)
-        self.can = self._can_act(slice(None), slice(None))
-        self.alive = ~self._dead(slice(None), slice(None)) & ~self.out
+        self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
+        self.dealt = np.zeros((n, rows), dtype=np.int64)
+        self.hit_count = np.zeros((n, rows), dtype=np.int64)
+        dead = self.tracks[0] <= -prep.maximum[:, 0][:, None]
+        self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out
+        self.alive = ~dead & ~self.out
         self.out_round = np.where(self.can, -1, 0)
-        self.dead_round = np.where(self.alive | self.out, -1, 0)
+        self.dead_round = np.where(dead, 0, -1)
+        self.code = (self.tracks[2] == 0).astype(np.int64) << 1
+        self.code |= self.flustered.astype(np.int64) << 2
         self.live = np.ones(rows, dtype=bool)
         self.attacks = 0
         face = rng.integers(1, 11, size=(rows, n))
@@ -360,31 +372,40 @@ class _Fights:
         self.has = prep.has_attack.reshape(n, n)
         self.vit = prep.vital.reshape(n, n)
         self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
+        self._tables: dict = {}
+        self.tie = (1000 * n + np.arange(n))[:, None]
+        roll = np.where(prep.allowed, prep.sign, 2).reshape(n, n * 8 * 3)
+        self.roll_table = [roll[i].copy() for i in range(n)]
+        self.tn = [prep.tn[i * n : (i + 1) * n].copy() for i in range(n)]
+        self.crit_auto = [prep.crit_auto[i * n : (i + 1) * n].copy() for i in range(n)]
+        self.any_auto = [bool(prep.automatic[i * n : (i + 1) * n].any()) for i in range(n)]
+        self.targets_of = [[int(j) for j in np.flatnonzero(self.has[i])] for i in range(n)]
+        dice = prep.dice.reshape(n, n) * self.has
+        self.max_levels = np.maximum(dice.max(axis=0), 1)  # most levels one attack deals j
+        self.side_masks = [prep.side == s for s in range(len(prep.sides))]
 
     # -- status ------------------------------------------------------------------------------
 
-    def _dead(self, r, c) -> np.ndarray:
-        return self.tracks[0][r, c] <= -self.prep.maximum[c, 0]
+    def _dead(self, rows, j: int) -> np.ndarray:
+        return self.tracks[0][j][rows] <= -self.prep.maximum[j, 0]
 
-    def _can_act(self, r, c) -> np.ndarray:
-        return (self.tracks[0][r, c] > 0) & (self.tracks[2][r, c] >= 0) & ~self.out[r, c]
+    def _can_act(self, rows, j: int) -> np.ndarray:
+        return (self.tracks[0][j][rows] > 0) & (self.tracks[2][j][rows] >= 0) & ~self.out[j][rows]
 
-    def standing(self, r) -> np.ndarray:
-        return self.can[r] if self.opts["end"] == "down" else self.alive[r]
+    @property
+    def standing(self) -> np.ndarray:
+        return self.can if self.opts["end"] == "down" else self.alive
 
     def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
         """Mark the fights ``r`` (row indices) that are decided."""
-        standing = self.standing(r)
-        sides_up = np.stack(
-            [standing[:, self.prep.side == s].any(axis=1) for s in range(len(self.prep.sides))],
-            axis=1,
-        )
-        count = sides_up.sum(axis=1)
+        standing = self.standing.take(r, axis=1)
+        sides_up = np.stack([standing[mask].any(axis=0) for mask in self.side_masks])
+        count = sides_up.sum(axis=0)
         done = count <= 1
         if done.any():
             rows = r[done]
             self.live[rows] = False
-            won = np.where(count[done] == 1, np.argmax(sides_up[done], axis=1), -1)
+            won = np.where(count[done] == 1, np.argmax(sides_up[:, done], axis=0), -1)
             winner[self.fid[rows]] = won
             rounds[self.fid[rows]] = round_no
 
@@ -392,25 +413,30 @@ class _Fights:
 
     def choose_targets(self, rows: np.ndarray, a: int) -> np.ndarray:
         """Attacker ``a``'s target in each fight of ``rows`` (-1 if none), by its policy."""
-        prep, n = self.prep, self.n
+        n = self.n
         policy = int(self.opts["target_code"][a])
         vit = self.vit[a]
-        first = int(vit[self.has[a]][0]) if self.has[a].any() else 0
-        level = self.tracks[first][rows]
-        if (vit[self.has[a]] != first).any():
+        has = self.has[a]
+        first = int(vit[has][0]) if has.any() else 0
+        level = self.tracks[first].take(rows, axis=1)  # (n, m)
+        if (vit[has] != first).any():
             for v in range(3):
                 if v != first and (vit == v).any():
-                    level = np.where((vit == v)[None, :], self.tracks[v][rows], level)
+                    other = self.tracks[v].take(rows, axis=1)
+                    level = np.where((vit == v)[:, None], other, level)
         pool = self.alive if self.downed_ok[a] else self.can
-        cand = pool[rows] & self.has[a][None, :]
-        key = (level + 1000) * n + np.arange(n)[None, :]  # weakest, then the encounter's order
+        cand = pool.take(rows, axis=1)
+        if not has.all():
+            cand &= has[:, None]
+        key = level * n + self.tie  # weakest, then the encounter's order
         if policy == 1:
-            key = key + self.hit_count[rows] * (10_000 * n)
+            key += self.hit_count.take(rows, axis=1) * (10_000 * n)
         elif policy == 2:
-            key = key - (np.rint(prep.danger[a] * 1000).astype(np.int64) * (10_000 * n))[None, :]
-        key = np.where(cand, key, _BIG)
-        t = np.argmin(key, axis=1)
-        return np.where(key[np.arange(rows.size), t] < _BIG, t, -1)
+            key -= (np.rint(self.prep.danger[a] * 1000).astype(np.int64) * (10_000 * n))[:, None]
+        key[~cand] = _BIG
+        t = np.argmin(key, axis=0)
+        some = cand.any(axis=0)
+        return t if some.all() else np.where(some, t, -1)
 
     # -- the round ---------------------------------------------------------------------------
 
@@ -424,11 +450,11 @@ class _Fights:
             if policy in _BRACKET:
                 band[:, i], attacks[:, i], emp[:, i] = _BRACKET[policy]
             elif policy == "bump":
-                bump = self.can[:, i] & (self.ki[:, i] >= 1)
-                self.ki[:, i] -= bump
+                bump = self.can[i] & (self.ki[i] >= 1)
+                self.ki[i] -= bump
                 band[:, i] = np.where(bump, 0, 1)
             elif policy == "slow_aim":
-                r = np.flatnonzero(self.live & self.can[:, i])
+                r = np.flatnonzero(self.live & self.can[i])
                 t = self.choose_targets(r, i)
                 aim = np.zeros(rows, dtype=bool)
                 ok = t >= 0
@@ -441,109 +467,165 @@ class _Fights:
 
     def attack(self, rows, a: int, emp, round_no: int, winner, rounds) -> None:
         """Attacker ``a`` makes one attack in each fight of ``rows``."""
-        prep, n, rng = self.prep, self.n, self.rng
+        prep, n = self.prep, self.n
         t = self.choose_targets(rows, a)
         ok = t >= 0
         if not ok.all():
             rows, emp, t = rows[ok], emp[ok], t[ok]
-        p = a * n + t
-        code = (self.ob_since[rows, a] >= 0).astype(np.int64)
-        code |= (self.tracks[2][rows, a] == 0).astype(np.int64) << 1
-        code |= self.flustered[rows, a].astype(np.int64) << 2
-        allowed = prep.allowed[p, code, emp]
+        # the roll's Advantage sign (or 2: not allowed) by target, condition code, empowerment
+        roll = self.roll_table[a][(t * 8 + self.code[a][rows]) * 3 + emp]
+        allowed = roll < 2
         if not allowed.all():
-            rows, emp, t, p, code = (x[allowed] for x in (rows, emp, t, p, code))
+            rows, t, roll = rows[allowed], t[allowed], roll[allowed]
         m = rows.size
         if m == 0:
             return
         self.attacks += m
         if self.opts["spread"]:
-            self.hit_count[rows, t] += 1
-        sign = prep.sign[p, code, emp]
-        kept = KEPT_LOOKUP[sign + 1, rng.integers(0, 1000, size=m)]
-        auto = prep.automatic[p]
-        crit = (kept <= 2) & ~auto
-        cat = (kept == 20) & ~auto
-        hit = auto | crit | ((kept <= prep.tn[p]) & ~cat)
+            self.hit_count[t, rows] += 1
+        u = self.rng.random(m) * 1000.0  # whole part: the to-hit; fraction: the damage dice
+        whole = u.astype(np.int64)
+        kept = KEPT_LOOKUP_FLAT[(roll + 1) * 1000 + whole]
+        crit = kept <= 2
+        cat = kept == 20
+        hit = crit | ((kept <= self.tn[a][t]) & ~cat)
+        if self.any_auto[a]:
+            auto = prep.automatic[a * n + t]
+            crit &= ~auto
+            cat &= ~auto
+            hit |= auto
         if self.opts["off_balance"] and cat.any():
-            self.ob_since[rows[cat], a] = round_no
-        rows, t, p, crit = rows[hit], t[hit], p[hit], crit[hit]
+            r = rows[cat]
+            self.ob_since[a][r] = round_no
+            self.code[a][r] |= 1
+        frac = u - whole
+        rows, t, crit, frac = rows[hit], t[hit], crit[hit], frac[hit]
         if rows.size == 0:
             return
-        g = np.searchsorted(prep.block_cum, 2 * p + crit + rng.random(rows.size), side="right")
-        levels = prep.block_over[g] + np.where(crit, prep.crit_auto[p], 0)
+        g = np.searchsorted(prep.block_cum, 2 * (a * n + t) + crit + frac, side="right")
+        levels = prep.block_over[g]
+        if crit.any():
+            levels += np.where(crit, self.crit_auto[a][t], 0)
         cap = int(self.opts["boost_cap"][a])
         if cap > 0:
-            boosts = np.minimum(prep.block_lift[g], np.minimum(self.ki[rows, a], cap))
-            self.ki[rows, a] -= boosts
-            levels += boosts
+            lift = prep.block_lift[g]
+            some = np.flatnonzero(lift > 0)
+            if some.size:
+                r = rows[some]
+                boosts = np.minimum(lift[some], np.minimum(self.ki[a][r], cap))
+                self.ki[a][r] -= boosts
+                levels[some] += boosts
         land = levels > 0
         rows, t, levels = rows[land], t[land], levels[land]
         if rows.size == 0:
             return
-        changed = []
-        for j in np.flatnonzero(self.has[a]):
-            sel = np.flatnonzero(t == j)
-            if sel.size == 0:
-                continue
+        fell = []
+        standing = self.standing
+        single = len(self.targets_of[a]) == 1
+        for j in self.targets_of[a]:
+            sel = slice(None) if single else np.flatnonzero(t == j)
             r = rows[sel]
-            self.dealt[r, a] += self._hit_track(r, int(j), int(self.vit[a, j]), levels[sel])
-            before = self.standing(r)[:, j]
-            self.can[r, j] = self._can_act(r, j)
-            self.alive[r, j] = ~self._dead(r, j) & ~self.out[r, j]
-            self.out_round[r, j] = np.where(
-                (self.out_round[r, j] < 0) & ~self.can[r, j], round_no, self.out_round[r, j]
+            if r.size == 0:
+                continue
+            before = standing[j][r]
+            self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
+            can = self._can_act(r, j)
+            dropped = self.can[j][r] & ~can
+            if dropped.any():
+                self.out_round[j][r[dropped]] = round_no
+            self.can[j][r] = can
+            alive = ~self._dead(r, j) & ~self.out[j][r]
+            died = self.alive[j][r] & ~alive
+            if died.any():
+                self.dead_round[j][r[died]] = round_no
+            self.alive[j][r] = alive
+            gone = before & ~standing[j][r]
+            if gone.any():
+                fell.append(r[gone])
+        if fell:
+            self.check_over(np.concatenate(fell), round_no, winner, rounds)
+
+    def _table(self, j: int, v: int):
+        """``engine.vital_step`` over every (track, levels, Ki) combatant ``j`` can be in.
+
+        One vectorized call per (combatant, track) and Ruleset, read back per fight by index:
+        the track rules stay in ``vital_step`` (the one place they live) and cost a lookup.
+        """
+        key = (j, v)
+        if key not in self._tables:
+            prep = self.prep
+            policy = self.opts["ki_policy"][j]
+            maximum = int(prep.maximum[j, v])
+            most = int(self.max_levels[j])
+            ki_top = int(prep.ki[j]) if policy != "none" else 0
+            cur = np.arange(-maximum, maximum + 1)[:, None, None]
+            lev = np.arange(most + 1)[None, :, None]
+            ki = np.arange(ki_top + 1)[None, None, :]
+            step = vital_step(cur, lev, maximum, VITALS[v], ki, policy, prep.variant_002)
+            shape = (2 * maximum + 1, most + 1, ki_top + 1)
+            self._tables[key] = (
+                maximum,
+                most + 1,
+                ki_top,
+                *(
+                    np.broadcast_to(x, shape).ravel().copy()
+                    for x in (step.current, step.taken, step.prevented, step.sanity_loss)
+                ),
             )
-            died = (self.dead_round[r, j] < 0) & self._dead(r, j)
-            self.dead_round[r, j] = np.where(died, round_no, self.dead_round[r, j])
-            fell = before & ~self.standing(r)[:, j]
-            if fell.any():
-                changed.append(r[fell])
-        if changed:
-            self.check_over(np.concatenate(changed), round_no, winner, rounds)
+        return self._tables[key]
+
+    def _step(self, rows, j: int, v: int, levels):
+        maximum, width, ki_top, current, taken, prevented, sanity_loss = self._table(j, v)
+        track = self.tracks[v][j]
+        index = (track[rows] + maximum) * width + np.minimum(levels, width - 1)
+        if ki_top:
+            index = index * (ki_top + 1) + np.minimum(self.ki[j][rows], ki_top)
+            self.ki[j][rows] -= prevented[index]
+        track[rows] = current[index]
+        return index, taken[index], sanity_loss
+
+    def _recode_sanity(self, rows, j: int) -> None:
+        """Overwhelmed (Sanity at 0: everything at Disadvantage) in the condition code."""
+        zero = (self.tracks[2][j][rows] == 0).astype(np.int64) << 1
+        self.code[j][rows] = (self.code[j][rows] & ~2) | zero
 
     def _hit_track(self, rows: np.ndarray, j: int, v: int, levels: np.ndarray) -> np.ndarray:
-        prep = self.prep
-        policy = self.opts["ki_policy"][j]
-        v002 = prep.variant_002
-        track = self.tracks[v]
-        step = vital_step(
-            track[rows, j], levels, int(prep.maximum[j, v]), VITALS[v], self.ki[rows, j],
-            policy, v002,
-        )  # fmt: skip
-        track[rows, j] = step.current
-        if policy != "none":
-            self.ki[rows, j] -= step.prevented
-        taken = step.taken
+        index, taken, sanity_loss = self._step(rows, j, v, levels)
         if v == 1:
-            self.flustered[rows, j] |= step.current <= 0
-            lose = np.flatnonzero(step.sanity_loss > 0)
+            flustered = self.flustered[j][rows] | (self.tracks[1][j][rows] <= 0)
+            self.flustered[j][rows] = flustered
+            self.code[j][rows] |= flustered.astype(np.int64) << 2
+            lose = np.flatnonzero(sanity_loss[index] > 0)
             if lose.size:
                 taken = taken.copy()
                 r = rows[lose]
-                sanity = vital_step(
-                    self.tracks[2][r, j], 1, int(prep.maximum[j, 2]), "sanity", self.ki[r, j],
-                    policy, v002,
-                )  # fmt: skip
-                self.tracks[2][r, j] = sanity.current
-                self.ki[r, j] -= sanity.prevented
-                taken[lose] += sanity.taken
-        if v == 0 and not prep.named[j]:
-            self.out[rows, j] |= step.current <= 0
+                taken[lose] += self._step(r, j, 2, np.ones(r.size, dtype=np.int64))[1]
+                self._recode_sanity(r, j)
+        elif v == 2:
+            self._recode_sanity(rows, j)
+        if v == 0 and not self.prep.named[j]:
+            self.out[j][rows] |= self.tracks[0][j][rows] <= 0
         return taken
 
-    def end_turn(self, a: np.ndarray, round_no: int) -> None:
-        """Off Balance put on before this turn ends with it (rules/000: "until the end of
-        your next turn")."""
-        idx = np.arange(a.size)
-        since = self.ob_since[idx, a]
-        self.ob_since[idx, a] = np.where((since >= 0) & (since < round_no), -1, since)
+    def end_turn(self, rows: np.ndarray, a: int, round_no: int) -> None:
+        """End of ``a``'s turn in ``rows``: Off Balance put on in an earlier round ends.
+
+        rules/000 "Rolling the Dice": Off Balance lasts "until the end of your next turn"; put
+        on during your own turn (a catastrophe), it outlasts this turn and ends with the next.
+        """
+        if self.opts["off_balance"] and rows.size:
+            since = self.ob_since[a][rows]
+            ends = (since >= 0) & (since < round_no)
+            if ends.any():
+                r = rows[ends]
+                self.ob_since[a][r] = -1
+                self.code[a][r] &= ~1
 
     def keep(self, rows: np.ndarray) -> None:
-        self.tracks = [t[rows] for t in self.tracks]
-        for name in ("fid", "ki", "ob_since", "flustered", "out", "dealt", "out_round",
-                     "dead_round", "live", "rank", "can", "alive", "hit_count"):  # fmt: skip
-            setattr(self, name, getattr(self, name)[rows])
+        self.tracks = [t[:, rows] for t in self.tracks]
+        for name in self.COLUMNS:
+            setattr(self, name, getattr(self, name)[:, rows])
+        self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
 
 
 def _run_chunk(prep: Prepared, rows: int, rng, opts: dict, out: dict, offset: int) -> int:
@@ -555,10 +637,10 @@ def _run_chunk(prep: Prepared, rows: int, rng, opts: dict, out: dict, offset: in
 
     def flush(done: np.ndarray) -> None:
         ids = f.fid[done] + offset
-        out["final"][ids] = np.stack([t[done] for t in f.tracks], axis=-1)
-        out["damage"][ids] = f.dealt[done]
-        out["out_round"][ids] = f.out_round[done]
-        out["dead_round"][ids] = f.dead_round[done]
+        out["final"][ids] = np.stack([t[:, done].T for t in f.tracks], axis=-1)
+        out["damage"][ids] = f.dealt[:, done].T
+        out["out_round"][ids] = f.out_round[:, done].T
+        out["dead_round"][ids] = f.dead_round[:, done].T
 
     for round_no in range(1, opts["max_rounds"] + 1):
         done = ~f.live
@@ -571,17 +653,17 @@ def _run_chunk(prep: Prepared, rows: int, rng, opts: dict, out: dict, offset: in
             f.hit_count[:] = 0
         order, attacks, emp = f.declare(round_no)
         for s in range(n):
-            a = order[:, s]
+            a = order[:, s].astype(np.int16)  # a stable sort of small ints is a radix sort
             by_actor = np.argsort(a, kind="stable")
             bounds = np.concatenate([[0], np.cumsum(np.bincount(a, minlength=n))])
             for i in range(n):
                 group = by_actor[bounds[i] : bounds[i + 1]]
                 for k in range(2):
-                    act = group[f.live[group] & f.can[group, i] & (attacks[group, i] > k)]
+                    act = group[f.live[group] & f.can[i][group] & (attacks[group, i] > k)]
                     if act.size == 0:
                         break
                     f.attack(act, i, emp[act, i], round_no, winner, rounds)
-            f.end_turn(a, round_no)
+                f.end_turn(group, i, round_no)
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed] + offset] = True
