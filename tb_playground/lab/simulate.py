@@ -374,6 +374,7 @@ class _Fights:
         self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
         self._tables: dict = {}
         self.tie = (1000 * n + np.arange(n))[:, None]
+        self.danger_key = np.rint(prep.danger * 1000).astype(np.int64) * (10_000 * n)
         roll = np.where(prep.allowed, prep.sign, 2).reshape(n, n * 8 * 3)
         self.roll_table = [roll[i].copy() for i in range(n)]
         self.tn = [prep.tn[i * n : (i + 1) * n].copy() for i in range(n)]
@@ -383,6 +384,30 @@ class _Fights:
         dice = prep.dice.reshape(n, n) * self.has
         self.max_levels = np.maximum(dice.max(axis=0), 1)  # most levels one attack deals j
         self.side_masks = [prep.side == s for s in range(len(prep.sides))]
+        # target keys kept up to date: (track, pool, attacker's side) -> (n, rows) of
+        # track * n + tie for foes in the pool, _BIG for the rest (see ``choose_targets``)
+        self.tkeys: dict = {}
+        for a in range(n):
+            key = self._tkey_name(a)
+            if key is not None and key not in self.tkeys:
+                v, downed, side = key
+                pool = self.alive if downed else self.can
+                foe = (prep.side != side)[:, None]
+                self.tkeys[key] = np.where(pool & foe, self.tracks[v] * n + self.tie, _BIG)
+        self.tkey_of = [None if k is None else self.tkeys[k] for k in map(self._tkey_name, range(n))]
+
+    def _tkey_name(self, a: int):
+        vit = self.vit[a][self.has[a]]
+        if not vit.size or not (vit == vit[0]).all():
+            return None
+        return (int(vit[0]), bool(self.downed_ok[a]), int(self.prep.side[a]))
+
+    def _update_tkeys(self, rows, j: int) -> None:
+        side = int(self.prep.side[j])
+        for (v, downed, attacker_side), key in self.tkeys.items():
+            if attacker_side != side:
+                pool = (self.alive if downed else self.can)[j][rows]
+                key[j][rows] = np.where(pool, self.tracks[v][j][rows] * self.n + self.tie[j], _BIG)
 
     # -- status ------------------------------------------------------------------------------
 
@@ -415,6 +440,18 @@ class _Fights:
         """Attacker ``a``'s target in each fight of ``rows`` (-1 if none), by its policy."""
         n = self.n
         policy = int(self.opts["target_code"][a])
+        kept_key = self.tkey_of[a]
+        if kept_key is not None:
+            key = kept_key.take(rows, axis=1)
+            if policy == 1:
+                key += self.hit_count.take(rows, axis=1) * (10_000 * n)
+            elif policy == 2:
+                key -= self.danger_key[a][:, None]
+            t = np.argmin(key, axis=0)
+            if policy == 0 or policy == 3:
+                best = key[t, np.arange(t.size)]
+                return t if (best < _BIG).all() else np.where(best < _BIG, t, -1)
+            return np.where(kept_key[t, rows] < _BIG, t, -1)
         vit = self.vit[a]
         has = self.has[a]
         first = int(vit[has][0]) if has.any() else 0
@@ -432,7 +469,7 @@ class _Fights:
         if policy == 1:
             key += self.hit_count.take(rows, axis=1) * (10_000 * n)
         elif policy == 2:
-            key -= (np.rint(self.prep.danger[a] * 1000).astype(np.int64) * (10_000 * n))[:, None]
+            key -= self.danger_key[a][:, None]
         key[~cand] = _BIG
         t = np.argmin(key, axis=0)
         some = cand.any(axis=0)
@@ -539,6 +576,7 @@ class _Fights:
             if died.any():
                 self.dead_round[j][r[died]] = round_no
             self.alive[j][r] = alive
+            self._update_tkeys(r, j)
             gone = before & ~standing[j][r]
             if gone.any():
                 fell.append(r[gone])
@@ -623,6 +661,12 @@ class _Fights:
 
     def keep(self, rows: np.ndarray) -> None:
         self.tracks = [t[:, rows] for t in self.tracks]
+        for key in self.tkeys:
+            self.tkeys[key] = self.tkeys[key][:, rows]
+        self.tkey_of = [
+            None if k is None else self.tkeys[k]
+            for k in (self._tkey_name(a) for a in range(self.n))
+        ]
         for name in self.COLUMNS:
             setattr(self, name, getattr(self, name)[:, rows])
         self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
