@@ -260,7 +260,7 @@ def test_simulator_agrees_with_the_live_tables_rules(ki_policy):
     records = small_fight()
     prep = prepare(records)
     rng = np.random.default_rng(5)
-    n_table = 600
+    n_table = 400
     winners, lengths, down, dealt = [], [], 0, np.zeros(len(records))
     for _ in range(n_table):
         fight = TableFight(records, prep, ki_policy, rng)
@@ -338,7 +338,7 @@ cards = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(
     party=st.lists(cards, min_size=1, max_size=3),
     foes=st.lists(cards, min_size=1, max_size=3),
@@ -354,7 +354,7 @@ def test_probabilities_and_intervals_are_sound(party, foes, bracket, target, ki,
     for who in foes:
         enc.add(who, "Foes")
     result = simulate(
-        enc, fights=300, seed=1, bracket_policy=bracket, target_policy=target, ki_policy=ki,
+        enc, fights=200, seed=1, bracket_policy=bracket, target_policy=target, ki_policy=ki,
         end=end, max_rounds=15,
     )  # fmt: skip
     total = sum(result.p_win.values())

@@ -17,7 +17,14 @@ from .simulate import (
     simulate,
     wilson_interval,
 )
-# from .tactics import TACTICS, AttackOption, TacticsReport, compare_tactics, tactic_win_change
+from .tactics import (
+    TACTICS,
+    AttackOption,
+    TacticsReport,
+    WinChange,
+    compare_tactics,
+    tactic_win_change,
+)
 
 __all__ = [
     "BOOST_POLICIES",
@@ -28,6 +35,7 @@ __all__ = [
     "AttackOption",
     "EncounterResult",
     "TacticsReport",
+    "WinChange",
     "compare_tactics",
     "simulate",
     "tactic_win_change",

@@ -263,8 +263,7 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
                     k = int(pick)
                     if not 0 <= k < len(options):
                         raise ValueError(
-                            f"attack_policy: {a['name']} has attacks 0..{len(options) - 1}, "
-                            f"got {k}"
+                            f"attack_policy: {a['name']} has attacks 0..{len(options) - 1}, got {k}"
                         )
                 numbers = options[k]
                 attack_index[p] = k

@@ -74,7 +74,7 @@ ENDS = ("down", "dead")
 
 #: Most fights one ``simulate`` call accepts, and the most held in memory at once.
 MAX_FIGHTS = 10_000_000
-CHUNK = 250_000
+CHUNK = 50_000
 
 #: Longest fight, in rounds.
 MAX_ROUNDS = 1000
@@ -115,7 +115,9 @@ def wilson_interval(successes, trials, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes >= trials else min(1.0, max(p, centre + half))
+    return (float(low), float(high))
 
 
 def _mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, tuple[float, float]]:
@@ -394,7 +396,9 @@ class _Fights:
                 pool = self.alive if downed else self.can
                 foe = (prep.side != side)[:, None]
                 self.tkeys[key] = np.where(pool & foe, self.tracks[v] * n + self.tie, _BIG)
-        self.tkey_of = [None if k is None else self.tkeys[k] for k in map(self._tkey_name, range(n))]
+        self.tkey_of = [
+            None if k is None else self.tkeys[k] for k in map(self._tkey_name, range(n))
+        ]
 
     def _tkey_name(self, a: int):
         vit = self.vit[a][self.has[a]]
@@ -672,15 +676,26 @@ class _Fights:
         self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
 
 
-def _run_chunk(prep: Prepared, rows: int, rng, opts: dict, out: dict, offset: int) -> int:
-    f = _Fights(prep, rows, rng, opts)
+def _run_chunk(prep: Prepared, rows: int, seed, opts: dict) -> tuple[dict, int]:
+    """Play ``rows`` fights with their own generator; return their arrays and attack count."""
+    n = len(prep.names)
+    out = {
+        "winner": np.full(rows, -1, dtype=np.int64),
+        "rounds_taken": np.zeros(rows, dtype=np.int64),
+        "timed_out": np.zeros(rows, dtype=bool),
+        "final": np.zeros((rows, n, 3), dtype=np.int64),
+        "damage": np.zeros((rows, n), dtype=np.int64),
+        "out_round": np.zeros((rows, n), dtype=np.int64),
+        "dead_round": np.zeros((rows, n), dtype=np.int64),
+    }
+    f = _Fights(prep, rows, np.random.default_rng(seed), opts)
     winner = np.full(rows, -1, dtype=np.int64)
     rounds = np.zeros(rows, dtype=np.int64)
     n = f.n
     f.check_over(np.arange(rows), 0, winner, rounds)
 
     def flush(done: np.ndarray) -> None:
-        ids = f.fid[done] + offset
+        ids = f.fid[done]
         out["final"][ids] = np.stack([t[:, done].T for t in f.tracks], axis=-1)
         out["damage"][ids] = f.dealt[:, done].T
         out["out_round"][ids] = f.out_round[:, done].T
@@ -710,11 +725,15 @@ def _run_chunk(prep: Prepared, rows: int, rng, opts: dict, out: dict, offset: in
                 f.end_turn(group, i, round_no)
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
-    out["timed_out"][f.fid[timed] + offset] = True
+    out["timed_out"][f.fid[timed]] = True
     rounds[f.fid[timed]] = opts["max_rounds"]
-    out["winner"][offset : offset + rows] = winner
-    out["rounds_taken"][offset : offset + rows] = rounds
-    return f.attacks
+    out["winner"][:] = winner
+    out["rounds_taken"][:] = rounds
+    return out, f.attacks
+
+
+def _run_job(job):
+    return _run_chunk(*job)
 
 
 def simulate(
@@ -731,6 +750,7 @@ def simulate(
     max_rounds: int = 50,
     off_balance: bool = True,
     ruleset: dict | None = None,
+    workers: int = 1,
 ) -> EncounterResult:
     """Simulate ``encounter`` ``fights`` times (see the module docstring for the round).
 
@@ -757,6 +777,10 @@ def simulate(
         that leaves it out).
     ruleset : dict, optional
         Ruleset switches to override (``prepare.RULESET_SWITCHES``).
+    workers : int
+        Processes to share the fights, 1..64. The fights are played in chunks of ``CHUNK``,
+        each with its own generator spawned from ``seed``, so the result is the same for any
+        number of workers.
 
     Returns
     -------
@@ -768,6 +792,7 @@ def simulate(
     max_rounds = require_int("max_rounds", max_rounds, 1, MAX_ROUNDS)
     end = require_choice("end", end, ENDS)
     off_balance = require_bool("off_balance", off_balance)
+    workers = require_int("workers", workers, 1, 64)
     prep = prepare(encounter, ruleset, attack_policy)
     from .prepare import _records
 
@@ -797,21 +822,21 @@ def simulate(
         "max_rounds": max_rounds,
         "off_balance": off_balance,
     }
+    chunks = [min(CHUNK, fights - start) for start in range(0, fights, CHUNK)]
+    seeds = np.random.SeedSequence(seed).spawn(len(chunks))
+    jobs = [(prep, rows, sq, opts) for rows, sq in zip(chunks, seeds, strict=True)]
+    if workers > 1 and len(jobs) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
+            parts = list(pool.map(_run_job, jobs))
+    else:
+        parts = [_run_job(job) for job in jobs]
+    out = {k: np.concatenate([part[0][k] for part in parts]) for k in parts[0][0]}
+    attacks = sum(part[1] for part in parts)
     n = len(prep.names)
-    out = {
-        "winner": np.full(fights, -1, dtype=np.int64),
-        "rounds_taken": np.zeros(fights, dtype=np.int64),
-        "timed_out": np.zeros(fights, dtype=bool),
-        "final": np.zeros((fights, n, 3), dtype=np.int64),
-        "damage": np.zeros((fights, n), dtype=np.int64),
-        "out_round": np.zeros((fights, n), dtype=np.int64),
-        "dead_round": np.zeros((fights, n), dtype=np.int64),
-    }
-    rng = np.random.default_rng(seed)
-    attacks = 0
-    for offset in range(0, fights, CHUNK):
-        rows = min(CHUNK, fights - offset)
-        attacks += _run_chunk(prep, rows, rng, opts, out, offset)
     ids = prep.ids
     return EncounterResult(
         fights=fights,
@@ -827,8 +852,13 @@ def simulate(
             "target_policy": dict(zip(ids, targets, strict=True)),
             "ki_policy": dict(zip(ids, kis, strict=True)),
             "boost_policy": dict(zip(ids, boosts, strict=True)),
-            "attack": dict(zip(ids, [int(prep.attack_index[i * n : (i + 1) * n].max())
-                                     for i in range(n)], strict=True)),  # fmt: skip
+            "attack": dict(
+                zip(
+                    ids,
+                    [int(prep.attack_index[i * n : (i + 1) * n].max()) for i in range(n)],
+                    strict=True,
+                )
+            ),  # fmt: skip
         },
         attacks=attacks,
         dead_at=-prep.maximum[:, 0],
