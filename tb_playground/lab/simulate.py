@@ -386,6 +386,7 @@ class _Fights:
         dice = prep.dice.reshape(n, n) * self.has
         self.max_levels = np.maximum(dice.max(axis=0), 1)  # most levels one attack deals j
         self.side_masks = [prep.side == s for s in range(len(prep.sides))]
+        self.up_count = np.stack([self.standing[mask].sum(axis=0) for mask in self.side_masks])
         # target keys kept up to date: (track, pool, attacker's side) -> (n, rows) of
         # track * n + tie for foes in the pool, _BIG for the rest (see ``choose_targets``)
         self.tkeys: dict = {}
@@ -395,7 +396,8 @@ class _Fights:
                 v, downed, side = key
                 pool = self.alive if downed else self.can
                 foe = (prep.side != side)[:, None]
-                self.tkeys[key] = np.where(pool & foe, self.tracks[v] * n + self.tie, _BIG)
+                keys = np.where(pool & foe, self.tracks[v] * n + self.tie, _BIG)
+                self.tkeys[key] = np.ascontiguousarray(keys.T)  # (rows, n): a row a fight
         self.tkey_of = [
             None if k is None else self.tkeys[k] for k in map(self._tkey_name, range(n))
         ]
@@ -411,7 +413,7 @@ class _Fights:
         for (v, downed, attacker_side), key in self.tkeys.items():
             if attacker_side != side:
                 pool = (self.alive if downed else self.can)[j][rows]
-                key[j][rows] = np.where(pool, self.tracks[v][j][rows] * self.n + self.tie[j], _BIG)
+                key[rows, j] = np.where(pool, self.tracks[v][j][rows] * self.n + self.tie[j], _BIG)
 
     # -- status ------------------------------------------------------------------------------
 
@@ -427,8 +429,7 @@ class _Fights:
 
     def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
         """Mark the fights ``r`` (row indices) that are decided."""
-        standing = self.standing.take(r, axis=1)
-        sides_up = np.stack([standing[mask].any(axis=0) for mask in self.side_masks])
+        sides_up = self.up_count.take(r, axis=1) > 0  # (sides, m)
         count = sides_up.sum(axis=0)
         done = count <= 1
         if done.any():
@@ -446,16 +447,16 @@ class _Fights:
         policy = int(self.opts["target_code"][a])
         kept_key = self.tkey_of[a]
         if kept_key is not None:
-            key = kept_key.take(rows, axis=1)
+            key = kept_key.take(rows, axis=0)  # (m, n)
             if policy == 1:
-                key += self.hit_count.take(rows, axis=1) * (10_000 * n)
+                key += self.hit_count.take(rows, axis=1).T * (10_000 * n)
             elif policy == 2:
-                key -= self.danger_key[a][:, None]
-            t = np.argmin(key, axis=0)
+                key -= self.danger_key[a][None, :]
+            t = np.argmin(key, axis=1)
             if policy == 0 or policy == 3:
-                best = key[t, np.arange(t.size)]
+                best = key[np.arange(t.size), t]
                 return t if (best < _BIG).all() else np.where(best < _BIG, t, -1)
-            return np.where(kept_key[t, rows] < _BIG, t, -1)
+            return np.where(kept_key[rows, t] < _BIG, t, -1)
         vit = self.vit[a]
         has = self.has[a]
         first = int(vit[has][0]) if has.any() else 0
@@ -562,6 +563,7 @@ class _Fights:
             return
         fell = []
         standing = self.standing
+        side_of = self.prep.side
         single = len(self.targets_of[a]) == 1
         for j in self.targets_of[a]:
             sel = slice(None) if single else np.flatnonzero(t == j)
@@ -584,6 +586,7 @@ class _Fights:
             gone = before & ~standing[j][r]
             if gone.any():
                 fell.append(r[gone])
+                self.up_count[side_of[j]][r[gone]] -= 1
         if fell:
             self.check_over(np.concatenate(fell), round_no, winner, rounds)
 
@@ -666,7 +669,8 @@ class _Fights:
     def keep(self, rows: np.ndarray) -> None:
         self.tracks = [t[:, rows] for t in self.tracks]
         for key in self.tkeys:
-            self.tkeys[key] = self.tkeys[key][:, rows]
+            self.tkeys[key] = self.tkeys[key][rows]
+        self.up_count = self.up_count[:, rows]
         self.tkey_of = [
             None if k is None else self.tkeys[k]
             for k in (self._tkey_name(a) for a in range(self.n))
