@@ -46,7 +46,10 @@ def wait_for_http(url: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
+            # Wait for the one request to finish: a page can take seconds to build on a busy
+            # machine, and a short timeout would only start another session behind it.
+            left = max(deadline - time.monotonic(), 1.0)
+            with urllib.request.urlopen(url, timeout=left) as response:
                 if response.status == 200:
                     return
         except OSError:

@@ -82,6 +82,16 @@ def test_panel_serve_apps_character_air_and_atropos(page, tmp_path):
         ).click()
         expect(odds_cell(page, "Stealth", 4)).to_have_text(percent(check_odds(7, 4, 3).p_success))
 
+        # Off Balance (rules/004 "Conditions": everything at Disadvantage): the odds follow and
+        # the sheet says why.
+        page.get_by_role("button", name="Off Balance", exact=True).click()
+        expect(page.locator(".skill-conditions")).to_contain_text(
+            "Physical Skills: Disadvantage: Off Balance"
+        )
+        expect(odds_cell(page, "Perception", 5)).to_have_text(
+            percent(check_odds(7, 5, 1, -1).p_success)
+        )
+
         # Download: the file holds what the sheet shows, and loads back.
         with page.expect_download() as info:
             page.get_by_role("button", name="Download JSON").click()

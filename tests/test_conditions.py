@@ -445,3 +445,18 @@ def test_sixty_four_percent_to_hit_changes_with_off_balance():
     assert plain == pytest.approx(0.64)
     assert off == pytest.approx(float(brute_p_success(12, -1)))
     assert off < plain
+
+
+@pytest.mark.parametrize("level", range(6))
+def test_exhausted_effects_stack(level):
+    # rules/004 "Conditions": "Stacks 1-5: Disadvantage on Physical, then on all, then half
+    # Move and no Fast, then +1 per Ki spend, then out cold".
+    from tb_playground.engine.conditions import exhausted_effects
+
+    e = exhausted_effects(level)
+    assert (e.physical_disadvantage, e.all_disadvantage) == (level >= 1, level >= 2)
+    assert e.half_move == e.no_fast == (level >= 3)
+    assert e.ki_surcharge == (1 if level >= 4 else 0)
+    assert e.out_cold == (level == 5)
+    with pytest.raises(ValueError, match="level"):
+        exhausted_effects(6)

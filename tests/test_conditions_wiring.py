@@ -132,3 +132,49 @@ def test_attack_model_belly_down_by_reach():
     a.partial_cover = True  # rules/001 "Cover": two sources against a ranged attack
     a.slow_action = "aim"
     assert a.net_advantage == -1
+
+
+def test_sheet_shows_why_the_odds_changed():
+    from tb_playground.views import CharacterSheet
+    from tb_playground.views.character_sheet import attacks_html, skill_odds_html
+    from tb_playground.views.format import escape, percent
+
+    c = Character(earth=5, air=4)
+    target = Creature()
+    assert "skill-conditions" not in skill_odds_html(c)
+    c.conditions = ["Off Balance"]
+    html = skill_odds_html(c)
+    assert "Physical Skills: Disadvantage: Off Balance" in html
+    assert "Social Skills: Disadvantage: Off Balance" in html
+    assert percent(check_odds(4, 6, 0, -1).p_success) in html
+    attacks = attacks_html(c, target, c.attack_options(target))
+    assert "Disadvantage: Off Balance" in attacks
+    # A refused roll shows the reason, not 0%.
+    c.conditions = ["Prone"]
+    attacks = attacks_html(c, target, c.attack_options(target))
+    assert escape("Prone: you can't attack") in attacks
+    assert 'class="refused"' in attacks
+    c.conditions = []
+    c.poise_lost = c.poise_max + 1  # Humiliated: Leadership refused
+    html = skill_odds_html(c)
+    assert "Social Skills: Disadvantage: Flustered" in html
+    assert "Humiliated" in html and 'class="refused"' in html
+    # The sheet itself: the creature's conditions reach its attack table.
+    sheet = CharacterSheet(character=Character(earth=5), creatures=[Creature(name="Dummy")])
+    sheet.target_conditions = ["Prone"]
+    assert "Advantage: Target is Prone" in sheet._attacks.object
+
+
+def test_damage_page_shows_the_conditions():
+    from tb_playground.views.damage_explorer import DamageExplorer
+
+    page = DamageExplorer()
+    a = page.attack
+    a.param.update(element=5, target_defense_stat=3)
+    assert "64.0%" in page._stats.object
+    a.attacker_conditions = ["Off Balance"]
+    a.target_conditions = ["Prone"]
+    assert "Normal roll: Target is Prone cancels Off Balance" in page._stats.object
+    a.attacker_conditions = ["Unconscious"]
+    assert "No attack:</b> Unconscious: you can&#x27;t act" in page._stats.object
+    assert "to hit" not in page._stats.object

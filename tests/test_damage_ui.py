@@ -39,6 +39,17 @@ def test_damage_page_follows_the_controls(page, serve):
         f"{float(expected_levels(aimed.per_attack)):.2f}"
     )
 
+    # The attacker is Off Balance (rules/004 "Conditions"): one Disadvantage source, which
+    # cancels the Aim; the page names both.
+    choice = page.locator(".attacker-conditions input").first
+    choice.click()
+    choice.fill("Off Balance")
+    choice.press("Enter")
+    expect(page.locator(".dmg-headline .dmg-why")).to_have_text(
+        "Normal roll: Aim cancels Off Balance"
+    )
+    expect(hit).to_have_text(percent(attack_to_hit("mental", 6, 3).p_hit))
+
 
 def test_armor_and_called_shot_on_the_damage_page(page, serve):
     page.goto(serve(damage_page, "damage"))

@@ -230,3 +230,26 @@ def test_an_unnamed_creature_at_zero_leaves_the_fight(tmp_path, ronan):
     assert view["combatants"][1]["label"] == "down"
     with pytest.raises(ValueError, match="out of the fight"):
         t.apply({"type": "attack", "attacker": "ronan", "target": "opponent"})
+
+
+def test_poise_at_the_bottom_costs_a_sanity_level_ki_may_prevent_it(tmp_path, ronan):
+    # rules/000 "Poise": "Hit the bottom and your Poise resets to 0 and it costs you a Sanity
+    # Level. This level of Sanity damage can't be soaked, but can be prevented by spending a
+    # point of Ki."
+    captain = roster("guard_captain.yaml")
+    for sanity_ki, sanity_after, ki_after in ((False, 6, 14), (True, 7, 13)):
+        _, t = new_table(tmp_path / str(sanity_ki), encounter(ronan, foes=[captain]))
+        cid = t.state["ids"][1]
+        social = next(
+            i for i, a in enumerate(t.state["combatants"][cid]["attacks"]) if a["kind"] == "social"
+        )
+        start_and_declare(t, {}, {"ronan": 1, cid: 10})
+        t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": -7})
+        t.apply({"type": "attack", "attacker": cid, "target": "ronan", "attack": social})
+        t.apply({"type": "roll", "faces": [1, 2]})
+        dice = t.state["pending"]["dice"]
+        t.apply({"type": "roll", "faces": [10] * dice})
+        t.apply({"type": "prevent", "ki": 0, "sanity_ki": sanity_ki}, "player", "ronan")
+        r = t.state["combatants"]["ronan"]
+        assert r["now"]["poise"] == 0
+        assert (r["now"]["sanity"], r["ki"]) == (sanity_after, ki_after)

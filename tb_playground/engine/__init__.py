@@ -96,7 +96,15 @@ from .defense import (  # noqa: E402
     to_hit_target,
 )
 from .ki_value import KiValue, ki_value, ki_value_table  # noqa: E402
-from .rounds import AttackProfile, FightOdds, down_by_round, fight_odds  # noqa: E402
+from .rounds import (  # noqa: E402
+    ATTACKS_PER_ROUND,
+    BRACKETS,
+    BUMP_STEPS,
+    AttackProfile,
+    FightOdds,
+    down_by_round,
+    fight_odds,
+)
 from .vitals import (  # noqa: E402
     KI_POLICIES,
     MAX_TRACK,
@@ -131,6 +139,9 @@ __all__ += [
     "Armor",
     "AttackKind",
     "AttackOnVital",
+    "ATTACKS_PER_ROUND",
+    "BRACKETS",
+    "BUMP_STEPS",
     "AttackProfile",
     "FightOdds",
     "KiValue",
@@ -251,7 +262,6 @@ from .rest import REST_KINDS, Rest, Stabilised, full_night, short_rest, stabilis
 from .round_budget import (  # noqa: E402
     ACTIONS,
     BRACKET_ACTIONS,
-    BRACKETS,
     DISTRACTED_FALLBACK,
     TURN_CONDITIONS,
     ActionRule,
@@ -271,7 +281,6 @@ from .round_budget import (  # noqa: E402
 
 __all__ += [
     "ACTIONS",
-    "BRACKETS",
     "BRACKET_ACTIONS",
     "CHASE_DIFFICULTY",
     "CHASE_RESULTS",
@@ -317,8 +326,10 @@ from .conditions import (  # noqa: E402
     CONDITIONS,
     ROLL_KINDS,
     ConditionRule,
+    ExhaustedEffects,
     RollModifiers,
     Source,
+    exhausted_effects,
     roll_modifiers,
     split_states,
     weapon_range_band,
@@ -329,8 +340,10 @@ __all__ += [
     "CONDITION_RULES",
     "ROLL_KINDS",
     "ConditionRule",
+    "ExhaustedEffects",
     "RollModifiers",
     "Source",
+    "exhausted_effects",
     "roll_modifiers",
     "split_states",
     "weapon_range_band",

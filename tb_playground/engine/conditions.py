@@ -231,6 +231,55 @@ CANNOT_ATTACK = ("Prone", "Squeezed")
 
 
 @dataclass(frozen=True)
+class ExhaustedEffects:
+    """What an Exhausted level does (rules/004 "Conditions": each level keeps the ones before).
+
+    Attributes
+    ----------
+    level : int
+        0..5.
+    physical_disadvantage : bool
+        1 and up: Physical rolls at Disadvantage.
+    all_disadvantage : bool
+        2 and up: every roll at Disadvantage.
+    half_move : bool
+        3 and up: Movement Rate halved (rules/001 "Movement Rate").
+    no_fast : bool
+        3 and up: the Fast bracket can't be declared.
+    ki_surcharge : int
+        4 and up: 1 more Ki on every Ki spend; else 0.
+    out_cold : bool
+        5: can't act.
+    """
+
+    level: int
+    physical_disadvantage: bool
+    all_disadvantage: bool
+    half_move: bool
+    no_fast: bool
+    ki_surcharge: int
+    out_cold: bool
+
+
+def exhausted_effects(level: int) -> ExhaustedEffects:
+    """The effects of Exhausted ``level``, 0..5.
+
+    rules/004 "Conditions": "Stacks 1-5: Disadvantage on Physical, then on all, then half Move
+    and no Fast, then +1 per Ki spend, then out cold".
+    """
+    level = require_int("level", level, 0, MAX_EXHAUSTED)
+    return ExhaustedEffects(
+        level=level,
+        physical_disadvantage=level >= 1,
+        all_disadvantage=level >= 2,
+        half_move=level >= 3,
+        no_fast=level >= 3,
+        ki_surcharge=int(level >= 4),
+        out_cold=level >= 5,
+    )
+
+
+@dataclass(frozen=True)
 class Source:
     """One named Advantage (+1) or Disadvantage (-1) source.
 
@@ -482,7 +531,8 @@ def roll_modifiers(
     for name in CANNOT_ACT:
         if name in mine:
             refusals.append(f"{name}: you can't act")
-    if exhausted == MAX_EXHAUSTED:
+    tired = exhausted_effects(exhausted)
+    if tired.out_cold:
         refusals.append("Exhausted 5: out cold, you can't act")
     if "Shattered" in mine and flags["alone"]:
         refusals.append("Shattered: you can't act on your own; someone has to lead you")
@@ -510,13 +560,13 @@ def roll_modifiers(
                 sources.append(Source(name, -1))
         if "Flustered" in mine and kind == "social":
             sources.append(Source("Flustered", -1))
-        if exhausted >= 2 or (exhausted == 1 and kind == "physical"):
+        if tired.all_disadvantage or (tired.physical_disadvantage and kind == "physical"):
             sources.append(Source(f"Exhausted {exhausted}", -1))
         if physical and reach == "melee" and "Belly Down" in mine:
             sources.append(Source("Belly Down (your Melee attack)", -1))
-    if exhausted >= 3:
+    if tired.half_move:
         notes.append(f"Exhausted {exhausted}: half Move and no Fast bracket")
-    if exhausted >= 4:
+    if tired.ki_surcharge:
         notes.append(f"Exhausted {exhausted}: every Ki spend costs 1 Ki more")
     if "Grabbed" in mine:
         notes.append("Grabbed: you can't move until you escape the hold")

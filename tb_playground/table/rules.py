@@ -311,6 +311,12 @@ def action_effects(c: dict, key: str) -> list:
 # -- attacks -----------------------------------------------------------------------------------
 
 
+def _refusal(reason: str) -> str:
+    """A refused attack's reason, under the command field it concerns."""
+    field = "target" if "target" in reason.lower() or "cover" in reason.lower() else "attacker"
+    return f"{field}: {reason}"
+
+
 def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict:
     """Advantage sources, Defense change and whether the attack is allowed (engine).
 
@@ -339,7 +345,7 @@ def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict
     )
     return {
         "allowed": mods.allowed,
-        "reason": f"attacker: {mods.reason}" if not mods.allowed else "",
+        "reason": _refusal(mods.reason) if not mods.allowed else "",
         "advantage": mods.advantage,
         "sources": [[s.label, s.sign] for s in mods.sources],
         "defense_change": mods.defense_change,
@@ -423,8 +429,13 @@ def after_damage_events(state: dict, p: dict, levels: int, extra_changes: list) 
     return resolve_events(state, {**p, "levels": levels}, levels, 0)
 
 
-def resolve_events(state: dict, p: dict, levels: int, ki: int) -> list:
-    """Apply the hit through the engine's vitals rule (RULES.md, Vitals); the attack is over."""
+def resolve_events(state: dict, p: dict, levels: int, ki: int, sanity_ki: bool = False) -> list:
+    """Apply the hit through the engine's vitals rule (RULES.md, Vitals); the attack is over.
+
+    ``ki`` levels are prevented (1 Ki each, while they would be taken). When Poise hits the
+    bottom it costs a Sanity level, which ``sanity_ki`` prevents with one more Ki if there is
+    any left (rules/000 "Poise": "can be prevented by spending a point of Ki").
+    """
     t = state["combatants"][p["target"]]
     vital = p["vital"]
     v002 = bool(state["ruleset"].get("vitals_002"))
@@ -432,8 +443,9 @@ def resolve_events(state: dict, p: dict, levels: int, ki: int) -> list:
     hit = take_attack(before, levels, t["max"][vital], vital, ki, "all", v002)
     cid = t["id"]
     changes = [[["pending"], None], [_p(cid, "now", vital), hit.current]]
+    ki_left = t["ki"] - ki_cost(hit.prevented, t["exhausted"])
     if hit.prevented:
-        changes.append([_p(cid, "ki"), t["ki"] - ki_cost(hit.prevented, t["exhausted"])])
+        changes.append([_p(cid, "ki"), ki_left])
     data = {
         "attacker": p["attacker"],
         "target": cid,
@@ -446,9 +458,14 @@ def resolve_events(state: dict, p: dict, levels: int, ki: int) -> list:
     }
     sanity = t["now"]["sanity"]
     if hit.sanity_loss:
-        after = take_attack(sanity, 1, t["max"]["sanity"], "sanity", 0, "none", v002)
-        changes.append([_p(cid, "now", "sanity"), after.current])
-        data["sanity_lost"] = after.taken
+        spend = ki_cost(1, t["exhausted"])
+        if sanity_ki and ki_left >= spend:
+            changes.append([_p(cid, "ki"), ki_left - spend])
+            data["sanity_prevented"] = 1
+        else:
+            after = take_attack(sanity, 1, t["max"]["sanity"], "sanity", 0, "none", v002)
+            changes.append([_p(cid, "now", "sanity"), after.current])
+            data["sanity_lost"] = after.taken
     changes += track_consequences(state, t, vital, hit.current)
     if vital == "health" and hit.taken and t["band"] == "slow" and not t["acted"]:
         data["distracted_roll_due"] = True

@@ -11,6 +11,7 @@ Text the user typed (names, Descriptors, notes) is escaped before it reaches the
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from pathlib import Path
@@ -75,7 +76,23 @@ table.tb td.name { white-space: nowrap; }
 table.skill-odds .name { position: sticky; left: 0; background: #fafafa; z-index: 1; }
 table.skill-odds .meta { display: block; font-size: 0.78em; opacity: 0.75; }
 .bad { color: #c0392b; }
+.cond { color: #a04000; }
+td.refused { color: #c0392b; font-style: italic; }
 """
+
+#: Target conditions the attack table offers against a creature (rules/001 "Getting Low",
+#: "Terrain and Footing"): the ones that change the odds of an attack against it.
+TARGET_CONDITIONS = {
+    "Prone": "Prone",
+    "Belly Down": "Belly Down",
+    "Squeezed (tight space)": "Squeezed",
+}
+
+#: The sheet's labels for the conditions a player or GM puts on a character.
+CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in SET_CONDITIONS}
+
+#: Plain names of the kinds of Skill roll.
+KIND_NAMES = {"physical": "Physical", "social": "Social", "mental": "Mental"}
 
 #: Cards grow from 380 px, so they sit side by side on a wide screen and stack on a phone.
 CARD = {"sizing_mode": "stretch_width", "margin": (5, 5), "styles": {"flex": "1 1 380px"}}
@@ -196,9 +213,16 @@ def skill_odds_html(c: Character, trained_only: bool = False) -> str:
     for i, skill in enumerate(c.skills):
         if trained_only and skill.tier == 0:
             continue
-        cells = "".join(
-            f'<td class="p" style="{_shade(p)}">{escape(percent(p))}</td>' for p in c.skill_odds[i]
-        )
+        modifiers = c.skill_modifiers[i] if i < len(c.skill_modifiers) else None
+        if modifiers is not None and not modifiers.allowed:
+            cells = (
+                f'<td class="refused" colspan="{len(columns)}">{escape(modifiers.describe())}</td>'
+            )
+        else:
+            cells = "".join(
+                f'<td class="p" style="{_shade(p)}">{escape(percent(p))}</td>'
+                for p in c.skill_odds[i]
+            )
         score = c.element_score(skill.element)
         rows.append(
             f'<tr class="skill-row" data-skill="{escape(skill.name)}">'
@@ -214,10 +238,29 @@ def skill_odds_html(c: Character, trained_only: bool = False) -> str:
         "Difficulty; Untrained rolls the Difficulty alone."
     )
     return (
-        f'<p class="sheet-note">{escape(what)}</p><div class="scroll">'
+        f'<p class="sheet-note">{escape(what)}</p>{skill_conditions_html(c)}<div class="scroll">'
         f'<table class="tb skill-odds"><tr><th class="name">Skill</th>{heads}'
         f"</tr>{''.join(rows)}</table></div>"
     )
+
+
+def skill_conditions_html(c: Character) -> str:
+    """One line per kind of Skill roll the character's conditions change, and why.
+
+    E.g. "Physical Skills: Disadvantage: Off Balance, Exhausted 1". The training tier's own
+    Advantage (Adept and up) is left out here; each row's odds include it.
+    """
+    lines = []
+    for kind, name in KIND_NAMES.items():
+        text = c.roll_modifiers(kind).describe()
+        if text:
+            lines.append(f"{name} Skills: {text}")
+    for note in c.roll_modifiers("other").notes:
+        lines.append(note)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<ul class="sheet-note cond skill-conditions">{items}</ul>'
 
 
 def attacks_html(c: Character, creature: Creature, options) -> str:
@@ -226,12 +269,22 @@ def attacks_html(c: Character, creature: Creature, options) -> str:
     rows = []
     for o in options:
         note = f'<br><span class="sheet-note">{escape(o.note)}</span>' if o.note else ""
+        why = o.modifiers.describe() if o.modifiers is not None else ""
+        if why:
+            note += f'<br><span class="sheet-note cond attack-why">{escape(why)}</span>'
+        if o.allowed:
+            odds = (
+                f'<td class="p">{o.target_number}</td>'
+                f'<td class="p">{escape(percent(o.p_hit))}</td>'
+                f'<td class="p">{escape(percent(o.p_critical))}</td>'
+                f'<td class="p">{o.expected:.2f}</td>'
+            )
+        else:
+            odds = f'<td class="refused" colspan="4">{escape(o.modifiers.reason)}</td>'
         rows.append(
             f'<tr class="attack-row"><td class="name">{escape(o.label)}{note}</td>'
             f"<td>{escape(o.kind)}</td><td>{escape(o.element)} {o.score}</td>"
-            f'<td class="p">{o.target_number}</td><td class="p">{escape(percent(o.p_hit))}</td>'
-            f'<td class="p">{escape(percent(o.p_critical))}</td>'
-            f'<td class="p">{o.expected:.2f}</td><td>{escape(o.vital.title())}</td></tr>'
+            f"{odds}<td>{escape(o.vital.title())}</td></tr>"
         )
     tn = "Beat" if roll_over else "TN"
     expected = "Expected damage" if roll_over else "Expected levels"
@@ -440,6 +493,12 @@ class CharacterSheet(pn.viewable.Viewer):
     boosts = param.Integer(default=0, bounds=(0, 5), doc="Ki boosts per attack.")
     advantage = param.Integer(default=0, bounds=(-1, 1), doc="Disadvantage, normal, Advantage.")
     trained_only = param.Boolean(default=False, doc="Show only Skills at Trained or better.")
+    target_conditions = param.ListSelector(
+        default=[],
+        objects=list(TARGET_CONDITIONS.values()),
+        doc="The creature's conditions: Prone or Belly Down (in Melee) give Advantage, "
+        "squeezed in a tight space Disadvantage.",
+    )
 
     def __init__(self, **params):
         if params.get("character") is None:
@@ -468,7 +527,8 @@ class CharacterSheet(pn.viewable.Viewer):
             c.param.watch(self._bind_ruleset, ["ruleset"]),
         ]
         self.param.watch(
-            self._on_attack_controls, ["target", "approach", "boosts", "advantage", "trained_only"]
+            self._on_attack_controls,
+            ["target", "approach", "boosts", "advantage", "trained_only", "target_conditions"],
         )
 
     # -- building ------------------------------------------------------------------------------
@@ -570,9 +630,18 @@ class CharacterSheet(pn.viewable.Viewer):
                 ("exhausted", "Exhausted"),
             )
         ]
+        self._flustered = pn.widgets.Checkbox.from_param(
+            c.param.flustered_this_scene,
+            label="Flustered this Scene (Poise was at 0)",
+            css_classes=["play-flustered"],
+        )
+        self._end_scene = pn.widgets.Button(
+            label="End the Scene", button_type="default", css_classes=["end-scene"]
+        )
+        self._end_scene.on_click(lambda event: self.character.end_scene())
         self._conditions = pn.widgets.CheckButtonGroup.from_param(
             c.param.conditions,
-            options=list(SET_CONDITIONS),
+            options=CONDITION_LABELS,
             label="Conditions",
             color="warning",
             variant="outline",
@@ -602,6 +671,14 @@ class CharacterSheet(pn.viewable.Viewer):
             options={"Disadvantage": -1, "Normal": 0, "Advantage": 1},
             color="success",
             variant="outline",
+        )
+        self._target_conditions = pn.widgets.CheckButtonGroup.from_param(
+            self.param.target_conditions,
+            options=TARGET_CONDITIONS,
+            label="The creature is",
+            color="warning",
+            variant="outline",
+            css_classes=["attack-target-conditions"],
         )
         self._attacks = self._html("sheet-attacks")
 
@@ -706,7 +783,9 @@ class CharacterSheet(pn.viewable.Viewer):
     def _refresh_attacks(self) -> None:
         c = self.character
         approach = None if self.approach == "best" else self.approach
-        options = c.attack_options(self.target, self.boosts, approach, self.advantage)
+        options = c.attack_options(
+            self.target, self.boosts, approach, self.advantage, self.target_conditions
+        )
         self._attacks.object = attacks_html(c, self.target, options)
 
     def _file(self, fmt: str) -> io.BytesIO:
@@ -717,21 +796,36 @@ class CharacterSheet(pn.viewable.Viewer):
 
         Nothing changes unless the whole file is valid.
         """
-        try:
-            new = loads(text, kind="character", source=source)
-        except FileFormatError as exc:
-            items = "".join(f"<li>{escape(e)}</li>" for e in exc.errors)
+        self._show_file(_read_character(text, source), source)
+
+    def _show_file(self, outcome: Character | FileFormatError, source: str) -> None:
+        """Load a character read from a file, or list the file's problems."""
+        if isinstance(outcome, FileFormatError):
+            items = "".join(f"<li>{escape(e)}</li>" for e in outcome.errors)
             self._file_message.object = (
                 f'<div class="bad"><b>{escape(source)}</b>: nothing loaded.<ul>{items}</ul></div>'
             )
             return
-        values = {name: getattr(new, name) for name in saved_fields(Character)}
+        values = {name: getattr(outcome, name) for name in saved_fields(Character)}
         self.character.param.update(**values)
-        self._file_message.object = f"<p>Loaded <b>{escape(new.name)}</b>.</p>"
+        # Poise climbing back from the old sheet's 0 must not mark the new one Flustered.
+        self.character.flustered_this_scene = outcome.flustered_this_scene
+        self._file_message.object = f"<p>Loaded <b>{escape(outcome.name)}</b>.</p>"
 
-    def _on_upload(self, event) -> None:
-        if event.new:
-            self.load_text(event.new, self._upload.filename or "upload")
+    async def _on_upload(self, event) -> None:
+        """Read an uploaded file on a worker thread, so other sessions never wait for it.
+
+        The widget is cleared first: choosing the same file name again (after editing it)
+        is a new upload and is read again.
+        """
+        if not event.new:
+            return
+        text, source = event.new, self._upload.filename or "upload"
+        self._upload.clear()
+        self._file_message.object = f"<p>Reading <b>{escape(source)}</b>...</p>"
+        loop = asyncio.get_running_loop()
+        outcome = await loop.run_in_executor(None, _read_character, text, source)
+        self._show_file(outcome, source)
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -794,6 +888,7 @@ class CharacterSheet(pn.viewable.Viewer):
             "In play",
             pn.FlexBox(*self._play, **flex),
             self._conditions,
+            pn.Row(self._flustered, self._end_scene, sizing_mode="stretch_width"),
             css="card-play",
         )
         attacks = self._card(
@@ -801,6 +896,7 @@ class CharacterSheet(pn.viewable.Viewer):
             pn.FlexBox(self._target, self._approach, **flex),
             self._boosts,
             self._advantage,
+            self._target_conditions,
             self._attacks,
             css="card-attacks",
             **WIDE,
@@ -836,6 +932,14 @@ class CharacterSheet(pn.viewable.Viewer):
             flex_wrap="wrap",
             align_items="flex-start",
         )
+
+
+def _read_character(text: str | bytes, source: str) -> Character | FileFormatError:
+    """Parse and validate a character file (safe on any thread: it builds no widget)."""
+    try:
+        return loads(text, kind="character", source=source)
+    except FileFormatError as exc:
+        return exc
 
 
 def character_page(

@@ -13,6 +13,7 @@ import panel as pn
 import param
 
 from tb_playground.engine import (
+    CONDITIONS,
     armor_covers,
     critical_split,
     damage_distribution,
@@ -39,7 +40,20 @@ CSS = """
 .dmg-stat { min-width: 7em; }
 .dmg-stat .v { font-size: 1.7em; font-weight: 700; display: block; line-height: 1.1; }
 .dmg-stat .l { font-size: 0.85em; opacity: 0.8; }
+.dmg-why { color: #a04000; margin: 4px 0; }
+.dmg-refused { color: #c0392b; font-size: 1.2em; }
 """
+
+#: Plain labels for the conditions on the damage page (engine ``CONDITIONS``).
+CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in CONDITIONS}
+
+
+#: The Bracket selector's plain labels (RULES.md, Combat round).
+BRACKET_LABELS = {
+    "Fast: one attack": "fast",
+    "Normal: two attacks": "normal",
+    "Slow: one aimed attack": "slow",
+}
 
 
 def _stat(label: str, value: str, css: str) -> str:
@@ -52,6 +66,10 @@ def _stat(label: str, value: str, css: str) -> str:
 def _stats_html(attack: Attack) -> str:
     to_hit, fight = attack.to_hit, attack.fight
     rules = attack.rules
+    why = attack.modifiers.describe()
+    why_html = f'<p class="dmg-why">{escape(why)}</p>' if why else ""
+    if not attack.allowed:
+        return f'<p class="dmg-refused"><b>No attack:</b> {escape(attack.modifiers.reason)}</p>'
     cells = [
         _stat(f"to hit (TN {to_hit.target})", percent(to_hit.p_hit), "dmg-hit"),
         _stat("critical hit", percent(to_hit.p_critical), "dmg-crit"),
@@ -70,7 +88,10 @@ def _stats_html(attack: Attack) -> str:
         f"{escape(rules.boost_stat)} {attack.bonus} ({escape(attack.timing)} the roll) &middot; "
         f"net Advantage {attack.net_advantage:+d}"
     )
-    return f'<div class="dmg-stats">{"".join(cells)}</div><p class="dmg-summary">{summary}</p>'
+    return (
+        f'<div class="dmg-stats">{"".join(cells)}</div>{why_html}'
+        f'<p class="dmg-summary">{summary}</p>'
+    )
 
 
 def _armor_html(attack: Attack) -> str:
@@ -170,10 +191,33 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.bonus, name="Boost bonus (Ferocity / Presence / Psyche)"),
             slider(a.param.klotho, name="Klotho"),
             slider(a.param.attacker_ki, name="Ki for the fight"),
+            radio(
+                a.param.bracket,
+                name="Bracket",
+                options=BRACKET_LABELS,
+                color="success",
+                variant="outline",
+                css_classes=["dmg-bracket"],
+            ),
+            slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
             radio(a.param.slow_action, name="Slow action", color="success", variant="outline"),
             pn.widgets.Checkbox.from_param(a.param.target_prone, name="Target Prone (+1)"),
             pn.widgets.Checkbox.from_param(a.param.partial_cover, name="Partial cover (-1)"),
             pn.widgets.Checkbox.from_param(a.param.off_hand, name="Off hand (-1)"),
+            radio(
+                a.param.reach,
+                name="Reach",
+                options={"Melee": "melee", "Ranged": "ranged"},
+                color="success",
+                variant="outline",
+            ),
+            pn.widgets.MultiChoice.from_param(
+                a.param.attacker_conditions,
+                name="Attacker's conditions",
+                options=CONDITION_LABELS,
+                css_classes=["attacker-conditions"],
+            ),
+            slider(a.param.attacker_exhausted, name="Attacker's Exhausted level"),
             pn.pane.Markdown("### Rules reading", margin=(0, 10)),
             pn.widgets.Checkbox.from_param(
                 a.ruleset.param.boosts_before_roll, name="002: boosts chosen before the roll"
@@ -188,6 +232,12 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.target_defense_stat, name="Atropos / Psyche / Presence (Defense)"),
             slider(a.param.target_wall, name="Wall: Soak / Presence / Psyche"),
             slider(a.param.target_levels, name="Levels on the track"),
+            pn.widgets.MultiChoice.from_param(
+                a.param.target_conditions,
+                name="Target's conditions",
+                options=CONDITION_LABELS,
+                css_classes=["target-conditions"],
+            ),
             slider(
                 a.param.target_armor_levels,
                 name="Armor levels (0: none)",
@@ -238,7 +288,9 @@ class DamageExplorer(pn.viewable.Viewer):
             css_classes=["dmg-armor"], stylesheets=[CSS], sizing_mode="stretch_width"
         )
         self._refresh()
-        a.param.watch(self._refresh, ["fight", "to_hit", "per_attack", "against_armor"])
+        a.param.watch(
+            self._refresh, ["fight", "to_hit", "per_attack", "against_armor", "modifiers"]
+        )
         a.param.watch(self._show_rating, ["dice_source"])
         self._show_rating()
 
