@@ -89,9 +89,8 @@ def _check_by_round(simulated_rounds: np.ndarray, exact_by: np.ndarray, what: st
         assert low <= p <= high, f"{what} by round {r}: exact {p}, simulated {hits / fights}"
 
 
-DUEL_CASES = [("fast", policy) for policy in KI_POLICIES]
-if BRACKETS:
-    DUEL_CASES += [(b, "stay_up") for b in ("normal", "bump", "slow")]
+BRACKET_CASES = ("fast", "normal", "bump", "slow") if BRACKETS else ("fast",)
+DUEL_CASES = [(b, policy) for b in BRACKET_CASES for policy in KI_POLICIES]
 
 
 @pytest.mark.parametrize(("bracket", "ki_policy"), DUEL_CASES)
@@ -103,7 +102,7 @@ def test_duel_agrees_with_fight_odds(bracket, ki_policy):
         records,
         fights=200_000,
         seed=11,
-        bracket_policy=policy,
+        bracket_policy={"ronan": policy},
         attack_policy={"ronan": 1},
         ki_policy=ki_policy,
         end="dead",
@@ -260,7 +259,7 @@ def test_simulator_agrees_with_the_live_tables_rules(ki_policy):
     records = small_fight()
     prep = prepare(records)
     rng = np.random.default_rng(5)
-    n_table = 400
+    n_table = 250
     winners, lengths, down, dealt = [], [], 0, np.zeros(len(records))
     for _ in range(n_table):
         fight = TableFight(records, prep, ki_policy, rng)
@@ -307,8 +306,8 @@ def test_same_seed_same_result_and_another_seed_another_sample():
 
 def test_the_result_does_not_depend_on_how_many_workers():
     records = small_fight()
-    one = simulate(records, fights=120_000, seed=9, max_rounds=3)
-    two = simulate(records, fights=120_000, seed=9, max_rounds=3, workers=2)
+    one = simulate(records, fights=60_000, seed=9, max_rounds=2)
+    two = simulate(records, fights=60_000, seed=9, max_rounds=2, workers=2)
     assert np.array_equal(one.final, two.final)
     assert np.array_equal(one.winner, two.winner)
 

@@ -491,8 +491,8 @@ class _Fights:
         for i, policy in enumerate(self.opts["bracket"]):
             if policy in _BRACKET:
                 band[:, i], attacks[:, i], emp[:, i] = _BRACKET[policy]
-            elif policy == "bump":
-                bump = self.can[i] & (self.ki[i] >= 1)
+            elif policy == "bump":  # only a combatant with an attack to make bumps
+                bump = self.can[i] & (self.ki[i] >= 1) & bool(self.has[i].any())
                 self.ki[i] -= bump
                 band[:, i] = np.where(bump, 0, 1)
             elif policy == "slow_aim":
