@@ -4,6 +4,9 @@ The notebooks are saved with their outputs (so they read as lessons on GitHub or
 before anything runs); each test here executes one afresh and checks that the saved text
 outputs are exactly what a fresh run prints, ignoring the Panel and Bokeh bundles (ids and
 scripts change on every run), execution counts, cell ids and memory addresses.
+
+After changing a notebook or what it prints, save it with its outputs:
+``.venv/bin/python tests/test_notebooks.py [name.ipynb ...]`` (every notebook by default).
 """
 
 from __future__ import annotations
@@ -25,14 +28,23 @@ TEXT_MIMES = ("text/plain", "text/html")
 pytestmark = pytest.mark.notebook
 
 
-@cache
-def run(name: str) -> nbformat.NotebookNode:
-    """The notebook executed in a fresh kernel (once per test session; do not modify it)."""
+def execute(name: str) -> nbformat.NotebookNode:
+    """Run a notebook of examples/ top to bottom in a fresh kernel, from examples/."""
     nb = nbformat.read(EXAMPLES / name, as_version=4)
     NotebookClient(
-        nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(EXAMPLES)}}
+        nb,
+        timeout=180,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(EXAMPLES)}},
     ).execute()
     return nb
+
+
+@cache
+def run(name: str) -> nbformat.NotebookNode:
+    """The notebook executed afresh (once per test session; do not modify it)."""
+    return execute(name)
 
 
 def outputs(nb) -> list[dict]:
@@ -194,3 +206,14 @@ def test_combat_notebook():
     # The foe is a label to the player; the reopened store holds the same state.
     assert "('Opponent', 'hurt', None)" in text
     assert text.rstrip().endswith("True")
+
+
+if __name__ == "__main__":
+    import sys
+
+    for notebook in sys.argv[1:] or NOTEBOOKS:
+        executed = execute(notebook)
+        for cell in executed.cells:
+            cell.metadata.pop("execution", None)  # timestamps: noise in every diff
+        nbformat.write(executed, EXAMPLES / notebook)
+        print("saved", notebook, "with its outputs")
