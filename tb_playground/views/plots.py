@@ -47,7 +47,7 @@ LEGEND_ABOVE = {
     "legend_opts": {
         "label_text_font_size": "9pt",
         "padding": 2,
-        "spacing": 0,
+        "spacing": 14,
         "margin": 2,
         "label_height": 14,
         "glyph_height": 12,
