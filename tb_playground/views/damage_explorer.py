@@ -51,8 +51,8 @@ CSS = """
 .dmg-stat { min-width: 7em; }
 .dmg-stat .v { font-size: 1.7em; font-weight: 700; display: block; line-height: 1.1; }
 .dmg-stat .l { font-size: 0.85em; opacity: 0.8; }
-.dmg-why { color: #a04000; margin: 4px 0; }
-.dmg-refused { color: #c0392b; font-size: 1.2em; }
+.dmg-why { margin: 4px 0; padding-left: 8px; border-left: 4px solid #e8590c; }
+.dmg-refused { font-size: 1.2em; padding-left: 8px; border-left: 4px solid #e03131; }
 .dmg-help { font-size: 0.88em; margin: 0; }
 .dmg-label { font-weight: 600; margin: 6px 0 0 0; }
 """
