@@ -78,6 +78,14 @@ def _control_label(text: str) -> pn.pane.HTML:
 CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in CONDITIONS}
 
 
+#: The Bracket selector's plain labels (RULES.md, Combat round).
+BRACKET_LABELS = {
+    "Fast: one attack": "fast",
+    "Normal: two attacks": "normal",
+    "Slow: one aimed attack": "slow",
+}
+
+
 def _stat(label: str, value: str, css: str) -> str:
     return (
         f'<div class="dmg-stat {css}"><span class="v">{escape(value)}</span>'
@@ -205,6 +213,7 @@ class DamageExplorer(pn.viewable.Viewer):
             "kind": self._radio(a.param.kind, "attack_kind"),
             "approach": self._radio(a.param.approach, "element"),
             "dice_source": self._radio(a.param.dice_source, "dice_source"),
+            "bracket": self._radio(a.param.bracket, "bracket", BRACKET_LABELS),
             "slow_action": self._radio(a.param.slow_action, "slow_action"),
             "reach": self._radio(a.param.reach, "reach"),
             "target_armor_zone": self._radio(a.param.target_armor_zone, "zone"),
@@ -225,6 +234,9 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.bonus, name="Boost bonus (Ferocity / Presence / Psyche)"),
             slider(a.param.klotho, name="Klotho"),
             slider(a.param.attacker_ki, name="Ki for the fight"),
+            label("Bracket: when in the round you act"),
+            self._radios["bracket"],
+            slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
             label("Slow action (Called Shot: at the head)"),
             self._radios["slow_action"],
             pn.widgets.Checkbox.from_param(a.param.target_prone, name="Target Prone (+1)"),
@@ -336,7 +348,9 @@ class DamageExplorer(pn.viewable.Viewer):
         # Recompute on release, not on every step of a drag: a move can cost up to 0.5 s.
         return pn.widgets.IntSlider.from_param(parameter, throttled=True, **kwargs)
 
-    def _radio(self, parameter, kind: str) -> pn.widgets.RadioButtonGroup:
+    def _radio(
+        self, parameter, kind: str, labels: dict[str, object] | None = None
+    ) -> pn.widgets.RadioButtonGroup:
         """A button group in plain words.
 
         Its choices follow the model's (an attack's kind narrows the approaches and dice
@@ -344,7 +358,7 @@ class DamageExplorer(pn.viewable.Viewer):
         """
         widget = pn.widgets.RadioButtonGroup.from_param(
             parameter,
-            options=options_for(kind, parameter.objects),
+            options=labels or options_for(kind, parameter.objects),
             description=None,
             color="success",
             variant="outline",
@@ -354,7 +368,7 @@ class DamageExplorer(pn.viewable.Viewer):
         )
 
         def relabel(event) -> None:
-            widget.options = options_for(kind, event.new)
+            widget.options = labels or options_for(kind, event.new)
 
         parameter.owner.param.watch(relabel, [parameter.name], what="objects")
         return widget
