@@ -79,11 +79,10 @@ CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for 
 
 
 #: The Bracket selector's plain labels (RULES.md, Combat round).
-BRACKET_LABELS = {
-    "Fast: one attack": "fast",
-    "Normal: two attacks": "normal",
-    "Slow: one aimed attack": "slow",
-}
+BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
+
+#: What each Bracket means for this attack, said under the buttons (RULES.md, Combat round).
+BRACKET_HELP = "Fast: one attack a round. Normal: two attacks. Slow: one aimed attack."
 
 
 def _stat(label: str, value: str, css: str) -> str:
@@ -236,6 +235,11 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.attacker_ki, name="Ki for the fight"),
             label("Bracket: when in the round you act"),
             self._radios["bracket"],
+            pn.pane.HTML(
+                f'<p class="dmg-help">{escape(BRACKET_HELP)}</p>',
+                stylesheets=[CSS],
+                margin=(0, 10),
+            ),
             slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
             label("Slow action (Called Shot: at the head)"),
             self._radios["slow_action"],

@@ -261,13 +261,13 @@ class OddsPlayground(pn.viewable.Viewer):
             self._tier_help.object = f'<p class="odds-help">{escape(TIER_HELP[check.tier])}</p>'
 
     def __panel__(self) -> pn.viewable.Viewable:
-        def box(*objects, width: int = 300, **kwargs) -> pn.Column:
-            # A flex item: at least ``width`` px (one per row on a phone), growing to share
-            # a wide screen's row.
+        def box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:
+            # A flex item: its basis wide (one per row on a phone), growing to share a wide
+            # screen's row.
             return pn.Column(
                 *objects,
                 sizing_mode="stretch_width",
-                styles={"flex": f"1 1 {width}px", "min-width": "0"},
+                styles={"flex": flex, "min-width": "0"},
                 **kwargs,
             )
 
@@ -282,14 +282,14 @@ class OddsPlayground(pn.viewable.Viewer):
             self._tier_help,
             self._advantage,
             self._disadvantage,
-            max_width=460,
+            flex="0 1 440px",
         )
         odds = box(pn.pane.Markdown("### Your odds", margin=(0, 10)), self._headline, self._summary)
         return pn.Column(
             pn.FlexBox(controls, odds, sizing_mode="stretch_width"),
             pn.FlexBox(
-                box(self._distribution, width=320),
-                box(self._curves, width=320),
+                box(self._distribution, flex="1 1 320px"),
+                box(self._curves, flex="1 1 320px"),
                 sizing_mode="stretch_width",
             ),
             pn.FlexBox(

@@ -47,10 +47,12 @@ LEGEND_ABOVE = {
     "legend_opts": {
         "label_text_font_size": "9pt",
         "padding": 2,
-        "spacing": 14,
+        "spacing": 10,
         "margin": 2,
         "label_height": 14,
         "glyph_height": 12,
+        "glyph_width": 14,
+        "label_standoff": 3,
         "border_line_alpha": 0,
         "background_fill_alpha": 0,
     },
