@@ -859,13 +859,14 @@ def simulate(
             "target_policy": dict(zip(ids, targets, strict=True)),
             "ki_policy": dict(zip(ids, kis, strict=True)),
             "boost_policy": dict(zip(ids, boosts, strict=True)),
-            "attack": dict(
-                zip(
-                    ids,
-                    [int(prep.attack_index[i * n : (i + 1) * n].max()) for i in range(n)],
-                    strict=True,
-                )
-            ),  # fmt: skip
+            "attack": {  # attacker id -> target id -> index of the attack it uses
+                ids[i]: {
+                    ids[j]: int(prep.attack_index[i * n + j])
+                    for j in range(n)
+                    if prep.attack_index[i * n + j] >= 0
+                }
+                for i in range(n)
+            },
         },
         attacks=attacks,
         dead_at=-prep.maximum[:, 0],
