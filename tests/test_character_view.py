@@ -283,6 +283,7 @@ def test_a_condition_on_one_kind_of_roll_splits_the_untrained_group():
 def test_closed_cards_say_so_and_the_ruleset_card_says_what_is_on(sheet):
     from tb_playground.views.character_sheet import CLOSE, OPEN
 
+    sheet.__panel__()  # the cards are made with the layout
     ruleset = next(card for card in sheet._cards if "Ruleset" in card.title)
     assert ruleset.collapsed
     assert (
