@@ -7,6 +7,10 @@
   over + min(boosts, liftable)); its answers are checked against the sweep.
 - Per-cell time of both and the ratio. Targets: ratio >= 100x, the whole sweep <= 0.4 s,
   40 dice with 5 boosts <= 5 ms, a 20-round ``down_by_round`` <= 20 ms.
+- The exact fight (``fight_odds``: absorbing chain, means solved, no cut-off) as the damage
+  page calls it: the ``Attack`` model's defaults, and the slowest settings its bounds allow
+  (20 levels, 20 dice, 5 boosts, 20 Ki, target Ki 10 spent on every level, Normal Bracket
+  with a bump, 30 rounds; Physical, Mental and Social with Sanity 15 behind Poise).
 
 Run: ``python benchmarks/bench_damage.py [--repeats 5]``.
 """
@@ -21,12 +25,15 @@ import icepool
 import numpy as np
 
 from tb_playground.engine import (
+    BUMP_STEPS,
     AttackProfile,
     damage_distribution,
     damage_sweep,
     down_by_round,
     fight_odds,
+    vital_maximum,
 )
+from tb_playground.models import Attack
 
 
 def best_of(call, repeats: int) -> float:
@@ -37,6 +44,40 @@ def best_of(call, repeats: int) -> float:
         call()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def model_fight(attack: Attack):
+    """The ``fight_odds`` call the Attack model makes, as a timed closure."""
+    profile = attack.profile()
+    kwargs = {
+        "vital": attack.rules.vital,
+        "attacker_ki": attack.attacker_ki,
+        "defender_ki": attack.target_ki,
+        "ki_policy": attack.target_ki_policy,
+        "variant_002": attack.ruleset.vitals_002,
+        "bracket": attack.bracket,
+        "bumps": min(attack.bracket_bumps, BUMP_STEPS[attack.bracket]),
+        "sanity_max": vital_maximum(attack.target_defense_stat),
+    }
+    return lambda: fight_odds(profile, attack.target_levels, attack.rounds, **kwargs)
+
+
+SLOWEST = {
+    "dice_source": "gift",
+    "gift_dice": 20,
+    "boosts": 5,
+    "bonus": 3,
+    "attacker_ki": 20,
+    "target_levels": 20,
+    "target_ki": 10,
+    "target_ki_policy": "all",
+    "target_defense_stat": 10,
+    "target_wall": 5,
+    "element": 10,
+    "rounds": 30,
+    "bracket": "normal",
+    "bracket_bumps": 1,
+}
 
 
 def icepool_cell(dice: int, wall: int, boosts: int, bonus: int) -> np.ndarray:
@@ -103,6 +144,18 @@ def main() -> None:
         f"[target <= 20 ms: {verdict(rounds_s <= 0.020)}]"
     )
     print(f"fight_odds(crits, boosts while Ki lasts, 20 rounds + means): {fight_s * 1e3:.1f} ms")
+    fights = {"Attack() defaults": Attack()}
+    for kind in ("physical", "mental", "social"):
+        fights[f"slowest bounds, {kind}"] = Attack(kind=kind, **SLOWEST)
+    for label, attack in fights.items():
+        call = model_fight(attack)
+        wall = statistics.median(best_of(call, 1) for _ in range(args.repeats))
+        cpu_start = time.process_time()
+        call()
+        cpu = time.process_time() - cpu_start
+        print(
+            f"fight_odds exact, {label}: {wall * 1e3:.1f} ms wall (median), {cpu * 1e3:.1f} ms CPU"
+        )
 
 
 if __name__ == "__main__":

@@ -26,13 +26,13 @@ def test_damage_page_follows_the_controls(page, serve):
     expect(hit).to_have_text(percent(attack_to_hit("physical", 6, 3).p_hit))
 
     # Switch to a Social attack: dice come from the Skill tier (Trained: 3), wall is Presence.
-    page.get_by_role("button", name="social", exact=True).click()
+    page.get_by_role("button", name="Social", exact=True).click()
     expect(page.locator(".dmg-headline .dmg-summary")).to_contain_text("wall: Presence")
-    page.get_by_role("button", name="mental", exact=True).click()
+    page.get_by_role("button", name="Mental", exact=True).click()
     expect(page.locator(".dmg-headline .dmg-dice .v")).to_have_text("7")  # a Gift's dice
 
     # Aim (Slow action) gives Advantage: the headline follows the engine.
-    page.get_by_role("button", name="aim", exact=True).click()
+    page.get_by_role("button", name="Aim", exact=True).click()
     aimed = Attack(kind="mental", element=6, slow_action="aim")
     expect(hit).to_have_text(percent(aimed.to_hit.p_hit))
     expect(page.locator(".dmg-headline .dmg-expected .v")).to_have_text(
@@ -60,5 +60,5 @@ def test_armor_and_called_shot_on_the_damage_page(page, serve):
         levels.press("ArrowRight")
     # A knife's 3 dice against Hardness 5: the armor loses a level 1 - 0.5^3 of the time.
     expect(page.locator(".dmg-armor .armor-lost")).to_have_text(percent(1 - 0.5**3))
-    page.get_by_role("button", name="called_shot", exact=True).click()
+    page.get_by_role("button", name="Called Shot", exact=True).click()
     expect(armor).to_contain_text("does not cover it")

@@ -33,17 +33,6 @@ def _errors(text, **kwargs) -> list[str]:
         (dumps(Creature()), "This file holds a creature, not a character."),
         ("this is not json {", "This is not a JSON or YAML character file."),
         ("12", "This is not a JSON or YAML character file."),
-        ("name: a: b", "YAML error on line 1, column 8: mapping values are not allowed here."),
-        (
-            "kind: character\ndata:\n\t- b",
-            "YAML error on line 3, column 1: found a tab (indent with spaces) that cannot start "
-            "any token (while scanning for the next token).",
-        ),
-        (
-            "kind: [",
-            "YAML error on line 1, column 8: expected the node content, but found the end of "
-            "the file (while parsing a flow node).",
-        ),
         (
             '{"kind": "character", ',
             "JSON error on line 1, column 23: Expecting property name enclosed in double quotes.",
@@ -62,6 +51,23 @@ def _errors(text, **kwargs) -> list[str]:
 )
 def test_character_file_errors_are_plain_sentences(text, sentence):
     assert _errors(text, kind="character") == [sentence]
+
+
+@pytest.mark.parametrize("loader", [yaml.SafeLoader, files._YAML_LOADER])
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("name: a: b", "line 1, column 8", "mapping values are not allowed"),
+        ("kind: character\ndata:\n\t- b", "line 3, column 1", "it is a tab: indent with spaces"),
+        ("kind: [", "line ", "node content"),
+        ('kind: "open', "line ", "quoted scalar"),
+    ],
+)
+def test_yaml_errors_give_line_and_column_in_a_sentence(monkeypatch, loader, text, where, words):
+    monkeypatch.setattr(files, "_YAML_LOADER", loader)
+    (error,) = _errors(text, kind="character")
+    assert error.startswith(f"YAML error on {where}") and error.endswith(".")
+    assert words in error
 
 
 def test_json_declared_file_reports_the_json_error():
@@ -99,9 +105,9 @@ def test_a_yaml_alias_bomb_is_refused_while_parsing_before_anything_is_built(mon
     built = []
     monkeypatch.setattr(files, "_build", lambda *a: built.append(a))
     constructed = []
-    original = yaml.SafeLoader.construct_document
+    original = files._YAML_LOADER.construct_document
     monkeypatch.setattr(
-        yaml.SafeLoader,
+        files._YAML_LOADER,
         "construct_document",
         lambda self, node: constructed.append(node) or original(self, node),
     )
@@ -113,6 +119,29 @@ def test_a_yaml_alias_bomb_is_refused_while_parsing_before_anything_is_built(mon
         "nothing was read from it."
     ]
     assert built == [] and constructed == []  # refused while composing the node graph
+
+
+@pytest.mark.parametrize("loader", [yaml.SafeLoader, files._YAML_LOADER])
+def test_the_bomb_is_refused_with_either_parser(monkeypatch, loader):
+    monkeypatch.setattr(files, "_YAML_LOADER", loader)
+    with pytest.raises(FileFormatError, match="would make it more than"):
+        parse(_bomb())
+    assert parse("a: &a [1, 2]\nb: *a\n") == {"a": [1, 2], "b": [1, 2]}
+
+
+def test_an_anchor_inside_itself_is_refused():
+    with pytest.raises(FileFormatError) as info:
+        parse("a: &a [1, *a]\n")
+    (error,) = info.value.errors
+    assert error.startswith(("This YAML file has an alias", "YAML error on line"))
+
+
+def test_a_big_yaml_file_is_refused_before_parsing():
+    text = "rows:\n" + "  - {name: row, value: 1}\n" * 10_000
+    start = time.perf_counter()
+    with pytest.raises(FileFormatError, match="at most 100,000 are allowed"):
+        parse(text)
+    assert time.perf_counter() - start < 0.1
 
 
 def test_too_many_aliases_are_refused():
@@ -132,8 +161,9 @@ def test_aliases_that_stay_small_still_load():
 
 
 def test_the_expansion_bound_counts_each_alias_at_its_full_size():
-    just_under = "a: &a " + "x" * (MAX_YAML_EXPANDED // 5) + "\nb: [*a, *a, *a]\n"
-    assert len(parse(just_under)["b"]) == 3
-    over = "a: &a " + "x" * (MAX_YAML_EXPANDED // 5) + "\nb: [*a, *a, *a, *a, *a]\n"
+    leaf = MAX_YAML_EXPANDED // 100
+    just_under = "a: &a " + "x" * leaf + "\nb: [" + ", ".join(["*a"] * 98) + "]\n"
+    assert len(parse(just_under)["b"]) == 98
+    over = "a: &a " + "x" * leaf + "\nb: [" + ", ".join(["*a"] * 100) + "]\n"
     with pytest.raises(FileFormatError, match="aliases"):
         parse(over)

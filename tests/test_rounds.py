@@ -200,16 +200,104 @@ def test_defender_ki_delays_the_fall():
 
 
 def test_poise_and_sanity_bottoms():
+    """RULES.md, Vitals: Poise at the bottom resets to 0 and costs a Sanity level; the fight goes
+    on until Sanity reaches its bottom. Sanity's own bottom ends a Mental fight, like death."""
     attack = AttackProfile(dice=4, wall=5, p_hit=0.8)
-    poise = fight_odds(attack, 5, 40, vital="poise")
     sanity = fight_odds(attack, 5, 40, vital="sanity")
     health = fight_odds(attack, 5, 40)
-    assert np.allclose(poise.p_dead_by, health.p_dead_by)
     assert np.allclose(sanity.p_dead_by, health.p_dead_by)
+    # Poise 5 down to its bottom is exactly Health 5 down to dead; each later bottom takes 5
+    # more attacks that connect (one level each at or below 0); Sanity S dies after 2S bottoms.
+    connects = 1.0 - attack.level_distribution()[0]
+    for sanity_max in (1, 2, 3):
+        poise = fight_odds(attack, 5, 40, vital="poise", sanity_max=sanity_max)
+        extra = (2 * sanity_max - 1) * 5 / connects
+        assert poise.mean_rounds_to_dead == pytest.approx(
+            health.mean_rounds_to_dead + extra, rel=1e-12
+        )
+        assert poise.mean_rounds_to_down == pytest.approx(health.mean_rounds_to_down, rel=1e-12)
+        assert np.all(poise.p_dead_by <= health.p_dead_by + 1e-15)
+        # the first Sanity level is lost exactly when the Health twin would be dead
+        lost_one = np.minimum(poise.sanity_lost, 1.0)
+        assert np.all(poise.sanity_lost >= health.p_dead_by - 1e-12)
+        assert np.all(lost_one <= poise.sanity_lost)
     flustered_only = fight_odds(attack, 5, 40, vital="poise", variant_002=True)
     assert flustered_only.p_dead_by.max() == 0.0
     assert math.isinf(flustered_only.mean_rounds_to_dead)
-    assert flustered_only.mean_rounds_to_down == pytest.approx(poise.mean_rounds_to_down)
+    assert flustered_only.mean_rounds_to_down == pytest.approx(health.mean_rounds_to_down)
+    assert flustered_only.sanity_lost.max() == 0.0
+
+
+def test_ki_spent_at_the_bottom_delays_the_sanity_level():
+    """rules/000: 1 Ki prevents one level of damage to any Vital. 'stay_alive' spends it on
+    the level that would take Poise to its bottom, so the Sanity level waits one more hit."""
+    attack = AttackProfile(dice=4, wall=5, p_hit=0.8)
+    plain = fight_odds(attack, 2, 60, vital="poise", sanity_max=1)
+    guarded = fight_odds(
+        attack, 2, 60, vital="poise", sanity_max=1, defender_ki=1, ki_policy="stay_alive"
+    )
+    connects = 1.0 - attack.level_distribution()[0]
+    assert guarded.mean_rounds_to_dead == pytest.approx(
+        plain.mean_rounds_to_dead + 1 / connects, rel=1e-12
+    )
+    assert guarded.defender_ki_spent[-1] == pytest.approx(1.0, abs=1e-9)
+
+
+def test_normal_bracket_is_two_attacks_a_round():
+    """RULES.md, Combat round: a Normal round holds two attacks; Fast and Slow one."""
+    attack = AttackProfile(dice=5, wall=5, p_hit=0.6, p_critical=0.01, klotho=3)
+    fast = fight_odds(attack, 7, 40)
+    normal = fight_odds(attack, 7, 20, bracket="normal")
+    slow = fight_odds(attack, 7, 40, bracket="slow")
+    np.testing.assert_allclose(normal.p_down_by, fast.p_down_by[1::2], atol=1e-12)
+    np.testing.assert_allclose(normal.p_dead_by, fast.p_dead_by[1::2], atol=1e-12)
+    np.testing.assert_allclose(slow.p_down_by, fast.p_down_by, atol=1e-15)
+    # rounds to down with two attacks a round: ceil(attacks / 2), exactly
+    assert normal.mean_rounds_to_down < fast.mean_rounds_to_down
+    by_attack = np.diff(fast_long(attack).p_down_by, prepend=0.0)
+    rounds = (np.arange(by_attack.size) + 2) // 2
+    assert normal.mean_rounds_to_down == pytest.approx(float(by_attack @ rounds), abs=1e-9)
+
+
+def fast_long(attack):
+    return fight_odds(attack, 7, 4000)
+
+
+def test_bracket_bumps_cost_ki_before_boosts():
+    """rules/002: 1 Ki bumps the Bracket a step; it is paid from the attacker's Ki."""
+    attack = AttackProfile(dice=2, wall=10, p_hit=1.0, boosts=2, bonus=10)
+    # Only boosted dice connect (2 a round, 1 Ki each). 6 Ki unbumped: 4 levels in 2 rounds.
+    plain = fight_odds(attack, 4, 5, attacker_ki=6, bracket="slow")
+    np.testing.assert_allclose(plain.p_down_by, [0, 1, 1, 1, 1], atol=1e-15)
+    # Bumping 2 steps a round: round 1 pays 2 + 2 boosts, round 2 only the bump: never down
+    bumped = fight_odds(attack, 4, 5, attacker_ki=6, bracket="slow", bumps=2)
+    assert bumped.p_down_by.max() == 0.0
+    np.testing.assert_allclose(bumped.attacker_ki_spent, [4, 6, 6, 6, 6])
+    assert math.isinf(bumped.mean_rounds_to_down)
+    # unlimited Ki: the bumps are counted every round on top of the boosts
+    free = fight_odds(attack, 4, 3, bracket="normal", bumps=1)
+    plain = fight_odds(attack, 4, 3, bracket="normal")
+    assert np.all(free.attacker_ki_spent - plain.attacker_ki_spent >= 1 - 1e-12)
+    np.testing.assert_allclose(free.p_down_by, plain.p_down_by, atol=1e-15)
+
+
+def test_off_balance_changes_only_the_next_rolls():
+    """rules/000: a kept 20 leaves the attacker Off Balance (Disadvantage) until the end of
+    their next turn. With the Off Balance bands equal to the plain ones, nothing changes."""
+    from dataclasses import replace
+
+    base = AttackProfile(dice=5, wall=5, p_hit=0.55, p_critical=0.01, p_catastrophe=0.01)
+    same = replace(base, off_balance=base)
+    for bracket in ("fast", "normal"):
+        a = fight_odds(base, 6, 15, bracket=bracket)
+        b = fight_odds(same, 6, 15, bracket=bracket)
+        np.testing.assert_allclose(a.p_down_by, b.p_down_by, atol=1e-12)
+        assert a.mean_rounds_to_dead == pytest.approx(b.mean_rounds_to_dead, rel=1e-12)
+    worse = replace(
+        base, off_balance=replace(base, p_hit=0.3, p_critical=0.001, p_catastrophe=0.03)
+    )
+    slower = fight_odds(worse, 6, 15)
+    assert slower.mean_rounds_to_down > fight_odds(base, 6, 15).mean_rounds_to_down
 
 
 def test_starting_down():
@@ -236,6 +324,12 @@ def test_starting_down():
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, attacker_ki=-1), "attacker_ki"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, ki_policy="most"), "ki_policy"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, tolerance=0.0), "tolerance"),
+        (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, bracket="medium"), "bracket"),
+        (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, bumps=1), "bumps"),
+        (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, bracket="normal", bumps=2), "bumps"),
+        (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, vital="poise", sanity_max=0), "sanity"),
+        (lambda: AttackProfile(3, 5, 0.5, p_catastrophe=0.6), "p_catastrophe"),
+        (lambda: AttackProfile(3, 5, 0.5, off_balance=AttackProfile(4, 5, 0.4)), "off_balance"),
     ],
 )
 def test_bad_input_names_the_argument(call, name):

@@ -96,7 +96,15 @@ from .defense import (  # noqa: E402
     to_hit_target,
 )
 from .ki_value import KiValue, ki_value, ki_value_table  # noqa: E402
-from .rounds import AttackProfile, FightOdds, down_by_round, fight_odds  # noqa: E402
+from .rounds import (  # noqa: E402
+    ATTACKS_PER_ROUND,
+    BRACKETS,
+    BUMP_STEPS,
+    AttackProfile,
+    FightOdds,
+    down_by_round,
+    fight_odds,
+)
 from .vitals import (  # noqa: E402
     KI_POLICIES,
     MAX_TRACK,
@@ -131,6 +139,9 @@ __all__ += [
     "Armor",
     "AttackKind",
     "AttackOnVital",
+    "ATTACKS_PER_ROUND",
+    "BRACKETS",
+    "BUMP_STEPS",
     "AttackProfile",
     "FightOdds",
     "KiValue",
@@ -251,7 +262,6 @@ from .rest import REST_KINDS, Rest, Stabilised, full_night, short_rest, stabilis
 from .round_budget import (  # noqa: E402
     ACTIONS,
     BRACKET_ACTIONS,
-    BRACKETS,
     DISTRACTED_FALLBACK,
     TURN_CONDITIONS,
     ActionRule,
@@ -271,7 +281,6 @@ from .round_budget import (  # noqa: E402
 
 __all__ += [
     "ACTIONS",
-    "BRACKETS",
     "BRACKET_ACTIONS",
     "CHASE_DIFFICULTY",
     "CHASE_RESULTS",

@@ -33,6 +33,13 @@ MAX_TARGET = 10**6
 #: Training tier names by tier number (RULES.md, Core Roll; rules/004 "Training Tiers").
 TIER_NAMES = ("Untrained", "Trained", "Adept", "Expert", "Master")
 
+#: Each roll in words, by the sign of its net Advantage (for rich reprs).
+ROLL_WORDS = {
+    -1: "Disadvantage (the highest two of 3d10)",
+    0: "a plain roll (2d10)",
+    1: "Advantage (the lowest two of 3d10)",
+}
+
 #: The highest kept total that counts as a critical success, by default and for an Expert.
 CRIT_MAX_DEFAULT = 2
 CRIT_MAX_EXPERT = 3
@@ -155,6 +162,39 @@ class Odds:
 
     def _p(self, column: int) -> float:
         return float(self.numerators[:, column].sum()) / self.denominator
+
+    def _repr_html_(self) -> str:
+        """The four outcomes as a small table: exact fractions, percentages, what each counts."""
+        from ..display import fraction_text, html_table, name, percent
+
+        roll = ROLL_WORDS[self.advantage]
+        if self.crit_max == 2:
+            crit = "A kept 2"
+        elif self.crit_max == 3:
+            crit = "A kept 2 or 3"
+        else:
+            crit = f"A kept total of 2 to {self.crit_max}"
+        twenty = "A kept 20, whatever the TN"
+        if self.reroll_catastrophe:
+            twenty = "A kept 20 that comes up 20 again on the Master's one reroll"
+        counts = {
+            "critical": crit,
+            "success": f"A critical, or any other kept total at or under {self.target}",
+            "failure": f"A kept total over {self.target} that is not a catastrophe",
+            "catastrophe": twenty,
+        }
+        rows = [
+            [name("outcome", o), counts[o], fraction_text(self.exact(o)), percent(self.exact(o))]
+            for o in OUTCOMES
+        ]
+        return html_table(
+            ["Outcome", "What it counts", "Exactly", "Chance"],
+            rows,
+            caption=f"Core Roll against TN {self.target}: {roll}",
+            note="Success includes the critical successes and Failure leaves out the "
+            "catastrophic failures, so Success + Failure + Catastrophic failure = 100%.",
+            align=["left", "left", "right", "right"],
+        )
 
     def __repr__(self) -> str:
         return (

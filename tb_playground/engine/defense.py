@@ -140,6 +140,31 @@ class ToHit:
     p_miss: float
     p_catastrophe: float
 
+    def _repr_html_(self) -> str:
+        """Hit, critical, ordinary hit, miss and catastrophe: exact fractions and percentages."""
+        from ..display import fraction_text, html_table, percent
+        from .core_roll import ROLL_WORDS
+
+        hit = self.odds.exact("success")
+        critical = self.odds.exact("critical")
+        catastrophe = self.odds.exact("catastrophe")
+        band = "A kept 2" if self.odds.crit_max == 2 else f"A kept 2 to {self.odds.crit_max}"
+        rows = [
+            ("Hit", "Every hit, critical hits included", hit),
+            ("Critical hit", f"{band}: half the damage dice connect outright", critical),
+            ("Ordinary hit", "A hit that is not critical", hit - critical),
+            ("Miss", "Every miss, catastrophic failures included", 1 - hit),
+            ("Catastrophic failure", "A miss that leaves the attacker Off Balance", catastrophe),
+        ]
+        return html_table(
+            ["Outcome", "What it counts", "Exactly", "Chance"],
+            [[o, what, fraction_text(p), percent(p)] for o, what, p in rows],
+            caption=f"To-hit roll against TN {self.target} (Element + Defense): "
+            f"{ROLL_WORDS[self.odds.advantage]}",
+            note="Hit = Critical hit + Ordinary hit; Hit + Miss = 100%.",
+            align=["left", "left", "right", "right"],
+        )
+
 
 def to_hit_target(element: int, defense: int) -> int:
     """TN of a to-hit roll: attacking Element (0..10) + the target's Defense (0..10)."""

@@ -50,6 +50,35 @@ class KiValue:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.p_spent > 0, self.extra_levels / self.p_spent, np.nan)
 
+    def _repr_html_(self) -> str:
+        """One row per boost: the extra levels it adds, how often it is spent, per Ki spent."""
+        from ..display import html_table, percent
+
+        per_ki = self.levels_per_ki_spent
+        rows = [
+            [
+                f"Boost {k}",
+                f"{self.extra_levels[k - 1]:.3f}",
+                percent(self.p_spent[k - 1]),
+                "never spent" if np.isnan(per_ki[k - 1]) else f"{per_ki[k - 1]:.3f}",
+                f"{self.expected_levels[k]:.3f}",
+            ]
+            for k in range(1, self.extra_levels.size + 1)
+        ]
+        return html_table(
+            [
+                "Ki boost",
+                "Extra levels it adds",
+                "Chance it is spent",
+                "Levels per Ki spent",
+                "Levels expected with this many",
+            ],
+            rows,
+            caption="What each Ki boost is worth (expected levels of damage)",
+            note=f"With no boost: {self.expected_levels[0]:.3f} levels expected. A boost chosen "
+            "after the roll is spent only on a die it lifts over the wall.",
+        )
+
 
 def ki_value(
     dice: int,

@@ -13,6 +13,12 @@ attack Advantage; partial cover and an off-hand attack are one Disadvantage sour
 attacker's conditions (Off Balance, Surprised, Exhausted...) and the target's (Prone, Belly
 Down, squeezed) add theirs. An attack that can't be made (a Prone attacker) keeps the odds it
 would have, with ``allowed`` False and the reason in ``modifiers``: a page shows the reason.
+
+The Action Bracket (RULES.md, Combat round) sets the attacks a round: Fast one, Normal two,
+Slow one empowered attack (Aim or a Called Shot, so the two choices follow each other). A
+catastrophic to-hit leaves the attacker Off Balance (one more Disadvantage source) for the rest
+of the round and the next. A Social fight tracks the target's Sanity too (5 + Psyche, the
+Social Defense stat): Poise at the bottom costs a Sanity level.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import param
 from tb_playground.engine import (
     ATTACK_KIND_RULES,
     ATTACK_KINDS,
+    BRACKETS,
+    BUMP_STEPS,
     CONDITIONS,
     ELEMENTS,
     KI_POLICIES,
@@ -45,14 +53,14 @@ from tb_playground.engine import (
     fight_odds,
     ki_value,
     roll_modifiers,
+    vital_maximum,
 )
 from tb_playground.engine.conditions import MAX_EXHAUSTED, REACHES
 
 from .ruleset import Ruleset
 
-#: The fight is followed at most this many rounds for its means, until less than
-#: ``FIGHT_TOLERANCE`` of it is unresolved; a mean not settled by then is ``nan``. With the
-#: parameter bounds below the slowest fight costs about 0.5 s on one core, a typical one 10 ms.
+#: Passed to ``fight_odds`` for older callers; its means are now solved exactly (no cut-off),
+#: so neither changes a result.
 FIGHT_MAX_ROUNDS = 100
 FIGHT_TOLERANCE = 1e-9
 
@@ -117,6 +125,19 @@ class Attack(param.Parameterized):
         default="none",
         objects=list(SLOW_ACTIONS),
         doc="A Slow round's empowered action: aim (Advantage) or called_shot (Head zone).",
+    )
+    bracket = param.Selector(
+        default="fast",
+        objects=list(BRACKETS),
+        doc="The Action Bracket every round: fast (one attack), normal (two attacks), slow "
+        "(one empowered attack: aim or a called shot).",
+    )
+    bracket_bumps = param.Integer(
+        default=0,
+        bounds=(0, 2),
+        doc="Ki a round spent bumping the Bracket up a step (Slow to Normal to Fast), to act "
+        "earlier; it costs Ki, the attacks stay the declared Bracket's. As far as the Bracket "
+        "allows: none for Fast, 1 for Normal, 2 for Slow.",
     )
     target_prone = param.Boolean(
         default=False, doc="The target is Prone: every attack against it gains Advantage."
@@ -241,6 +262,11 @@ class Attack(param.Parameterized):
                     f"{name} must be one of {tuple(choices)} for a {kind} attack under this "
                     f"ruleset, got {params[name]!r}"
                 )
+        slow = params.get("slow_action", "none")
+        if slow != "none" and "bracket" not in params:
+            params["bracket"] = "slow"  # Aim and a Called Shot are Slow actions
+        if params.get("bracket") == "slow" and "slow_action" not in params:
+            params["slow_action"] = "aim"
         super().__init__(**params)
 
     @property
@@ -252,6 +278,22 @@ class Attack(param.Parameterized):
     def rules(self):
         """The kind's Defense stat, wall, boost stat and vital (``ATTACK_KIND_RULES``)."""
         return ATTACK_KIND_RULES[self.kind]
+
+    @param.depends("bracket", watch=True)
+    def _bracket_sets_slow_action(self) -> None:
+        """A Slow round holds the empowered action (Aim by default); other Brackets none."""
+        if self.bracket == "slow" and self.slow_action == "none":
+            self.slow_action = "aim"
+        elif self.bracket != "slow" and self.slow_action != "none":
+            self.slow_action = "none"
+
+    @param.depends("slow_action", watch=True)
+    def _slow_action_sets_bracket(self) -> None:
+        """Aim and a Called Shot are Slow actions; dropping them leaves a Fast round."""
+        if self.slow_action != "none" and self.bracket != "slow":
+            self.bracket = "slow"
+        elif self.slow_action == "none" and self.bracket == "slow":
+            self.bracket = "fast"
 
     @param.depends("kind", "ruleset.never_moira", watch=True, on_init=True)
     def _restrict_choices(self) -> None:
@@ -298,6 +340,7 @@ class Attack(param.Parameterized):
             off_hand=self.off_hand,
             other_advantage=self.advantage_sources,
             other_disadvantage=self.disadvantage_sources,
+            **self.ruleset.called_shot_args,
         )
 
     def _net_advantage(self) -> int:
@@ -319,12 +362,30 @@ class Attack(param.Parameterized):
         return Armor(self.target_armor_hardness, self.target_armor_levels, self.target_armor_zone)
 
     def profile(self) -> AttackProfile:
-        """The attack as the engine's ``AttackProfile`` (to-hit bands, dice, wall, boosts)."""
-        return self._profile(self.to_hit, self.dice)
+        """The attack as the engine's ``AttackProfile``, with the same attack Off Balance."""
+        return self._profile(self.to_hit, self.dice, self._off_balance_to_hit())
 
-    def _profile(self, to_hit: ToHit, dice: int) -> AttackProfile:
+    def _off_balance_to_hit(self) -> ToHit:
+        """The to-hit roll Off Balance: one more Disadvantage source (rules/000)."""
+        return attack_to_hit(
+            self.kind,
+            self.element,
+            self.target_defense_stat,
+            element_name=self.approach,
+            advantage=self._net_advantage() - 1,
+            never_moira=self.ruleset.never_moira,
+        )
+
+    def _profile(self, to_hit: ToHit, dice: int, off_balance: ToHit | None = None) -> AttackProfile:
         return AttackProfile.from_to_hit(
-            to_hit, dice, self.target_wall, self.boosts, self.bonus, self.timing, self.klotho
+            to_hit,
+            dice,
+            self.target_wall,
+            self.boosts,
+            self.bonus,
+            self.timing,
+            self.klotho,
+            off_balance,
         )
 
     def grid(self, statistic: str = "expected", max_dice: int = 12) -> np.ndarray:
@@ -337,9 +398,10 @@ class Attack(param.Parameterized):
         "target_prone", "partial_cover", "off_hand", "advantage_sources", "reach",
         "attacker_conditions", "attacker_exhausted", "target_conditions",
         "disadvantage_sources", "ruleset.never_moira", "ruleset.boosts_before_roll",
-        "ruleset.vitals_002", "target_defense_stat", "target_wall", "target_armor_levels",
+        "ruleset", "ruleset.vitals_002", "ruleset.slow_called_shot_advantage",
+        "target_defense_stat", "target_wall", "target_armor_levels",
         "target_armor_hardness", "target_armor_zone",
-        "target_levels", "target_ki", "target_ki_policy", "rounds",
+        "target_levels", "target_ki", "target_ki_policy", "rounds", "bracket", "bracket_bumps",
         watch=True, on_init=True,
     )  # fmt: skip
     def _update(self) -> None:
@@ -359,7 +421,7 @@ class Attack(param.Parameterized):
         on_critical = damage_distribution(
             dice, wall, self.boosts, self.bonus, self.timing, True, self.klotho
         )
-        profile = self._profile(to_hit, dice)
+        profile = self._profile(to_hit, dice, self._off_balance_to_hit())
         fight = fight_odds(
             profile,
             self.target_levels,
@@ -371,6 +433,9 @@ class Attack(param.Parameterized):
             variant_002=self.ruleset.vitals_002,
             tolerance=FIGHT_TOLERANCE,
             max_rounds=FIGHT_MAX_ROUNDS,
+            bracket=self.bracket,
+            bumps=min(self.bracket_bumps, BUMP_STEPS[self.bracket]),
+            sanity_max=vital_maximum(self.target_defense_stat),
         )
         worth = ki_value(dice, wall, self.bonus, 5, self.timing)
         against_armor = armor_distribution(

@@ -342,82 +342,103 @@ def _data_to_value(p: param.Parameter, value: object) -> object:
 #: Largest file accepted, in characters (a full sheet is about 10,000).
 MAX_FILE_CHARACTERS = 2_000_000
 
+#: Largest YAML file accepted, in characters: a full sheet is about 2,000, and YAML parses
+#: a hundred times slower than JSON (100,000 characters take about a quarter of a second,
+#: much of it holding the interpreter, so a server's other sessions wait on it).
+MAX_YAML_CHARACTERS = 100_000
+
 #: Most YAML aliases (``*name``) a file may use; our own files use none.
 MAX_YAML_ALIASES = 1000
 
 #: Largest a YAML file may grow to with every alias spelled out, in characters and nodes
-#: (the same bound as the file itself: aliases must not make a small file big).
+#: (the same bound as a file: aliases must not make a small file big).
 MAX_YAML_EXPANDED = MAX_FILE_CHARACTERS
+
+#: libyaml's parser when it is there (about ten times faster), else PyYAML's own.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class YamlTooBigError(yaml.YAMLError):
-    """A YAML file whose aliases would expand it past ``MAX_YAML_EXPANDED`` (an alias bomb)."""
+    """A YAML file whose aliases would make it huge (an alias bomb), or refer to themselves."""
 
 
-class _BoundedYamlLoader(yaml.SafeLoader):
-    """PyYAML's safe loader that refuses alias bombs while composing, before building anything.
+def _check_aliases(root: yaml.Node) -> None:
+    """Refuse an alias bomb from the composed node graph, before any Python object is built.
 
     Each node's size with its aliases spelled out (one per node plus the characters of each
-    scalar) is worked out once, when the node is composed, so the check is linear in the file;
-    an alias adds the size of the node it names. Past ``MAX_YAML_EXPANDED``, or past
-    ``MAX_YAML_ALIASES`` aliases, it raises ``YamlTooBigError``.
+    scalar) is worked out once, so the check is linear in the file however far the aliases
+    would expand; a node reached a second time is an alias. Past ``MAX_YAML_EXPANDED``, past
+    ``MAX_YAML_ALIASES`` aliases, or for a node that contains itself, it raises
+    ``YamlTooBigError``.
     """
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    aliases = 0
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._expanded: dict[int, int] = {}
-        self._aliases = 0
-
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
-        if self.check_event(yaml.AliasEvent):
-            self._aliases += 1
-            if self._aliases > MAX_YAML_ALIASES:
+    def size(node: yaml.Node) -> int:
+        nonlocal aliases
+        key = id(node)
+        if key in sizes:
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
                 raise YamlTooBigError(
                     f"This YAML file uses more than {MAX_YAML_ALIASES:,} aliases (*name); "
                     "a character file needs none."
                 )
-        node = super().compose_node(parent, index)
-        if id(node) in self._expanded:  # an alias: the node it names is already measured
-            size = self._expanded[id(node)]
-        elif isinstance(node, yaml.ScalarNode):
-            size = 1 + len(node.value)
+            return sizes[key]
+        if key in open_nodes:
+            raise YamlTooBigError("This YAML file has an alias (*name) inside its own anchor.")
+        open_nodes.add(key)
+        if isinstance(node, yaml.ScalarNode):
+            total = 1 + len(node.value)
         elif isinstance(node, yaml.SequenceNode):
-            size = 1 + sum(self._expanded[id(item)] for item in node.value)
+            total = 1 + sum(size(item) for item in node.value)
         else:
-            size = 1 + sum(self._expanded[id(k)] + self._expanded[id(v)] for k, v in node.value)
-        self._expanded[id(node)] = size
-        if size > MAX_YAML_EXPANDED:
+            total = 1 + sum(size(k) + size(v) for k, v in node.value)
+        open_nodes.discard(key)
+        sizes[key] = total
+        if total > MAX_YAML_EXPANDED:
             raise YamlTooBigError(
                 "This YAML file's aliases (*name) would make it more than "
                 f"{MAX_YAML_EXPANDED:,} characters long; nothing was read from it."
             )
-        return node
+        return total
+
+    size(root)
 
 
-def _yaml_sentence(exc: yaml.YAMLError) -> str:
+def _yaml_load(text: str) -> object:
+    """Compose the YAML node graph, check its aliases, and only then build the data."""
+    loader = _YAML_LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_aliases(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _yaml_sentence(exc: yaml.YAMLError, text: str) -> str:
     """A YAML parser error as "YAML error on line L, column C: what went wrong."."""
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None)
     if mark is None or problem is None:
-        return f"This is not a readable YAML file ({str(exc).splitlines()[0]})."
+        return "This is not a readable YAML file."
     context = getattr(exc, "context", None)
-    text = f"{problem} ({context})" if context else problem
-    text = text.replace("'<stream end>'", "the end of the file")
-    text = text.replace("character '\\t'", "a tab (indent with spaces)")
-    text = re.sub(r"'<([a-z ]+)>'", r"\1", text)
-    return f"YAML error on line {mark.line + 1}, column {mark.column + 1}: {text}."
+    said = f"{problem} ({context})" if context else problem
+    said = said.replace("'<stream end>'", "the end of the file")
+    said = said.replace(" '\\t'", "")
+    said = re.sub(r"'<([a-z ]+)>'", r"\1", said)
+    lines = text.splitlines()
+    if mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
+        said += "; it is a tab: indent with spaces"
+    return f"YAML error on line {mark.line + 1}, column {mark.column + 1}: {said}."
 
 
 def _json_sentence(exc: json.JSONDecodeError) -> str:
     return f"JSON error on line {exc.lineno}, column {exc.colno}: {exc.msg}."
-
-
-def _yaml_load(text: str) -> object:
-    loader = _BoundedYamlLoader(text)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
 
 
 def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> object:
@@ -447,6 +468,15 @@ def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> ob
             source,
         )
     looks_like_json = text.lstrip().startswith(("{", "["))
+    if fmt == "yaml" or not looks_like_json:
+        if len(text) > MAX_YAML_CHARACTERS:
+            raise FileFormatError(
+                [
+                    f"This YAML file holds {len(text):,} characters; at most "
+                    f"{MAX_YAML_CHARACTERS:,} are allowed (save it as JSON for more)."
+                ],
+                source,
+            )
     if fmt == "json" or (fmt is None and looks_like_json):
         try:
             return json.loads(text)
@@ -462,7 +492,11 @@ def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> ob
     except YamlTooBigError as exc:
         raise FileFormatError([str(exc)], source) from None
     except yaml.YAMLError as exc:
-        raise FileFormatError([_yaml_sentence(exc)], source) from None
+        if "nesting depth" in str(exc):  # libyaml's own bound
+            raise FileFormatError(
+                ["This YAML is nested too deep (at most a few hundred levels)."], source
+            ) from None
+        raise FileFormatError([_yaml_sentence(exc, text)], source) from None
     except RecursionError:
         raise FileFormatError(
             ["This YAML is nested too deep (at most a few hundred levels)."], source

@@ -184,32 +184,26 @@ def _end_turn(state, command, role, seat, roll) -> list[Event]:
 # -- an attack, step by step -------------------------------------------------------------------
 
 
-def _attack(state, command, role, seat, roll) -> list[Event]:
-    _phase(state, "resolve")
-    if state["pending"] is not None:
-        raise ValueError("type: an attack is already under way; finish it first")
-    a = _combatant(state, command, "attacker")
-    _own(state, role, seat, a, "attack")
-    if state["up"] != a["id"]:
-        up = state["combatants"][state["up"]]["name"] if state["up"] else "nobody"
-        raise ValueError(f"attacker: it is {up}'s turn, not {a['name']}'s")
-    t = _combatant(state, command, "target")
-    if t["id"] == a["id"]:
-        raise ValueError("target must be another combatant, not the attacker")
-    if t["out"]:
-        raise ValueError(f"target: {t['name']} is out of the fight")
-    index = require_int("attack", command.get("attack", 0), 0, max(len(a["attacks"]) - 1, 0))
-    if not a["attacks"]:
-        raise ValueError(f"attack: {a['name']} has no attacks")
+def _action_key(command: dict) -> str:
+    """The action an attack command spends: "attack", or the Empowered action it names."""
+    empowered = command.get("empowered")
+    if empowered is None:
+        return "attack"
+    return rules.EMPOWERED[require_choice("empowered", empowered, tuple(rules.EMPOWERED))]
+
+
+def attack_pending(state: dict, a: dict, t: dict, index: int, command: dict) -> dict:
+    """The pending attack an "attack" command starts: TN, Advantage, dice, wall, step.
+
+    ``command`` gives the optional "empowered", "approach", "cover", "reach", "weapon_range"
+    and "boosts". Raises ValueError when the rules forbid the attack (the reason names the
+    field). It does not check whose turn it is or the round's budget: ``_attack`` does, and
+    the pages' previews use this to show the odds before a turn (``previews.py``).
+    """
     spec = a["attacks"][index]
     kind = spec["kind"]
     empowered = command.get("empowered")
-    key = "attack"
-    if empowered is not None:
-        key = rules.EMPOWERED[require_choice("empowered", empowered, tuple(rules.EMPOWERED))]
-    problem = rules.next_action_problem(state, a, key)
-    if problem:
-        raise ValueError(problem)
+    key = _action_key(command)
     if spec["score"] is not None:
         element_name, score = None, spec["score"]
     else:
@@ -260,17 +254,35 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
         cost = rules.ki_cost(pending["boosts_before"], a["exhausted"])
         if cost > a["ki"]:
             raise ValueError(f"boosts: {cost} Ki needed, {a['name']} has {a['ki']}")
+    return pending
+
+
+def _attack(state, command, role, seat, roll) -> list[Event]:
+    _phase(state, "resolve")
+    if state["pending"] is not None:
+        raise ValueError("type: an attack is already under way; finish it first")
+    a = _combatant(state, command, "attacker")
+    _own(state, role, seat, a, "attack")
+    if state["up"] != a["id"]:
+        up = state["combatants"][state["up"]]["name"] if state["up"] else "nobody"
+        raise ValueError(f"attacker: it is {up}'s turn, not {a['name']}'s")
+    t = _combatant(state, command, "target")
+    if t["id"] == a["id"]:
+        raise ValueError("target must be another combatant, not the attacker")
+    if t["out"]:
+        raise ValueError(f"target: {t['name']} is out of the fight")
+    index = require_int("attack", command.get("attack", 0), 0, max(len(a["attacks"]) - 1, 0))
+    if not a["attacks"]:
+        raise ValueError(f"attack: {a['name']} has no attacks")
+    key = _action_key(command)
+    problem = rules.next_action_problem(state, a, key)
+    if problem:
+        raise ValueError(problem)
+    pending = attack_pending(state, a, t, index, command)
     changes = [[["pending"], pending]]
     changes += rules.spend_action(a, key)
-    data = {
-        "attacker": a["id"],
-        "target": t["id"],
-        "attack": spec["name"],
-        "kind": kind,
-        "element": element_name,
-        "tn": pending["tn"],
-        "sources": mods["sources"],
-    }
+    data = {k: pending[k] for k in ("attacker", "target", "attack", "kind", "element", "tn")}
+    data["sources"] = pending["sources"]
     return [("attack_declared", data, changes)]
 
 

@@ -99,6 +99,25 @@ class Table:
         with self._lock:
             return json.loads(json.dumps(self._events))
 
+    def code_matches(self, code: object) -> bool:
+        """Whether ``code`` is the table's current join code (compared in constant time)."""
+        if not isinstance(code, str):
+            return False
+        with self._lock:
+            current = self._state["join_code"]
+        return secrets.compare_digest(code.strip().encode(), current.encode())
+
+    def seats(self) -> list[tuple[str, str]]:
+        """(id, name) of every character a player may sit as (not hidden), in table order."""
+        with self._lock:
+            cs = self._state["combatants"]
+            ids = self._state["ids"]
+            return [
+                (i, cs[i]["name"])
+                for i in ids
+                if cs[i]["kind"] == "character" and not cs[i]["hidden"]
+            ]
+
     def view_for(self, role: str, seat: str | None = None) -> dict:
         """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered."""
         with self._lock:

@@ -11,6 +11,7 @@ Text the user typed (names, Descriptors, notes) is escaped before it reaches the
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from tb_playground.models.ruleset import SWITCHES
 
 from .format import TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
+from .site import page
 
 #: Short labels for the ruleset switches.
 SWITCH_LABELS = {
@@ -986,19 +988,21 @@ class CharacterSheet(pn.viewable.Viewer):
 
         Nothing changes unless the whole file is valid.
         """
-        try:
-            new = loads(text, kind="character", source=source)
-        except FileFormatError as exc:
-            items = "".join(f"<li>{escape(e)}</li>" for e in exc.errors)
+        self._show_file(_read_character(text, source), source)
+
+    def _show_file(self, outcome: Character | FileFormatError, source: str) -> None:
+        """Load a character read from a file, or list the file's problems."""
+        if isinstance(outcome, FileFormatError):
+            items = "".join(f"<li>{escape(e)}</li>" for e in outcome.errors)
             self._file_message.object = (
                 f'<div class="bad"><b>{escape(source)}</b>: nothing loaded.<ul>{items}</ul></div>'
             )
             return
-        values = {name: getattr(new, name) for name in saved_fields(Character)}
+        values = {name: getattr(outcome, name) for name in saved_fields(Character)}
         self.character.param.update(**values)
         # Poise climbing back from the old sheet's 0 must not mark the new one Flustered.
-        self.character.flustered_this_scene = new.flustered_this_scene
-        self._file_message.object = f"<p>Loaded <b>{escape(new.name)}</b>.</p>"
+        self.character.flustered_this_scene = outcome.flustered_this_scene
+        self._file_message.object = f"<p>Loaded <b>{escape(outcome.name)}</b>.</p>"
 
     def load_example(self, name: str) -> None:
         """Load one character of the example roster into the sheet, as an upload would."""
@@ -1010,9 +1014,20 @@ class CharacterSheet(pn.viewable.Viewer):
             self.load_example(event.new)
             self._roster_pick.value = PICK_PROMPT  # so the same one can be picked again
 
-    def _on_upload(self, event) -> None:
-        if event.new:
-            self.load_text(event.new, self._upload.filename or "upload")
+    async def _on_upload(self, event) -> None:
+        """Read an uploaded file on a worker thread, so other sessions never wait for it.
+
+        The widget is cleared first: choosing the same file name again (after editing it)
+        is a new upload and is read again.
+        """
+        if not event.new:
+            return
+        text, source = event.new, self._upload.filename or "upload"
+        self._upload.clear()
+        self._file_message.object = f"<p>Reading <b>{escape(source)}</b>...</p>"
+        loop = asyncio.get_running_loop()
+        outcome = await loop.run_in_executor(None, _read_character, text, source)
+        self._show_file(outcome, source)
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -1155,6 +1170,14 @@ class CharacterSheet(pn.viewable.Viewer):
         )
 
 
+def _read_character(text: str | bytes, source: str) -> Character | FileFormatError:
+    """Parse and validate a character file (safe on any thread: it builds no widget)."""
+    try:
+        return loads(text, kind="character", source=source)
+    except FileFormatError as exc:
+        return exc
+
+
 def character_page(
     character: Character | None = None, creatures: list[Creature] | None = None
 ) -> pn.template.BaseTemplate:
@@ -1162,10 +1185,10 @@ def character_page(
     sheet = CharacterSheet(character=character, creatures=creatures or [])
     if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda context: sheet.dispose())
-    return pn.template.FastListTemplate(
-        title="20 Below: Character sheet",
-        main=[RulesetBadge(owner=sheet.character), sheet],
-        accent="#2e8b57",
+    return page(
+        "Character sheet",
+        [RulesetBadge(owner=sheet.character), sheet],
+        current="character",
         main_max_width="1400px",
         raw_css=[PAGE_CSS],
     )

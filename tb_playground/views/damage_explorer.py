@@ -15,6 +15,7 @@ import param
 from tb_playground.engine import (
     CONDITIONS,
     armor_covers,
+    armor_distribution,
     critical_split,
     damage_distribution,
     expected_levels,
@@ -23,10 +24,21 @@ from tb_playground.engine import (
 )
 from tb_playground.models import Attack
 from tb_playground.models.attack import FIGHT_MAX_ROUNDS
+from tb_playground.models.ruleset import SWITCH_SENTENCES
 
-from .damage_plots import grid_marker, grid_plot, ki_plot, levels_plot, rounds_plot
-from .format import TABLE_CSS, escape, percent
+from .damage_plots import (
+    armor_plot,
+    grid_chart,
+    grid_marker,
+    grid_plot,
+    ki_plot,
+    levels_plot,
+    rounds_plot,
+)
+from .format import NARROW_BUTTONS, TABLE_CSS, escape, percent
+from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
+from .site import page
 
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
@@ -40,12 +52,38 @@ CSS = """
 .dmg-stat { min-width: 7em; }
 .dmg-stat .v { font-size: 1.7em; font-weight: 700; display: block; line-height: 1.1; }
 .dmg-stat .l { font-size: 0.85em; opacity: 0.8; }
-.dmg-why { color: #a04000; margin: 4px 0; }
-.dmg-refused { color: #c0392b; font-size: 1.2em; }
+.dmg-why { margin: 4px 0; padding-left: 8px; border-left: 4px solid #e8590c; }
+.dmg-refused { font-size: 1.2em; padding-left: 8px; border-left: 4px solid #e03131; }
+.dmg-help { font-size: 0.88em; margin: 0; }
+.dmg-label { font-weight: 600; margin: 6px 0 0 0; }
 """
+
+#: What the Rules reading switches are, said once above them.
+SWITCHES_HELP = (
+    "Each switch plays one reading from the rules' questions and answers (rules/002) in "
+    "place of the main chapter's; all are off by default."
+)
+
+
+def _control_label(text: str) -> pn.pane.HTML:
+    """A visible label above a button group (a button group shows no name of its own)."""
+    return pn.pane.HTML(
+        f'<p class="dmg-label">{escape(text)}</p>',
+        stylesheets=[CSS],
+        margin=(4, 10, 0, 10),
+        sizing_mode="stretch_width",
+    )
+
 
 #: Plain labels for the conditions on the damage page (engine ``CONDITIONS``).
 CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in CONDITIONS}
+
+
+#: The Bracket selector's plain labels (RULES.md, Combat round).
+BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
+
+#: What each Bracket means for this attack, said under the buttons (RULES.md, Combat round).
+BRACKET_HELP = "Fast: one attack a round. Normal: two attacks. Slow: one aimed attack."
 
 
 def _stat(label: str, value: str, css: str) -> str:
@@ -67,7 +105,7 @@ def _stats_html(attack: Attack) -> str:
         _stat("critical hit", percent(to_hit.p_critical), "dmg-crit"),
         _stat("damage dice", str(attack.dice), "dmg-dice"),
         _stat(
-            f"expected {rules.vital.title()} levels per attack",
+            f"expected {display_name('vital', rules.vital)} levels per attack (a miss deals 0)",
             f"{attack.expected_per_attack:.2f}",
             "dmg-expected",
         ),
@@ -102,12 +140,15 @@ def _armor_html(attack: Attack) -> str:
             f"<p>This attack goes to the {zone}; the {escape(armor.zone)} armor does not cover "
             "it, so the dice go straight against the wall.</p>"
         )
+    zone_name = display_name("zone", armor.zone)
     return (
-        f"<p>The {escape(armor.zone)} armor (Hardness {armor.hardness}, {armor.levels} levels) "
-        "takes the hit: it loses a level <b class='armor-lost'>"
+        f"<p>The {escape(zone_name.lower())} armor (Hardness {armor.hardness}, {armor.levels} "
+        "levels) takes the hit: it loses a level <b class='armor-lost'>"
         f"{escape(percent(float(attack.against_armor[1].sum())))}</b> "
-        "of the time (never more than one an attack) and the wearer takes nothing while it "
-        "holds.</p>"
+        "of an ordinary hit's time (never more than one an attack) and the wearer takes "
+        "nothing while it holds (rules/002, What Does Armor Do?). The chart of levels shows "
+        "the armor's losses; the expected levels and the rounds chart count the attacks "
+        "once the armor is broken.</p>"
     )
 
 
@@ -161,56 +202,70 @@ class DamageExplorer(pn.viewable.Viewer):
             params["attack"] = Attack()
         super().__init__(**params)
         a = self.attack
-        radio = pn.widgets.RadioButtonGroup.from_param
-
-        def slider(parameter, **kwargs):
-            # Recompute on release, not on every step of a drag: a move can cost up to 0.5 s.
-            return pn.widgets.IntSlider.from_param(parameter, throttled=True, **kwargs)
-
+        slider = self._slider
+        self._element_slider = slider(a.param.element, name=a.approach)
         self._rating_widgets = {
             "weapon": slider(a.param.weapon_rating, name="Weapon rating (dice)"),
             "gift": slider(a.param.gift_dice, name="Gift dice"),
             "skill": slider(a.param.skill_tier, name="Skill tier (Social dice 1/3/4/5/6)"),
         }
+        self._radios = {
+            "kind": self._radio(a.param.kind, "attack_kind"),
+            "approach": self._radio(a.param.approach, "element"),
+            "dice_source": self._radio(a.param.dice_source, "dice_source"),
+            "bracket": self._radio(a.param.bracket, "bracket", BRACKET_LABELS),
+            "slow_action": self._radio(a.param.slow_action, "slow_action"),
+            "reach": self._radio(a.param.reach, "reach"),
+            "target_armor_zone": self._radio(a.param.target_armor_zone, "zone"),
+        }
+        label = _control_label
+        switch = pn.widgets.Checkbox.from_param
         self._controls = pn.Column(
             pn.pane.Markdown("### Attacker", margin=(0, 10)),
-            radio(a.param.kind, name="Kind", color="success", variant="outline"),
-            radio(a.param.approach, name="Approach", color="success", variant="outline"),
-            slider(a.param.element, name="Element"),
-            radio(a.param.dice_source, name="Dice from", color="success", variant="outline"),
+            label("Kind of attack"),
+            self._radios["kind"],
+            label("Approach: the Element you attack with"),
+            self._radios["approach"],
+            self._element_slider,
+            label("Damage dice from"),
+            self._radios["dice_source"],
             *self._rating_widgets.values(),
             slider(a.param.boosts, name="Ki boosts per attack"),
             slider(a.param.bonus, name="Boost bonus (Ferocity / Presence / Psyche)"),
             slider(a.param.klotho, name="Klotho"),
             slider(a.param.attacker_ki, name="Ki for the fight"),
-            radio(a.param.slow_action, name="Slow action", color="success", variant="outline"),
+            label("Bracket: when in the round you act"),
+            self._radios["bracket"],
+            pn.pane.HTML(
+                f'<p class="dmg-help">{escape(BRACKET_HELP)}</p>',
+                stylesheets=[CSS],
+                margin=(0, 10),
+            ),
+            slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
+            label("Slow action (Called Shot: at the head)"),
+            self._radios["slow_action"],
             pn.widgets.Checkbox.from_param(a.param.target_prone, name="Target Prone (+1)"),
             pn.widgets.Checkbox.from_param(a.param.partial_cover, name="Partial cover (-1)"),
             pn.widgets.Checkbox.from_param(a.param.off_hand, name="Off hand (-1)"),
-            radio(
-                a.param.reach,
-                name="Reach",
-                options={"Melee": "melee", "Ranged": "ranged"},
-                color="success",
-                variant="outline",
-            ),
+            label("Reach"),
+            self._radios["reach"],
             pn.widgets.MultiChoice.from_param(
                 a.param.attacker_conditions,
                 name="Attacker's conditions",
                 options=CONDITION_LABELS,
+                description=None,
                 css_classes=["attacker-conditions"],
             ),
             slider(a.param.attacker_exhausted, name="Attacker's Exhausted level"),
             pn.pane.Markdown("### Rules reading", margin=(0, 10)),
-            pn.widgets.Checkbox.from_param(
-                a.ruleset.param.boosts_before_roll, name="002: boosts chosen before the roll"
+            pn.pane.HTML(
+                f'<p class="dmg-help">{escape(SWITCHES_HELP)}</p>',
+                stylesheets=[CSS],
+                margin=(0, 10),
             ),
-            pn.widgets.Checkbox.from_param(
-                a.ruleset.param.never_moira, name="002: Moira carries no attack"
-            ),
-            pn.widgets.Checkbox.from_param(
-                a.ruleset.param.vitals_002, name="002: Poise stops at 0, no Ki against it"
-            ),
+            switch(a.ruleset.param.boosts_before_roll, name=SWITCH_SENTENCES["boosts_before_roll"]),
+            switch(a.ruleset.param.never_moira, name=SWITCH_SENTENCES["never_moira"]),
+            switch(a.ruleset.param.vitals_002, name=SWITCH_SENTENCES["vitals_002"]),
             pn.pane.Markdown("### Target", margin=(0, 10)),
             slider(a.param.target_defense_stat, name="Atropos / Psyche / Presence (Defense)"),
             slider(a.param.target_wall, name="Wall: Soak / Presence / Psyche"),
@@ -219,6 +274,7 @@ class DamageExplorer(pn.viewable.Viewer):
                 a.param.target_conditions,
                 name="Target's conditions",
                 options=CONDITION_LABELS,
+                description=None,
                 css_classes=["target-conditions"],
             ),
             slider(
@@ -227,9 +283,16 @@ class DamageExplorer(pn.viewable.Viewer):
                 css_classes=["armor-levels"],
             ),
             slider(a.param.target_armor_hardness, name="Armor Hardness"),
-            radio(a.param.target_armor_zone, name="Armor zone", color="success", variant="outline"),
+            label("Armor covers the"),
+            self._radios["target_armor_zone"],
             slider(a.param.target_ki, name="Target's Ki"),
-            pn.widgets.Select.from_param(a.param.target_ki_policy, name="Target spends Ki"),
+            pn.widgets.Select.from_param(
+                a.param.target_ki_policy,
+                name="Target spends Ki to prevent a level",
+                options=options_for("ki_policy", a.param.target_ki_policy.objects),
+                description=None,
+                css_classes=["ki-policy"],
+            ),
             sizing_mode="stretch_width",
             max_width=420,
             css_classes=["dmg-controls"],
@@ -240,13 +303,15 @@ class DamageExplorer(pn.viewable.Viewer):
         self._levels = pn.pane.HoloViews(
             hv.DynamicMap(
                 pn.bind(
-                    levels_plot,
+                    self._levels_chart,
                     on_hit=a.param.on_hit,
                     on_critical=a.param.on_critical,
                     per_attack=a.param.per_attack,
+                    against_armor=a.param.against_armor,
                 )
             ),
             sizing_mode="stretch_width",
+            css_classes=["dmg-levels"],
         )
         grid = hv.DynamicMap(
             pn.bind(
@@ -260,12 +325,18 @@ class DamageExplorer(pn.viewable.Viewer):
         marker = hv.DynamicMap(
             pn.bind(grid_marker, a.param.dice, a.param.target_wall, GRID_MAX_DICE)
         )
-        self._grid_pane = pn.pane.HoloViews(grid * marker, sizing_mode="stretch_width")
+        self._grid_pane = pn.pane.HoloViews(
+            grid_chart(grid, marker), sizing_mode="stretch_width", css_classes=["dmg-grid"]
+        )
         self._ki = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(ki_plot, a.param.ki_worth)), sizing_mode="stretch_width"
+            hv.DynamicMap(pn.bind(ki_plot, a.param.ki_worth)),
+            sizing_mode="stretch_width",
+            css_classes=["dmg-ki"],
         )
         self._rounds = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(rounds_plot, a.param.fight)), sizing_mode="stretch_width"
+            hv.DynamicMap(pn.bind(rounds_plot, a.param.fight)),
+            sizing_mode="stretch_width",
+            css_classes=["dmg-rounds"],
         )
         self._armor = pn.pane.HTML(
             css_classes=["dmg-armor"], stylesheets=[CSS], sizing_mode="stretch_width"
@@ -274,14 +345,62 @@ class DamageExplorer(pn.viewable.Viewer):
         a.param.watch(
             self._refresh, ["fight", "to_hit", "per_attack", "against_armor", "modifiers"]
         )
-        a.param.watch(self._show_rating, ["dice_source"])
+        a.param.watch(self._show_rating, ["dice_source", "approach"])
         self._show_rating()
+
+    @staticmethod
+    def _slider(parameter, **kwargs) -> pn.widgets.IntSlider:
+        # Recompute on release, not on every step of a drag: a move can cost up to 0.5 s.
+        return pn.widgets.IntSlider.from_param(parameter, throttled=True, **kwargs)
+
+    def _radio(
+        self, parameter, kind: str, labels: dict[str, object] | None = None
+    ) -> pn.widgets.RadioButtonGroup:
+        """A button group in plain words.
+
+        Its choices follow the model's (an attack's kind narrows the approaches and dice
+        sources), still in plain words.
+        """
+        widget = pn.widgets.RadioButtonGroup.from_param(
+            parameter,
+            options=labels or options_for(kind, parameter.objects),
+            description=None,
+            color="success",
+            variant="outline",
+            stylesheets=[NARROW_BUTTONS],
+            css_classes=[f"dmg-{parameter.name.replace('_', '-')}"],
+            sizing_mode="stretch_width",
+        )
+
+        def relabel(event) -> None:
+            widget.options = labels or options_for(kind, event.new)
+
+        parameter.owner.param.watch(relabel, [parameter.name], what="objects")
+        return widget
+
+    def _levels_chart(self, on_hit, on_critical, per_attack, against_armor) -> hv.Element:
+        """Levels over the wall, or, while armor covers the attack, what the armor loses.
+
+        rules/002 "What Does Armor Do?": while the armor holds the wearer takes nothing, so
+        the chart then shows the armor's levels lost on an ordinary and a critical hit
+        (``armor_distribution``) instead of levels the wearer never takes.
+        """
+        a = self.attack
+        armor = a.armor()
+        called = a.slow_action == "called_shot"
+        if armor is None or not armor_covers(armor, called):
+            return levels_plot(on_hit, on_critical, per_attack)
+        critical = armor_distribution(
+            a.dice, a.target_wall, armor, called, a.boosts, a.bonus, a.timing, True, a.klotho
+        )
+        return armor_plot(against_armor.sum(axis=1), critical.sum(axis=1), armor.zone)
 
     def _grid(self, boosts: int, bonus: int, before: bool, statistic: str) -> hv.Overlay:
         return grid_plot(self.attack.grid(statistic, GRID_MAX_DICE), statistic)
 
     def _show_rating(self, *events) -> None:
-        """Show only the slider for where the dice come from."""
+        """Show only the slider for where the dice come from; name the Element slider."""
+        self._element_slider.name = self.attack.approach
         source = self.attack.dice_source
         for which, widget in self._rating_widgets.items():
             widget.visible = which == source
@@ -300,7 +419,10 @@ class DamageExplorer(pn.viewable.Viewer):
         """Everything the attack does: odds, charts, the heatmap and the worked example."""
         toggle = pn.widgets.RadioButtonGroup.from_param(
             self.param.statistic,
-            options={"Expected levels": "expected", "P(at least one)": "any"},
+            options={"Expected levels": "expected", "Chance of at least one level": "any"},
+            description=None,
+            css_classes=["dmg-statistic"],
+            stylesheets=[NARROW_BUTTONS],
             color="primary",
             variant="outline",
         )
@@ -334,10 +456,10 @@ class DamageExplorer(pn.viewable.Viewer):
 def damage_page() -> pn.template.BaseTemplate:
     """The whole "Damage against walls" page, one per session (controls in the sidebar)."""
     explorer = DamageExplorer()
-    return pn.template.FastListTemplate(
-        title="20 Below: Damage against walls",
+    return page(
+        "Damage against walls",
+        [RulesetBadge(owner=explorer.attack), explorer.outputs()],
         sidebar=[explorer.controls],
-        main=[RulesetBadge(owner=explorer.attack), explorer.outputs()],
-        accent="#2e8b57",
+        current="damage",
         sidebar_width=360,
     )

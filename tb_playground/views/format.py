@@ -5,11 +5,16 @@ from __future__ import annotations
 import html
 
 #: Stylesheet for the small rule tables every view shows (passed into each pane's shadow root).
+#: Text takes the theme's colour; the highlighted row sets both its background and its text
+#: (dark on pale yellow, readable in the light and the dark theme alike).
 TABLE_CSS = """
 table.tb { border-collapse: collapse; width: 100%; font-size: 0.92em; }
-table.tb td, table.tb th { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: left; }
-table.tb tr.current { background: #fff3c4; font-weight: 600; }
+table.tb td, table.tb th { border-bottom: 1px solid #8888; padding: 3px 6px; text-align: left; }
+table.tb tr.current { background: #fff3c4; color: #1a1a1a; font-weight: 600; }
 """
+
+#: Button groups keep their labels whole on a phone: less padding, a slightly smaller font.
+NARROW_BUTTONS = ".bk-btn { padding-left: 2px; padding-right: 2px; font-size: 0.92em; }"
 
 
 def percent(p: float) -> str:

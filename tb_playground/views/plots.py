@@ -1,4 +1,10 @@
-"""HoloViews elements drawn from engine results. Shaping data for display only, no maths."""
+"""HoloViews elements drawn from engine results. Shaping data for display only, no maths.
+
+Colours are chosen to read on both the light and the dark theme (each line, bar and marker
+keeps at least 3:1 against both a white and a #181818 background), and every chart carries
+explicit axis ranges taken from its data plus ``framewise=True``, so a DynamicMap's axes
+follow each update instead of keeping the first frame's range.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +17,46 @@ from tb_playground.engine import OUTCOMES, TOTALS, Odds, success_curve
 OUTCOME_COLORS = {
     "critical": "#e0a100",
     "success": "#2e8b57",
-    "failure": "#9aa5b1",
-    "catastrophe": "#c0392b",
+    "failure": "#868e96",
+    "catastrophe": "#e03131",
 }
 
 #: Labels for the net Advantage sign.
 ADVANTAGE_LABELS = {-1: "Disadvantage", 0: "Normal", 1: "Advantage"}
 
 #: Line colour per net Advantage sign.
-ADVANTAGE_COLORS = {-1: "#c0392b", 0: "#34495e", 1: "#2e8b57"}
+ADVANTAGE_COLORS = {-1: "#e64980", 0: "#1c7ed6", 1: "#2e8b57"}
+
+#: The Target Number line and the "You are here" dot: visible on both themes.
+MARKER_COLOR = "#e8590c"
+HERE_COLOR = "#ae3ec9"
+
+#: Options every chart shares: it fills its container's width, never gets squashed below a
+#: readable height, and keeps its fonts readable on a phone.
+CHART_OPTS = {
+    "responsive": True,
+    "min_height": 360,
+    "toolbar": None,
+    "fontsize": {"title": "11pt", "labels": "10pt", "xticks": "9pt", "yticks": "9pt"},
+    "framewise": True,
+}
+
+#: A legend above the frame (outside the data), on one line where it fits.
+LEGEND_ABOVE = {
+    "legend_position": "top",
+    "legend_opts": {
+        "label_text_font_size": "9pt",
+        "padding": 2,
+        "spacing": 10,
+        "margin": 2,
+        "label_height": 14,
+        "glyph_height": 12,
+        "glyph_width": 14,
+        "label_standoff": 3,
+        "border_line_alpha": 0,
+        "background_fill_alpha": 0,
+    },
+}
 
 #: Target Numbers drawn on the odds-over-TN chart.
 CURVE_TARGETS = np.arange(0, 23)
@@ -49,20 +86,21 @@ def distribution_plot(odds: Odds) -> hv.Overlay:
         cmap={name.title(): colour for name, colour in OUTCOME_COLORS.items()},
         line_color=None,
         show_legend=True,
-        legend_position="top",
-        legend_cols=2,
     )
-    marker = hv.VLine(_tn_boundary(odds.target)).opts(color="black", line_dash="dashed")
+    marker = hv.VLine(_tn_boundary(odds.target)).opts(
+        color=MARKER_COLOR, line_dash="dashed", line_width=2
+    )
+    top = float(stacked[:, -1].max()) if len(rows) else 15.0
     return (bars * marker).opts(
-        xlabel="Kept total of 2d10",
+        xlabel="Kept total of the roll",
         ylabel="Chance (%)",
         xlim=(1.4, 20.6),
-        ylim=(0, 15),
-        xticks=list(TOTALS),
-        responsive=True,
-        height=300,
-        toolbar=None,
-        title=f"{ADVANTAGE_LABELS[odds.advantage]} roll, TN {odds.target} (dashed line)",
+        ylim=(0, max(15.0, 1.1 * top)),
+        xticks=list(TOTALS[::2]),
+        title=f"{ADVANTAGE_LABELS[odds.advantage]} roll, TN {odds.target} (dashed)",
+        legend_cols=2,
+        **LEGEND_ABOVE,
+        **CHART_OPTS,
     )
 
 
@@ -94,19 +132,18 @@ def curve_marker(odds: Odds) -> hv.Overlay:
     """The current TN and its odds on the curves chart."""
     shown_tn = int(np.clip(odds.target, CURVE_TARGETS[0], CURVE_TARGETS[-1]))
     here = hv.Points([(shown_tn, 100 * odds.p_success)], label="You are here").opts(
-        size=10, color="black"
+        size=12, color=HERE_COLOR, line_color="white", line_width=1.5
     )
-    return hv.VLine(shown_tn).opts(color="gray", line_dash="dotted") * here
+    return hv.VLine(shown_tn).opts(color=MARKER_COLOR, line_dash="dotted", line_width=2) * here
 
 
 def curves_chart(family_dmap: hv.DynamicMap, marker_dmap: hv.DynamicMap) -> hv.Overlay:
     """The curves and the marker overlaid, with the chart's options."""
     return (family_dmap * marker_dmap).opts(
-        ylim=(0, 101),
-        legend_position="top",
+        xlim=(CURVE_TARGETS[0] - 0.5, CURVE_TARGETS[-1] + 0.5),
+        ylim=(0, 102),
         legend_cols=2,
-        responsive=True,
-        height=300,
-        toolbar=None,
-        title="Odds over the Target Number",
+        title="Success by Target Number",
+        **LEGEND_ABOVE,
+        **CHART_OPTS,
     )

@@ -1,0 +1,12 @@
+"""The GM's combat dashboard: `panel serve apps/gm.py apps/table.py` (the key link is printed)."""
+
+import panel as pn
+
+from tb_playground.service import get_service
+from tb_playground.views.gm_page import gm_page
+
+pn.extension(sizing_mode="stretch_width")
+get_service()  # the process's tables; prints the GM link once (at start with --warm)
+
+if pn.state.served:
+    gm_page().servable()

@@ -1,0 +1,12 @@
+"""The players' page: join a live table with its code (`panel serve apps/gm.py apps/table.py`)."""
+
+import panel as pn
+
+from tb_playground.service import get_service
+from tb_playground.views.table_page import table_page
+
+pn.extension(sizing_mode="stretch_width")
+get_service()  # the process's tables (the same service as /gm)
+
+if pn.state.served:
+    table_page().servable()

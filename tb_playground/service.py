@@ -1,0 +1,207 @@
+"""The combat service: the live tables of one server process, its GM key, and its sessions.
+
+``panel serve`` runs an app script once per browser session, so nothing a script defines is
+shared. The tables every page works on live here instead, in an imported module, once per
+process (never run the server with ``--num-procs``): ``get_service()`` makes the one
+``CombatService`` on first use.
+
+- One ``TableStore``: the SQLite file at ``TB_TABLE_DB`` or the default path in the user's data
+  directory (``tb_playground.table.default_path``). A restart opens the same tables.
+- The GM key works like Jupyter's token: ``TB_GM_KEY`` if set, else a random key made once per
+  process and printed once, with the full link ``http://HOST:PORT/gm?key=...`` (at start with
+  ``panel serve ... --warm``, which runs the app scripts once at start; else at the first
+  visit). Keys are compared in constant time (``secrets.compare_digest``).
+- Players join a table with its join code (``find_by_code``); every command a page sends goes
+  through ``Table.apply`` with the role and seat the page's own server-side state holds, so every
+  permission is checked by the table whatever a browser sends.
+
+No Panel import: the pages bind to a table through ``views.combat_session.TableSession``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+import threading
+import weakref
+from collections import OrderedDict
+from pathlib import Path
+
+from tb_playground.models import Encounter
+from tb_playground.table import Table, TableStore
+from tb_playground.table.previews import attack_previews
+
+#: Where the example encounters and roster files live in a checkout.
+ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+
+#: How many (table, version, seat) attack previews the service keeps.
+PREVIEW_CACHE = 256
+
+
+def _server_address(argv: list[str]) -> str:
+    """host:port the server listens on, read from ``panel serve``'s arguments (or the default)."""
+    host, port = "localhost", "5006"
+    for i, arg in enumerate(argv):
+        for flag in ("--port", "--address"):
+            value = None
+            if arg == flag and i + 1 < len(argv):
+                value = argv[i + 1]
+            elif arg.startswith(flag + "="):
+                value = arg.split("=", 1)[1]
+            if value:
+                if flag == "--port":
+                    port = value
+                elif value not in ("0.0.0.0", "::"):
+                    host = value
+    return f"{host}:{port}"
+
+
+class CombatService:
+    """The tables, the GM key and the attack-preview cache of one server process.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        The SQLite file of tables (default: ``TB_TABLE_DB`` or the user's data directory).
+    gm_key : str, optional
+        The GM key (default: ``TB_GM_KEY``, else a new random key).
+    """
+
+    def __init__(self, path: str | Path | None = None, gm_key: str | None = None):
+        self.store = TableStore(path)
+        given = gm_key or os.environ.get("TB_GM_KEY")
+        self.key_from_env = bool(given)
+        self._gm_key = given or secrets.token_urlsafe(18)
+        self._lock = threading.RLock()
+        self._previews: OrderedDict = OrderedDict()
+        #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
+        self.sessions: weakref.WeakSet = weakref.WeakSet()
+
+    # -- the GM key ----------------------------------------------------------------------------
+
+    def gm_key_ok(self, key: object) -> bool:
+        """Whether ``key`` is the GM key (constant-time comparison)."""
+        if not isinstance(key, str) or not key:
+            return False
+        return secrets.compare_digest(key.encode(), self._gm_key.encode())
+
+    def gm_link(self, address: str | None = None) -> str:
+        """The full link to the GM page, key included."""
+        # Bokeh swaps sys.argv while it runs an app script; the command line is in orig_argv.
+        address = address or _server_address(getattr(sys, "orig_argv", sys.argv))
+        return f"http://{address}/gm?key={self._gm_key}"
+
+    def announce(self, stream=None) -> None:
+        """Print the GM link (once per process, from ``get_service``)."""
+        stream = stream or sys.stdout
+        if self.key_from_env:
+            link = self.gm_link().split("?")[0]
+            print(f"tb_playground: GM page at {link}?key=<TB_GM_KEY>", file=stream)
+        else:
+            print(f"tb_playground: GM page (keep this link to yourself): {self.gm_link()}",
+                  file=stream)  # fmt: skip
+        print(f"tb_playground: tables are kept in {self.store.path}", file=stream)
+        stream.flush()
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        """The tables in the file, oldest first."""
+        return self.store.names()
+
+    def open(self, name: str) -> Table:
+        """The live table called ``name`` (the same object for every session)."""
+        return self.store.open(name)
+
+    def create(self, name: str, encounter: Encounter) -> Table:
+        """A new table for ``encounter``; refuses a name that exists (ValueError)."""
+        return self.store.create(name, encounter)
+
+    def find_by_code(self, code: object, name: str | None = None) -> Table | None:
+        """The table whose join code is ``code`` (only ``name`` if given), or None."""
+        if not isinstance(code, str) or not code.strip():
+            return None
+        names = [name] if name else self.names()
+        for n in names:
+            try:
+                table = self.open(n)
+            except ValueError:
+                continue
+            if table.code_matches(code):
+                return table
+        return None
+
+    def previews(self, table: Table, seat: str, visible: list[str]) -> list[dict]:
+        """``attack_previews`` for ``seat`` against ``visible`` (cached).
+
+        The cache key is everything the previews read (the ruleset, the ranges, the round, the
+        attacker's and the targets' records), so an event that changes none of it (a note, a
+        declaration, another combatant's hit) costs every player page nothing.
+        """
+        state = table.state
+        key = (table.name, seat, _preview_key(state, seat, visible))
+        with self._lock:
+            if key in self._previews:
+                self._previews.move_to_end(key)
+                return self._previews[key]
+        found = attack_previews(state, seat, visible)
+        with self._lock:
+            self._previews[key] = found
+            while len(self._previews) > PREVIEW_CACHE:
+                self._previews.popitem(last=False)
+        return found
+
+    def encounter_files(self) -> dict[str, Path]:
+        """The example encounter files by label."""
+        return {
+            p.name.removesuffix(".encounter.yaml"): p for p in sorted(ROSTER.glob("*.encounter.*"))
+        }
+
+    def creature_files(self) -> dict[str, Path]:
+        """The example roster files (characters and creatures) by file name."""
+        return {
+            p.name: p
+            for p in sorted(ROSTER.glob("*"))
+            if p.suffix in (".yaml", ".yml", ".json") and ".encounter." not in p.name
+        }
+
+
+#: Parts of the table state attack previews never read.
+_NOT_READ = frozenset(
+    {"combatants", "version", "pending", "up", "order", "initiative_order", "join_code", "seed",
+     "phase", "name", "ids", "share_foes"}
+)  # fmt: skip
+
+
+def _preview_key(state: dict, seat: str, visible: list[str]) -> str:
+    """Everything ``attack_previews(state, seat, visible)`` depends on, as one string."""
+    cs = state["combatants"]
+    involved = {cid: cs[cid] for cid in [seat, *visible] if cid in cs}
+    rest = {k: v for k, v in state.items() if k not in _NOT_READ}
+    return json.dumps([rest, involved, list(visible)], sort_keys=True)
+
+
+_service: CombatService | None = None
+_service_lock = threading.Lock()
+
+
+def get_service() -> CombatService:
+    """The process-wide ``CombatService``; made, and its GM link printed, on first call."""
+    global _service
+    with _service_lock:
+        if _service is None:
+            _service = CombatService()
+            _service.announce()
+        return _service
+
+
+def set_service(service: CombatService | None) -> None:
+    """Replace the process-wide service (tests and benchmarks)."""
+    global _service
+    with _service_lock:
+        _service = service
+
+
+__all__ = ["CombatService", "get_service", "set_service"]

@@ -1,0 +1,72 @@
+"""The odds of each of a combatant's attacks against each target it can see, before it attacks.
+
+A player's page shows, for their seat, every attack against every visible target: the chance
+to hit and to crit, the expected levels and the chance the target is down afterwards, as the
+table would compute them if the attack were declared now (no Empowered action, no cover).
+The odds are those of ``odds.pending_odds`` on the pending attack the "attack" command would
+make (``commands.attack_pending``, the same function the command calls).
+
+Sources: RULES.md "Attacks" and "Vitals"; rules/000 "Making an Attack".
+"""
+
+from __future__ import annotations
+
+from .commands import attack_pending
+from .odds import pending_odds
+
+
+def preview_pending(state: dict, attacker: str, target: str, index: int) -> dict:
+    """The pending attack ``attacker`` would start with attack ``index`` on ``target`` now.
+
+    The "attack" command's own ``attack_pending`` with its defaults (the best allowed
+    Element, no cover, the attack's own reach); raises ValueError when the rules forbid it.
+    """
+    a = state["combatants"][attacker]
+    return attack_pending(state, a, state["combatants"][target], index, {})
+
+
+def attack_previews(state: dict, attacker: str, visible: list[str]) -> list[dict]:
+    """For each attack of ``attacker``, its odds against each target id in ``visible``.
+
+    Returns
+    -------
+    list of dict
+        One per attack: "index", "name", "kind", "dice" and "targets", a list of
+        {"target", "p_hit", "p_critical", "expected_levels", "p_down", "advantage"} (or
+        {"target", "refused": reason} when the rules forbid it). Targets out of the fight and
+        the attacker itself are left out.
+    """
+    a = state["combatants"][attacker]
+    out = []
+    for index, spec in enumerate(a["attacks"]):
+        rows = []
+        for tid in visible:
+            t = state["combatants"].get(tid)
+            if t is None or tid == attacker or t["out"]:
+                continue
+            try:
+                p = preview_pending(state, attacker, tid, index)
+            except ValueError as err:
+                rows.append({"target": tid, "refused": str(err)})
+                continue
+            odds = pending_odds(state, p)
+            rows.append(
+                {
+                    "target": tid,
+                    "p_hit": odds.get("p_hit", 1.0),
+                    "p_critical": odds.get("p_critical", 0.0),
+                    "expected_levels": odds["expected_levels"],
+                    "p_down": odds["p_down"],
+                    "advantage": p["advantage"],
+                }
+            )
+        out.append(
+            {
+                "index": index,
+                "name": spec["name"],
+                "kind": spec["kind"],
+                "dice": spec["dice"],
+                "targets": rows,
+            }
+        )
+    return out

@@ -1,0 +1,332 @@
+"""HTML for the combat pages, written from a table view (``Table.view_for``). No maths here.
+
+Every piece of text from the view (names, attacks, notes, log lines) goes through ``escape``:
+names and notes are typed by people, and nothing one of them types may reach another page as
+HTML. Numbers are formatted with ``format.percent``.
+"""
+
+from __future__ import annotations
+
+from .format import escape, percent
+
+#: Stylesheet for every combat pane (passed into each pane's shadow root).
+CSS = """
+:host { font-size: 15px; }
+.cards { display: flex; flex-wrap: wrap; gap: 8px; }
+.card { border: 1px solid #ccc; border-radius: 6px; padding: 6px 8px; flex: 1 1 250px;
+        min-width: 0; max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
+.card.up { border: 2px solid #d08700; background: #fff8e6; }
+.card.out { opacity: 0.55; }
+.card.hidden-c { border-style: dashed; background: #f3f3f3; }
+.card .name { font-weight: 600; }
+.card .meta { color: #555; font-size: 0.88em; }
+.track { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; margin: 2px 0; }
+.track .lbl { width: 4.2em; font-size: 0.85em; color: #444; }
+.track .num { font-size: 0.85em; margin-left: 4px; color: #333; }
+.box { width: 11px; height: 11px; border: 1px solid #777; display: inline-block;
+       box-sizing: border-box; }
+.box.full { background: #4a8a4a; }
+.box.lost { background: #fff; }
+.box.neg { background: #b22; border-color: #700; }
+.pip { width: 9px; height: 9px; border-radius: 50%; border: 1px solid #2a5d9f;
+       display: inline-block; box-sizing: border-box; }
+.pip.on { background: #2a5d9f; }
+.chip { display: inline-block; border-radius: 10px; background: #e8e0f5; padding: 0 7px;
+        margin: 1px 2px; font-size: 0.85em; }
+.chip.state { background: #f5e0e0; }
+.chip.bracket { background: #e0f0e0; }
+.label-foe { font-style: italic; }
+.log { font-size: 0.88em; max-height: 320px; overflow-y: auto; }
+.log div { border-bottom: 1px solid #eee; padding: 1px 0; overflow-wrap: anywhere; }
+.log .seq { color: #888; margin-right: 4px; }
+.bars { display: flex; align-items: flex-end; gap: 3px; height: 64px; margin: 4px 0; }
+.bar { flex: 1 1 0; max-width: 34px; background: #2a5d9f; min-height: 1px; }
+.barlbl { display: flex; gap: 3px; font-size: 0.75em; color: #555; }
+.barlbl span { flex: 1 1 0; max-width: 34px; text-align: center; }
+.odds { display: flex; flex-wrap: wrap; gap: 4px 16px; }
+.odds b { font-size: 1.1em; }
+.dice { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
+.die { border: 2px solid #555; border-radius: 5px; min-width: 2.2em; text-align: center;
+       padding: 2px; font-weight: 600; }
+.die.over { background: #d7ecd7; border-color: #2d7a2d; }
+.die.under { background: #f4dede; border-color: #a33; }
+.die .lift { display: block; font-size: 0.7em; font-weight: 400; color: #2a5d9f; }
+.banner { background: #d08700; color: #fff; font-weight: 700; padding: 8px; border-radius: 6px;
+          text-align: center; font-size: 1.15em; }
+.status { color: #333; }
+.err { color: #a00; }
+.order { display: flex; flex-wrap: wrap; gap: 4px; }
+.order span { border: 1px solid #bbb; border-radius: 4px; padding: 0 5px; }
+.order span.up { background: #d08700; color: #fff; border-color: #d08700; }
+.order span.done { color: #999; }
+table.att { border-collapse: collapse; width: 100%; font-size: 0.88em; }
+table.att td, table.att th { border-bottom: 1px solid #ddd; padding: 2px 4px; text-align: left; }
+"""
+
+UNTIL_WORDS = {
+    "round": "this round",
+    "next_turn_end": "to the end of their next turn",
+    "scene": "this Scene",
+    "rest": "until a rest",
+    "manual": "until cleared",
+}
+
+PHASE_WORDS = {
+    "setup": "setting up",
+    "declare": "declaring brackets",
+    "resolve": "resolving the round",
+}
+
+
+def counter(view: dict) -> str:
+    """The line every page shows: "round N · event M"."""
+    return f"round {view['round']} · event {view['version']}"
+
+
+def names(view: dict) -> dict[str, str]:
+    """Combatant id to name, for what this view shows."""
+    return {c["id"]: c["name"] for c in view["combatants"]}
+
+
+def track(label: str, now: int, top: int) -> str:
+    """A vital as a row of boxes: full, lost, and each level below 0 shaded."""
+    boxes = [
+        f'<span class="box {"full" if i <= now else "lost"}"></span>' for i in range(1, top + 1)
+    ]
+    boxes += ['<span class="box neg"></span>'] * max(-now, 0)
+    return (
+        f'<div class="track"><span class="lbl">{escape(label)}</span>{"".join(boxes)}'
+        f'<span class="num">{now}/{top}</span></div>'
+    )
+
+
+def ki_pips(ki: dict) -> str:
+    """Ki as pips: filled for what is left."""
+    top = max(ki["pool"], ki["now"])
+    pips = "".join(f'<span class="pip{" on" if i < ki["now"] else ""}"></span>' for i in range(top))
+    return (
+        f'<div class="track"><span class="lbl">Ki</span>{pips}'
+        f'<span class="num">{ki["now"]}/{ki["pool"]}</span></div>'
+    )
+
+
+def chips(c: dict) -> str:
+    """Conditions with their durations, and the states the tracks put on."""
+    out = []
+    for cond in c["conditions"]:
+        until = UNTIL_WORDS.get(cond["until"], cond["until"])
+        out.append(f'<span class="chip">{escape(cond["name"])} · {escape(until)}</span>')
+    out += [f'<span class="chip state">{escape(s)}</span>' for s in c.get("states") or []]
+    return "".join(out)
+
+
+def bracket_chip(c: dict, phase: str) -> str:
+    """What a card says of the bracket: the bracket, "declared" or "waiting"."""
+    if c["bracket"]:
+        band = c.get("band")
+        bumps = c.get("bumps") or 0
+        text = c["bracket"].capitalize()
+        if bumps:
+            text += f" +{bumps} bump{'s' if bumps > 1 else ''}"
+        if band and band != c["bracket"]:
+            text += f" → acts {band.capitalize()}"
+        return f'<span class="chip bracket">{escape(text)}</span>'
+    if phase == "declare":
+        word = "declared" if c["declared"] else "not declared yet"
+        return f'<span class="chip bracket">{word}</span>'
+    return ""
+
+
+def card(c: dict, phase: str) -> str:
+    """One combatant: name, side, bracket, vitals, Ki, Fate, conditions."""
+    classes = ["card"]
+    if c["up"]:
+        classes.append("up")
+    if c["out"]:
+        classes.append("out")
+    if c.get("hidden"):
+        classes.append("hidden-c")
+    meta = [escape(c["side"])]
+    if c["initiative"] is not None:
+        meta.append(f"Initiative {c['initiative']}")
+    if c.get("hidden"):
+        meta.append("hidden from the players")
+    if c["you"]:
+        meta.append("you")
+    head = (
+        f'<div class="name">{"▶ " if c["up"] else ""}{escape(c["name"])}</div>'
+        f'<div class="meta">{" · ".join(meta)}</div>'
+    )
+    body = [bracket_chip(c, phase)]
+    if c["vitals"] is not None:
+        for vital, v in c["vitals"].items():
+            body.append(track(vital.capitalize(), v["now"], v["max"]))
+        if c["ki"] and c["ki"]["pool"]:
+            body.append(ki_pips(c["ki"]))
+        if c["fate"] and (c["fate"]["tokens"] or c["fate"]["cap"]):
+            body.append(
+                f'<div class="meta">Fate Tokens: {"★" * c["fate"]["tokens"] or "none"}</div>'
+            )
+    else:
+        body.append(f'<div class="label-foe">{escape(c["label"].capitalize())}</div>')
+    body.append(f"<div>{chips(c)}</div>")
+    return (
+        f'<div class="{" ".join(classes)}" data-id="{escape(c["id"])}">{head}{"".join(body)}</div>'
+    )
+
+
+def board(view: dict) -> str:
+    """Every combatant this view shows, as cards."""
+    cards = "".join(card(c, view["phase"]) for c in view["combatants"])
+    return f'<div class="cards">{cards}</div>'
+
+
+def order_line(view: dict) -> str:
+    """The band order with who is up (or the Initiative order before the reveal)."""
+    who = names(view)
+    acted = {c["id"] for c in view["combatants"] if c["acted"]}
+    ids = view["order"] or view["initiative_order"]
+    if not ids:
+        return '<div class="order"><span>no order yet</span></div>'
+    title = "Turn order" if view["order"] else "Initiative order"
+    bands = {c["id"]: c.get("band") for c in view["combatants"]}
+    parts = []
+    for cid in ids:
+        cls = "up" if cid == view["up"] else ("done" if cid in acted else "")
+        band = f" ({bands[cid].capitalize()})" if view["order"] and bands.get(cid) else ""
+        parts.append(f'<span class="{cls}">{escape(who.get(cid, cid))}{escape(band)}</span>')
+    return f'<div class="status">{title}:</div><div class="order">{"".join(parts)}</div>'
+
+
+def declaration_status(view: dict) -> str:
+    """Who has declared (never what), during the declare phase."""
+    if view["phase"] != "declare":
+        return ""
+    done = [c["name"] for c in view["combatants"] if c["declared"]]
+    waiting = [c["name"] for c in view["combatants"] if not c["declared"] and c["can_act"]]
+    return (
+        f'<div class="status">Declared: {escape(", ".join(done) or "nobody yet")}. '
+        f"Waiting for: {escape(', '.join(waiting) or 'nobody')}.</div>"
+    )
+
+
+def log(view: dict, last: int = 60) -> str:
+    """The event log, newest first."""
+    rows = [
+        f'<div><span class="seq">{e["seq"]}</span>{escape(e["text"])}</div>'
+        for e in reversed(view["log"][-last:])
+    ]
+    return f'<div class="log">{"".join(rows)}</div>'
+
+
+def bars(levels: list[float]) -> str:
+    """P(levels == k) as a row of bars with their labels."""
+    top = max(levels) if levels and max(levels) > 0 else 1.0
+    cols = "".join(
+        f'<div class="bar" title="{k} level(s): {percent(p)}" '
+        f'style="height:{max(100 * p / top, 0.5):.1f}%"></div>'
+        for k, p in enumerate(levels)
+    )
+    labels = "".join(f"<span>{k}</span>" for k in range(len(levels)))
+    return f'<div class="bars">{cols}</div><div class="barlbl">{labels}</div>'
+
+
+def dice_row(odds: dict) -> str:
+    """The damage dice against the wall; each die a boost lifts over is flagged."""
+    dice = odds.get("dice") or []
+    if not dice:
+        return ""
+    cells = []
+    for i, d in enumerate(dice):
+        lift = '<span class="lift">a boost lifts it over</span>' if d["boost_lifts"] else ""
+        cls = "over" if d["over"] else "under"
+        cells.append(f'<div class="die {cls}" title="die {i + 1}">{d["face"]}{lift}</div>')
+    wall = f"the wall of {odds['wall']}" if odds.get("wall") is not None else "the target's wall"
+    return f'<div>Against {wall}:</div><div class="dice">{"".join(cells)}</div>'
+
+
+STEP_WORDS = {
+    "to_hit": "to-hit roll next",
+    "damage": "damage roll next",
+    "boost": "the attacker may boost dice with Ki",
+    "prevent": "the target may prevent levels with Ki",
+}
+
+
+def pending(view: dict) -> str:
+    """The attack under way: who, what, the step, and the exact odds of what is still to come."""
+    p = view["pending"]
+    if p is None:
+        return ""
+    who = names(view)
+    head = (
+        f"<div><b>{escape(who.get(p['attacker'], '?'))}</b> attacks "
+        f"<b>{escape(who.get(p['target'], '?'))}</b> with {escape(p['attack'])} "
+        f"({escape(p['kind'])}, against {escape(p['vital'].capitalize())})"
+        f"{' — critical!' if p['critical'] else ''}.</div>"
+        f'<div class="status">Step: {escape(STEP_WORDS.get(p["step"], p["step"]))}.</div>'
+    )
+    extra = []
+    if p["tn"] is not None:
+        extra.append(f"TN {p['tn']}")
+    if p["advantage"]:
+        word = "Advantage" if p["advantage"] > 0 else "Disadvantage"
+        extra.append(f"{word} {abs(p['advantage'])}")
+    for name, sign in p["sources"]:
+        extra.append(f"{escape(name)} ({'+' if sign > 0 else '−'})")
+    if p["faces"]:
+        extra.append("dice " + ", ".join(map(str, p["faces"])))
+    if p["step"] == "prevent" and p.get("levels") is not None:
+        extra.append(f"{p['levels']} level(s) coming")
+    parts = [head, f'<div class="meta">{" · ".join(extra)}</div>' if extra else ""]
+    odds = p.get("odds")
+    if odds:
+        items = []
+        if "p_hit" in odds:
+            items.append(f"<span>Hit <b class='p-hit'>{percent(odds['p_hit'])}</b></span>")
+            items.append(f"<span>Critical <b>{percent(odds['p_critical'])}</b></span>")
+        items.append(f"<span>Expected levels <b>{odds['expected_levels']:.2f}</b></span>")
+        items.append(
+            "<span>Target down after this attack "
+            f"<b class='p-down'>{percent(odds['p_down'])}</b></span>"
+        )
+        parts.append(f'<div class="odds">{"".join(items)}</div>')
+        if p["step"] in ("to_hit", "damage"):
+            parts.append("<div class='meta'>Levels this attack deals:</div>" + bars(odds["levels"]))
+        parts.append(dice_row(odds))
+    return "".join(parts)
+
+
+def attack_table(previews: list[dict], who: dict[str, str]) -> str:
+    """The seat's attacks with their odds against each visible target."""
+    rows = []
+    for a in previews:
+        for t in a["targets"]:
+            name = escape(who.get(t["target"], t["target"]))
+            if "refused" in t:
+                cells = f'<td colspan="3">{escape(t["refused"])}</td>'
+            else:
+                cells = (
+                    f"<td>{percent(t['p_hit'])}</td><td>{t['expected_levels']:.1f}</td>"
+                    f"<td>{percent(t['p_down'])}</td>"
+                )
+            rows.append(f"<tr><td>{escape(a['name'])}</td><td>{name}</td>{cells}</tr>")
+    if not rows:
+        return ""
+    return (
+        '<table class="att"><tr><th>Attack</th><th>Target</th><th>Hit</th><th>Levels</th>'
+        f"<th>Down</th></tr>{''.join(rows)}</table>"
+    )
+
+
+def unique_labels(combatants: list[dict], suffix=lambda c: "") -> dict[str, str]:
+    """Label -> id for a Select, numbering combatants that share a name ("Guard dog 2")."""
+    out: dict[str, str] = {}
+    for c in combatants:
+        base = c["name"] + suffix(c)
+        label, n = base, 1
+        while label in out:
+            n += 1
+            label = f"{base} {n}"
+        out[label] = c["id"]
+    return out

@@ -1,0 +1,581 @@
+"""The GM's combat dashboard (issue 9): a live table, every step with its exact odds.
+
+Without the GM key (``?key=...``, see ``tb_playground.service``) the page shows only a prompt
+for it. With it: open a table, or create one from an encounter file (plus creatures from the
+roster); start; watch who has declared (not what); reveal; run the band order; resolve each
+attack step by step with the exact odds of what is still to come; hide and show combatants;
+share the foes' numbers; undo and redo; rests and the end of a Scene. Every roll is rolled by the
+table or typed from physical dice.
+
+The page is a thin view: every change is a command to the table (``TableSession.send``), and
+the page redraws from ``Table.view_for("gm")`` when the table tells it something changed.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+
+from tb_playground.models import Encounter, FileFormatError, load, loads
+from tb_playground.service import CombatService, get_service
+from tb_playground.table.rules import DEFAULT_UNTIL, SETTABLE_CONDITIONS
+
+from . import combat_render as render
+from .combat_session import (
+    TableSession,
+    on_session_end,
+    parse_faces,
+    phone_page,
+    query_arg,
+    remember_in_url,
+    update,
+)
+from .format import escape
+
+BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
+UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
+COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
+
+
+def _row(*items, **kw) -> pn.FlexBox:
+    return pn.FlexBox(
+        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
+    )
+
+
+def _html(css_class: str, **kw) -> pn.pane.HTML:
+    return pn.pane.HTML(
+        "", css_classes=[css_class], stylesheets=[render.CSS], sizing_mode="stretch_width", **kw
+    )
+
+
+def _button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
+    return pn.widgets.Button(label=label, color=kind, css_classes=[css], width=130)
+
+
+class GMPage(pn.viewable.Viewer):
+    """The GM dashboard of one browser session.
+
+    Parameters
+    ----------
+    service : CombatService, optional
+        The process's tables (default: ``get_service()``).
+    key : str, optional
+        The GM key this session offers (default: the URL's ``?key=``).
+    """
+
+    def __init__(self, service: CombatService | None = None, key: str | None = None, **params):
+        super().__init__(**params)
+        self.service = service or get_service()
+        self.session: TableSession | None = None
+        self.view: dict | None = None
+        self._layout = pn.Column(sizing_mode="stretch_width")
+        self.message = _html("gm-message")
+        self._build_prompt()
+        self._build_chooser()
+        self._build_table()
+        on_session_end(self.close)
+        key = key if key is not None else query_arg("key")
+        if self.service.gm_key_ok(key):
+            self._unlocked(key, remember=False)
+            wanted = query_arg("table")
+            if wanted and wanted in self.service.names():
+                self.open_table(wanted)
+        else:
+            self._layout[:] = [self.prompt]
+
+    def __panel__(self):
+        return self._layout
+
+    # -- the key prompt ------------------------------------------------------------------------
+
+    def _build_prompt(self) -> None:
+        self.key_input = pn.widgets.PasswordInput(
+            label="GM key", placeholder="the key printed when the server started",
+            css_classes=["gm-key"], sizing_mode="stretch_width",
+        )  # fmt: skip
+        self.key_button = _button("Enter", "gm-key-enter", "primary")
+        self.key_message = _html("gm-key-message")
+        self.key_button.on_click(lambda _e: self._try_key())
+        self.prompt = pn.Column(
+            pn.pane.Markdown(
+                "## GM dashboard\nThis page needs the GM key.", css_classes=["gm-prompt"]
+            ),
+            _row(self.key_input, self.key_button),
+            self.key_message,
+            sizing_mode="stretch_width",
+        )
+
+    def _try_key(self) -> None:
+        key = self.key_input.value
+        self.key_input.value = ""
+        if self.service.gm_key_ok(key):
+            self._unlocked(key, remember=True)
+        else:
+            self.key_message.object = '<p class="err">That is not the GM key.</p>'
+
+    def _unlocked(self, key: str, remember: bool) -> None:
+        if remember:
+            remember_in_url(key=key)
+        self._refresh_chooser()
+        self._layout[:] = [self.chooser]
+
+    # -- opening or creating a table -----------------------------------------------------------
+
+    def _build_chooser(self) -> None:
+        self.open_select = pn.widgets.Select(label="Tables", css_classes=["gm-tables"], width=260)
+        self.open_button = _button("Open table", "gm-open", "primary")
+        self.open_button.on_click(lambda _e: self.open_table(self.open_select.value))
+        files = self.service.encounter_files()
+        self.encounter_select = pn.widgets.Select(
+            label="Encounter", options={k: str(v) for k, v in files.items()},
+            css_classes=["gm-encounter"], width=260,
+        )  # fmt: skip
+        self.encounter_upload = pn.widgets.FileInput(
+            accept=".yaml,.yml,.json", css_classes=["gm-upload"], width=260
+        )
+        creatures = self.service.creature_files()
+        self.extra = pn.widgets.MultiChoice(
+            label="Add from the roster", options={k: str(v) for k, v in creatures.items()},
+            css_classes=["gm-extra"], sizing_mode="stretch_width",
+        )  # fmt: skip
+        self.new_name = pn.widgets.TextInput(label="Table name", css_classes=["gm-name"], width=260)
+        self.create_button = _button("Create table", "gm-create", "primary")
+        self.create_button.on_click(lambda _e: self.create_table())
+        self.chooser_message = _html("gm-chooser-message")
+        self.chooser = pn.Column(
+            pn.pane.Markdown("## GM dashboard"),
+            pn.pane.Markdown("### Open a table"),
+            _row(self.open_select, self.open_button),
+            pn.pane.Markdown("### Or start a new one"),
+            _row(self.encounter_select, self.new_name, self.create_button),
+            pn.pane.Markdown("An encounter file of your own (instead of the one above):"),
+            self.encounter_upload,
+            self.extra,
+            self.chooser_message,
+            sizing_mode="stretch_width",
+        )
+
+    def _refresh_chooser(self) -> None:
+        names = self.service.names()
+        update(self.open_select, options=list(reversed(names)))
+        self.open_button.disabled = not names
+        base = "The warehouse"
+        if self.encounter_select.value:
+            try:
+                base = load(self.encounter_select.value, "encounter").name
+            except (FileFormatError, OSError):
+                pass
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base} {n}"
+        self.new_name.value = name
+
+    def _encounter(self) -> Encounter:
+        if self.encounter_upload.value:
+            source = self.encounter_upload.filename or "upload"
+            enc = loads(self.encounter_upload.value, None, "encounter", source)
+        else:
+            enc = load(self.encounter_select.value, "encounter")
+        for path in self.extra.value:
+            enc.add(load(path))
+        return enc
+
+    def create_table(self) -> None:
+        """Create a table from the chosen encounter (and roster files) and open it."""
+        try:
+            table = self.service.create(self.new_name.value, self._encounter())
+        except (ValueError, OSError) as err:  # FileFormatError is a ValueError
+            self.chooser_message.object = f'<p class="err">{escape(err)}</p>'
+            return
+        self.open_table(table.name)
+
+    def open_table(self, name: str) -> None:
+        """Bind this page to the table ``name`` and show it."""
+        try:
+            table = self.service.open(name)
+        except ValueError as err:
+            self.chooser_message.object = f'<p class="err">{escape(err)}</p>'
+            return
+        self.close()
+        self.session = TableSession(table, "gm", None, self.refresh)
+        self.service.sessions.add(self.session)
+        remember_in_url(table=name)
+        self.refresh()
+        self._layout[:] = [self.table_view]
+
+    def leave_table(self) -> None:
+        """Back to the list of tables."""
+        self.close()
+        remember_in_url(table=None)
+        self._refresh_chooser()
+        self._layout[:] = [self.chooser]
+
+    # -- the table -----------------------------------------------------------------------------
+
+    def _build_table(self) -> None:  # noqa: PLR0915 - one widget per control
+        self.header = _html("gm-header")
+        self.status = _html("gm-status")
+        self.board = _html("gm-board")
+        self.log = _html("gm-log")
+        self.pending = _html("gm-pending")
+
+        self.start_button = _button("Start the fight", "gm-start", "primary")
+        self.initiative_faces = pn.widgets.TextInput(
+            label="Initiative d10s (optional, in card order)", css_classes=["gm-init-faces"],
+            placeholder="blank: the table rolls", width=260,
+        )  # fmt: skip
+        self.reveal_button = _button("Reveal brackets", "gm-reveal", "primary")
+        self.undo_button = _button("Undo", "gm-undo")
+        self.redo_button = _button("Redo", "gm-redo")
+        self.share_toggle = pn.widgets.Toggle(
+            label="Share foes' numbers", css_classes=["gm-share"], width=170
+        )
+        self.rotate_button = _button("New join code", "gm-rotate")
+        self.short_rest = _button("Short Rest", "gm-short-rest")
+        self.full_night = _button("Full Night", "gm-full-night")
+        self.end_scene = _button("End of Scene", "gm-end-scene")
+        self.leave_button = _button("Other tables", "gm-leave")
+
+        self.start_button.on_click(lambda _e: self._start())
+        self.reveal_button.on_click(lambda _e: self.send({"type": "reveal"}))
+        self.undo_button.on_click(lambda _e: self._send_at_version({"type": "undo"}))
+        self.redo_button.on_click(lambda _e: self._send_at_version({"type": "redo"}))
+        self.share_toggle.param.watch(self._share, "value")
+        self.rotate_button.on_click(lambda _e: self.send({"type": "rotate_code"}))
+        self.short_rest.on_click(lambda _e: self.send({"type": "short_rest"}))
+        self.full_night.on_click(lambda _e: self.send({"type": "full_night"}))
+        self.end_scene.on_click(lambda _e: self.send({"type": "end_scene"}))
+        self.leave_button.on_click(lambda _e: self.leave_table())
+
+        # Declarations (the GM declares the creatures, or anyone).
+        self.declare_who = pn.widgets.Select(
+            label="Declare for", css_classes=["gm-declare-who"], width=200
+        )
+        self.declare_bracket = pn.widgets.RadioButtonGroup(
+            options=BRACKET_LABELS, value="normal", css_classes=["gm-bracket"]
+        )
+        self.declare_bumps = pn.widgets.IntInput(
+            label="Ki bumps", value=0, start=0, end=2, width=90
+        )
+        self.declare_button = _button("Declare", "gm-declare", "primary")
+        self.declare_button.on_click(lambda _e: self._declare())
+        self.declare_row = _row(
+            self.declare_who, self.declare_bracket, self.declare_bumps, self.declare_button
+        )
+
+        # The turn of whoever is up.
+        self.target = pn.widgets.Select(label="Target", css_classes=["gm-target"], width=200)
+        self.attack = pn.widgets.Select(label="Attack", css_classes=["gm-attack"], width=240)
+        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
+        self.attack_button = _button("Attack", "gm-attack-go", "primary")
+        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
+        self.move_button = _button("Move", "gm-move")
+        self.end_turn = _button("End turn", "gm-end-turn", "warning")
+        self.attack_button.on_click(lambda _e: self._attack())
+        self.move_button.on_click(lambda _e: self._move())
+        self.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn_row = _row(
+            self.target, self.attack, self.cover, self.attack_button,
+            self.move_metres, self.move_button, self.end_turn,
+        )  # fmt: skip
+
+        # The attack under way.
+        self.roll_button = _button("Roll (table dice)", "gm-roll", "primary")
+        self.faces = pn.widgets.TextInput(
+            label="Or type the physical dice", placeholder="e.g. 3 7", css_classes=["gm-faces"],
+            width=200,
+        )  # fmt: skip
+        self.faces_button = _button("Use these dice", "gm-faces-go")
+        self.roll_button.on_click(lambda _e: self._roll(typed=False))
+        self.faces_button.on_click(lambda _e: self._roll(typed=True))
+        self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
+        self.boost_dice = pn.widgets.CheckButtonGroup(
+            label="Boost", options={}, css_classes=["gm-boost-dice"]
+        )
+        self.boost_button = _button("Boost these dice", "gm-boost", "primary")
+        self.boost_button.on_click(lambda _e: self._boost())
+        self.boost_row = _row(self.boost_dice, self.boost_button)
+        self.prevent_ki = pn.widgets.IntInput(
+            label="Ki to prevent", value=0, start=0, width=120, css_classes=["gm-prevent-ki"]
+        )
+        self.prevent_button = _button("Prevent", "gm-prevent", "primary")
+        self.prevent_button.on_click(lambda _e: self._prevent())
+        self.prevent_row = _row(self.prevent_ki, self.prevent_button)
+
+        # GM tools on one combatant.
+        self.tool_who = pn.widgets.Select(label="Combatant", css_classes=["gm-tool-who"], width=200)
+        self.hide_button = _button("Hide", "gm-hide")
+        self.show_button = _button("Show", "gm-show")
+        self.hide_button.on_click(lambda _e: self._tool("hide"))
+        self.show_button.on_click(lambda _e: self._tool("show"))
+        self.condition = pn.widgets.Select(
+            label="Condition", options=list(SETTABLE_CONDITIONS), css_classes=["gm-condition"],
+            width=160,
+        )  # fmt: skip
+        self.until = pn.widgets.Select(label="Lasts", options=UNTIL_LABELS, width=200)
+        self.condition.param.watch(self._default_until, "value")
+        self._default_until()
+        self.set_condition = _button("Set condition", "gm-set-condition")
+        self.set_condition.on_click(lambda _e: self._condition())
+        self.clear_which = pn.widgets.Select(
+            label="Clear", width=160, css_classes=["gm-clear-which"]
+        )
+        self.clear_button = _button("Clear condition", "gm-clear")
+        self.clear_button.on_click(lambda _e: self._clear())
+        self.tool_who.param.watch(lambda _e: self._tool_options(), "value")
+        self.note = pn.widgets.TextInput(
+            label="Note for the log", css_classes=["gm-note"], width=260
+        )
+        self.note_button = _button("Add note", "gm-note-go")
+        self.note_button.on_click(lambda _e: self._note())
+
+        self.table_view = pn.Column(
+            self.header,
+            _row(
+                self.start_button,
+                self.initiative_faces,
+                self.reveal_button,
+                self.undo_button,
+                self.redo_button,
+                self.share_toggle,
+                self.rotate_button,
+            ),  # fmt: skip
+            self.message,
+            self.status,
+            self.declare_row,
+            self.turn_row,
+            self.pending,
+            self.roll_row,
+            self.boost_row,
+            self.prevent_row,
+            self.board,
+            pn.pane.Markdown("### GM tools"),
+            _row(self.tool_who, self.hide_button, self.show_button),
+            _row(
+                self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
+            ),
+            _row(self.note, self.note_button),
+            _row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
+            pn.pane.Markdown("### Log"),
+            self.log,
+            sizing_mode="stretch_width",
+        )
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def send(self, command: dict, expected_version: int | None = None) -> bool:
+        """Send ``command`` as the GM; show the reason when the table refuses it."""
+        if self.session is None:
+            return False
+        problem = self.session.send(command, expected_version)
+        self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
+        return not problem
+
+    def _send_at_version(self, command: dict) -> None:
+        # Undo and redo act on what the GM saw: refused if the table moved on meanwhile.
+        self.send(command, self.view["version"] if self.view else None)
+
+    def _start(self) -> None:
+        command: dict = {"type": "start"}
+        try:
+            faces = parse_faces(self.initiative_faces.value)
+        except ValueError as err:
+            self.message.object = f'<p class="err">{escape(err)}</p>'
+            return
+        if faces is not None:
+            ids = [c["id"] for c in self.view["combatants"]]
+            if len(faces) != len(ids):
+                self.message.object = (
+                    f'<p class="err">initiative: type one d10 per combatant ({len(ids)})</p>'
+                )
+                return
+            command["initiative"] = dict(zip(ids, faces, strict=True))
+        if self.send(command):
+            self.initiative_faces.value = ""
+
+    def _share(self, event) -> None:
+        if self.view is not None and event.new != self.view["share_foes"]:
+            self.send({"type": "share", "on": bool(event.new)})
+
+    def _declare(self) -> None:
+        self.send(
+            {
+                "type": "declare",
+                "combatant": self.declare_who.value,
+                "bracket": self.declare_bracket.value,
+                "bumps": int(self.declare_bumps.value or 0),
+            }
+        )
+
+    def _attack(self) -> None:
+        if self.view is None or not self.view["up"]:
+            return
+        self.send(
+            {
+                "type": "attack",
+                "attacker": self.view["up"],
+                "target": self.target.value,
+                "attack": self.attack.value,
+                "cover": self.cover.value,
+            }
+        )
+
+    def _move(self) -> None:
+        if self.view is not None and self.view["up"]:
+            self.send(
+                {"type": "move", "combatant": self.view["up"], "metres": self.move_metres.value}
+            )
+
+    def _roll(self, typed: bool) -> None:
+        command: dict = {"type": "roll"}
+        if typed:
+            try:
+                command["faces"] = parse_faces(self.faces.value)
+            except ValueError as err:
+                self.message.object = f'<p class="err">{escape(err)}</p>'
+                return
+            if command["faces"] is None:
+                self.message.object = '<p class="err">dice: type the faces first</p>'
+                return
+        if self.send(command):
+            self.faces.value = ""
+
+    def _boost(self) -> None:
+        self.send({"type": "boost", "dice": list(self.boost_dice.value)})
+
+    def _prevent(self) -> None:
+        self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
+
+    def _tool(self, kind: str) -> None:
+        self.send({"type": kind, "combatant": self.tool_who.value})
+
+    def _default_until(self, *_events) -> None:
+        self.until.value = DEFAULT_UNTIL.get(self.condition.value, "manual")
+
+    def _condition(self) -> None:
+        self.send(
+            {
+                "type": "set_condition",
+                "combatant": self.tool_who.value,
+                "condition": self.condition.value,
+                "until": self.until.value,
+            }
+        )
+
+    def _clear(self) -> None:
+        if self.clear_which.value:
+            self.send(
+                {
+                    "type": "clear_condition",
+                    "combatant": self.tool_who.value,
+                    "condition": self.clear_which.value,
+                }
+            )
+
+    def _note(self) -> None:
+        if self.send({"type": "note", "text": self.note.value}):
+            self.note.value = ""
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def _tool_options(self) -> None:
+        if self.view is None:
+            return
+        c = next((c for c in self.view["combatants"] if c["id"] == self.tool_who.value), None)
+        names = [x["name"] for x in c["conditions"]] if c else []
+        update(self.clear_which, options=names, disabled=not names)
+        if c is not None:
+            self.hide_button.visible = not c["hidden"]
+            self.show_button.visible = c["hidden"]
+
+    def refresh(self) -> None:
+        """Redraw from the table's GM view (runs in this session's document)."""
+        if self.session is None:
+            return
+        v = self.view = self.session.view()
+        cs = v["combatants"]
+        by_id = {c["id"]: c for c in cs}
+        phase = v["phase"]
+        head = (
+            f'<div class="status"><b>{escape(v["table"])}</b> · '
+            f'<span class="counter">{render.counter(v)}</span> · '
+            f"{render.PHASE_WORDS.get(phase, phase)} · join code "
+            f'<b class="join-code">{escape(v["join_code"])}</b></div>'
+        )
+        update(self.header, object=head)
+        status = render.declaration_status(v) + render.order_line(v)
+        update(self.status, object=status)
+        update(self.board, object=render.board(v))
+        update(self.log, object=render.log(v))
+        update(self.pending, object=render.pending(v))
+
+        self.start_button.visible = self.initiative_faces.visible = phase == "setup"
+        self.reveal_button.visible = phase == "declare"
+        update(self.undo_button, disabled=not v["can_undo"])
+        update(self.redo_button, disabled=not v["can_redo"])
+        update(self.share_toggle, value=v["share_foes"])
+
+        # Declaring: everyone who can act, the undeclared first.
+        self.declare_row.visible = phase == "declare"
+        if phase == "declare":
+            able = [c for c in cs if c["can_act"]]
+            able.sort(key=lambda c: c["declared"])
+            options = render.unique_labels(able, lambda c: " (declared)" if c["declared"] else "")
+            value = self.declare_who.value if self.declare_who.value in options.values() else None
+            if value is None or by_id[value]["declared"]:
+                value = able[0]["id"] if able else None
+            update(self.declare_who, options=options, value=value)
+
+        p = v["pending"]
+        up = by_id.get(v["up"]) if v["up"] else None
+        self.turn_row.visible = phase == "resolve" and up is not None and p is None
+        if self.turn_row.visible:
+            targets = render.unique_labels([c for c in cs if c["id"] != up["id"] and not c["out"]])
+            keep = self.target.value if self.target.value in targets.values() else None
+            first_foe = next(
+                (c["id"] for c in cs if c["id"] in targets.values() and c["side"] != up["side"]),
+                None,
+            )
+            update(self.target, options=targets, value=keep or first_foe)
+            attacks = {a["name"]: a["index"] for a in up["attacks"] or []}
+            keep = self.attack.value if self.attack.value in attacks.values() else None
+            update(self.attack, options=attacks, value=keep if keep is not None else 0)
+            self.attack_button.disabled = not attacks or not targets
+
+        step = p["step"] if p else None
+        self.roll_row.visible = step in ("to_hit", "damage")
+        if self.roll_row.visible:
+            what = "to hit" if step == "to_hit" else "damage"
+            update(self.roll_button, label=f"Roll {what} (table dice)")
+        self.boost_row.visible = step == "boost"
+        if step == "boost":
+            dice = p["odds"]["dice"] if p.get("odds") else []
+            options = {
+                f"die {i + 1}: {d['face']}{' ↑' if d['boost_lifts'] else ''}": i
+                for i, d in enumerate(dice)
+            }
+            update(self.boost_dice, options=options)
+        self.prevent_row.visible = step == "prevent"
+        if step == "prevent":
+            t = by_id[p["target"]]
+            update(self.prevent_ki, end=max(p["levels"] or 0, 0))
+            update(self.prevent_button, label=f"Prevent (Ki {t['ki']['now']})")
+
+        tools = render.unique_labels(cs, lambda c: " (hidden)" if c["hidden"] else "")
+        first = cs[0]["id"] if cs else None
+        keep = self.tool_who.value if self.tool_who.value in tools.values() else first
+        update(self.tool_who, options=tools, value=keep)
+        self._tool_options()
+
+    def close(self) -> None:
+        """Stop listening to the table (when the session ends or another table opens)."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+            self.view = None
+
+
+def gm_page(service: CombatService | None = None) -> pn.Template:
+    """The whole GM page, one per session."""
+    return phone_page(GMPage(service), "20 Below: GM dashboard")

@@ -1,0 +1,378 @@
+"""The players' page (issue 9): join a live table with its code, sit in a seat, play from a phone.
+
+A player types the join code the GM reads out, picks their character (or just watches as a
+spectator) and sees: their vitals, Ki, Fate Tokens and conditions; their attacks with the odds
+against each target they can see; a secret bracket declaration with Ki bumps; a "your turn"
+banner; the attack steps that are theirs (rolls, boosts after a damage roll, prevention when
+hit); the turn order and every visible combatant (foes as labels unless the GM shares their
+numbers); and the dice log. The table, code and seat are kept in the URL so a reload keeps them.
+A code the GM has changed drops the page back to the join prompt.
+
+The page sends every command with the seat it verified on the server; the table refuses
+anything that seat may not do.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+
+from tb_playground.service import CombatService, get_service
+
+from . import combat_render as render
+from .combat_session import (
+    TableSession,
+    on_session_end,
+    parse_faces,
+    phone_page,
+    query_arg,
+    remember_in_url,
+    update,
+)
+from .format import escape
+from .gm_page import BRACKET_LABELS, COVER_LABELS, _button, _html, _row
+
+#: The seat value for watching without a seat.
+WATCH = "__watch__"
+
+
+class TablePage(pn.viewable.Viewer):
+    """The player (or spectator) page of one browser session.
+
+    Parameters
+    ----------
+    service : CombatService, optional
+        The process's tables (default: ``get_service()``).
+    """
+
+    def __init__(self, service: CombatService | None = None, **params):
+        super().__init__(**params)
+        self.service = service or get_service()
+        self.session: TableSession | None = None
+        self.view: dict | None = None
+        self.code: str | None = None
+        self._found = None
+        self._layout = pn.Column(sizing_mode="stretch_width")
+        self._build_join()
+        self._build_table()
+        on_session_end(self.close)
+        code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
+        self._layout[:] = [self.join_view]
+        if code:
+            self.code_input.value = code
+            self.find(name)
+            if self._found is not None and seat:
+                self.join(seat)
+
+    def __panel__(self):
+        return self._layout
+
+    # -- joining -------------------------------------------------------------------------------
+
+    def _build_join(self) -> None:
+        self.code_input = pn.widgets.TextInput(
+            label="Join code", placeholder="the code the GM reads out", css_classes=["tp-code"],
+            width=220,
+        )  # fmt: skip
+        self.find_button = _button("Find the table", "tp-find", "primary")
+        self.find_button.on_click(lambda _e: self.find())
+        self.seat_select = pn.widgets.Select(label="Your seat", css_classes=["tp-seat"], width=220)
+        self.join_button = _button("Sit down", "tp-join", "primary")
+        self.join_button.on_click(lambda _e: self.join(self.seat_select.value))
+        self.seat_row = _row(self.seat_select, self.join_button, visible=False)
+        self.join_message = _html("tp-join-message")
+        self.join_view = pn.Column(
+            pn.pane.Markdown("## Join a fight"),
+            _row(self.code_input, self.find_button),
+            self.seat_row,
+            self.join_message,
+            sizing_mode="stretch_width",
+        )
+
+    def find(self, name: str | None = None) -> None:
+        """Look up the table whose join code was typed; offer its seats."""
+        code = self.code_input.value.strip()
+        table = self.service.find_by_code(code, name) if code else None
+        if table is None and name:
+            table = self.service.find_by_code(code)
+        self._found = table
+        if table is None:
+            self.seat_row.visible = False
+            self.join_message.object = '<p class="err">No table has that join code.</p>'
+            return
+        self.code = code
+        seats = {n: i for i, n in table.seats()}
+        seats["Just watch"] = WATCH
+        self.seat_select.options = seats
+        self.seat_row.visible = True
+        self.join_message.object = (
+            f'<p class="status">Table <b>{escape(table.name)}</b>: pick your seat.</p>'
+        )
+
+    def join(self, seat: str) -> None:
+        """Sit at the found table as ``seat`` (a character id) or watch (``WATCH``)."""
+        table = self._found
+        if table is None or not table.code_matches(self.code):
+            self.drop("That join code no longer works: ask the GM for the new one.")
+            return
+        seats = dict(table.seats())
+        if seat != WATCH and seat not in seats:
+            self.join_message.object = '<p class="err">That seat is not at this table.</p>'
+            return
+        self.close()
+        role = "spectator" if seat == WATCH else "player"
+        self.session = TableSession(table, role, None if seat == WATCH else seat, self.refresh)
+        self.service.sessions.add(self.session)
+        remember_in_url(table=table.name, code=self.code, seat=seat)
+        self.message.object = ""
+        self.refresh()
+        self._layout[:] = [self.table_view]
+
+    def drop(self, reason: str) -> None:
+        """Back to the join prompt (a bad or changed code), saying why."""
+        self.close()
+        self.code = None
+        self._found = None
+        remember_in_url(code=None, seat=None, table=None)
+        self.seat_row.visible = False
+        self.code_input.value = ""
+        self.join_message.object = f'<p class="err">{escape(reason)}</p>'
+        self._layout[:] = [self.join_view]
+
+    # -- the table -----------------------------------------------------------------------------
+
+    def _build_table(self) -> None:
+        self.banner = _html("tp-banner")
+        self.header = _html("tp-header")
+        self.message = _html("tp-message")
+        self.me = _html("tp-me")
+        self.attacks = _html("tp-attacks")
+        self.order = _html("tp-order")
+        self.board = _html("tp-board")
+        self.log = _html("tp-log")
+        self.pending = _html("tp-pending")
+
+        self.bracket = pn.widgets.RadioButtonGroup(
+            options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
+        )
+        self.bumps = pn.widgets.IntInput(label="Ki bumps", value=0, start=0, end=2, width=90)
+        self.declare_button = _button("Declare in secret", "tp-declare", "primary")
+        self.declare_button.on_click(lambda _e: self._declare())
+        self.declare_row = _row(self.bracket, self.bumps, self.declare_button)
+
+        self.target = pn.widgets.Select(label="Target", css_classes=["tp-target"], width=200)
+        self.attack = pn.widgets.Select(label="Attack", css_classes=["tp-attack"], width=220)
+        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
+        self.attack_button = _button("Attack", "tp-attack-go", "primary")
+        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
+        self.move_button = _button("Move", "tp-move")
+        self.end_turn = _button("End my turn", "tp-end-turn", "warning")
+        self.attack_button.on_click(lambda _e: self._attack())
+        self.move_button.on_click(lambda _e: self._move())
+        self.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn_row = _row(
+            self.target, self.attack, self.cover, self.attack_button,
+            self.move_metres, self.move_button, self.end_turn,
+        )  # fmt: skip
+
+        self.roll_button = _button("Roll (table dice)", "tp-roll", "primary")
+        self.faces = pn.widgets.TextInput(
+            label="Or type your dice", placeholder="e.g. 3 7", css_classes=["tp-faces"], width=160
+        )
+        self.faces_button = _button("Use my dice", "tp-faces-go")
+        self.roll_button.on_click(lambda _e: self._roll(typed=False))
+        self.faces_button.on_click(lambda _e: self._roll(typed=True))
+        self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
+        self.boost_dice = pn.widgets.CheckButtonGroup(options={}, css_classes=["tp-boost-dice"])
+        self.boost_button = _button("Boost these dice", "tp-boost", "primary")
+        self.boost_button.on_click(
+            lambda _e: self.send({"type": "boost", "dice": list(self.boost_dice.value)})
+        )
+        self.boost_row = _row(self.boost_dice, self.boost_button)
+        self.prevent_ki = pn.widgets.IntInput(
+            label="Ki to prevent", value=0, start=0, width=120, css_classes=["tp-prevent-ki"]
+        )
+        self.prevent_button = _button("Prevent", "tp-prevent", "primary")
+        self.prevent_button.on_click(
+            lambda _e: self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
+        )
+        self.prevent_row = _row(self.prevent_ki, self.prevent_button)
+        self.leave_button = _button("Leave the table", "tp-leave")
+        self.leave_button.on_click(lambda _e: self.drop("You left the table."))
+
+        self.table_view = pn.Column(
+            self.header,
+            self.banner,
+            self.message,
+            self.declare_row,
+            self.turn_row,
+            self.pending,
+            self.roll_row,
+            self.boost_row,
+            self.prevent_row,
+            self.me,
+            self.attacks,
+            self.order,
+            self.board,
+            pn.pane.Markdown("### Dice and events"),
+            self.log,
+            self.leave_button,
+            sizing_mode="stretch_width",
+        )
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def send(self, command: dict) -> bool:
+        """Send ``command`` as this seat; show the reason when the table refuses it."""
+        if self.session is None:
+            return False
+        if not self.session.table.code_matches(self.code):
+            self.drop("The GM changed the join code: ask for the new one.")
+            return False
+        problem = self.session.send(command)
+        self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
+        return not problem
+
+    def _declare(self) -> None:
+        self.send(
+            {
+                "type": "declare",
+                "combatant": self.session.seat if self.session else None,
+                "bracket": self.bracket.value,
+                "bumps": int(self.bumps.value or 0),
+            }
+        )
+
+    def _attack(self) -> None:
+        self.send(
+            {
+                "type": "attack",
+                "attacker": self.session.seat if self.session else None,
+                "target": self.target.value,
+                "attack": self.attack.value,
+                "cover": self.cover.value,
+            }
+        )
+
+    def _move(self) -> None:
+        seat = self.session.seat if self.session else None
+        self.send({"type": "move", "combatant": seat, "metres": self.move_metres.value})
+
+    def _roll(self, typed: bool) -> None:
+        command: dict = {"type": "roll"}
+        if typed:
+            try:
+                command["faces"] = parse_faces(self.faces.value)
+            except ValueError as err:
+                self.message.object = f'<p class="err">{escape(err)}</p>'
+                return
+            if command["faces"] is None:
+                self.message.object = '<p class="err">dice: type the faces first</p>'
+                return
+        if self.send(command):
+            self.faces.value = ""
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Redraw from the table's view for this seat (runs in this session's document)."""
+        s = self.session
+        if s is None:
+            return
+        if not s.table.code_matches(self.code):
+            self.drop("The GM changed the join code: ask for the new one.")
+            return
+        v = self.view = s.view()
+        cs = v["combatants"]
+        by_id = {c["id"]: c for c in cs}
+        me = by_id.get(s.seat) if s.seat else None
+        phase = v["phase"]
+        p = v["pending"]
+        step = p["step"] if p else None
+        who = "watching" if me is None else f"playing {escape(me['name'])}"
+        update(
+            self.header,
+            object=(
+                f'<div class="status"><b>{escape(v["table"])}</b> · '
+                f'<span class="counter">{render.counter(v)}</span> · '
+                f"{render.PHASE_WORDS.get(phase, phase)} · {who}</div>"
+            ),
+        )
+        banner = ""
+        if me is not None:
+            if v["up"] == me["id"]:
+                banner = "Your turn!"
+            elif step == "prevent" and p["target"] == me["id"]:
+                banner = "You are hit: spend Ki to prevent?"
+            elif phase == "declare" and not me["declared"] and me["can_act"]:
+                banner = "Declare your bracket (only the GM sees it until the reveal)."
+        update(self.banner, object=f'<div class="banner">{banner}</div>' if banner else "")
+        update(self.me, object=render.card(me, phase) if me else "")
+        if me is not None and me["attacks"]:
+            # The odds table is the slow part: drawn on the next tick, after every page's
+            # board has gone out.
+            doc = pn.state.curdoc
+            if doc is not None and doc.session_context is not None:
+                doc.add_next_tick_callback(self._draw_attacks)
+            else:
+                self._draw_attacks()
+        else:
+            update(self.attacks, object="")
+        update(self.order, object=render.declaration_status(v) + render.order_line(v))
+        others = {**v, "combatants": [c for c in cs if c is not me]}
+        update(self.board, object=render.board(others))
+        update(self.pending, object=render.pending(v))
+        update(self.log, object=render.log(v))
+
+        mine = me is not None
+        self.declare_row.visible = mine and phase == "declare" and me["can_act"]
+        my_turn = mine and phase == "resolve" and v["up"] == me["id"] and p is None
+        self.turn_row.visible = my_turn
+        if my_turn:
+            targets = render.unique_labels([c for c in cs if c["id"] != me["id"] and not c["out"]])
+            keep = self.target.value if self.target.value in targets.values() else None
+            first_foe = next(
+                (c["id"] for c in cs if c["foe"] and c["id"] in targets.values()), None
+            )
+            update(self.target, options=targets, value=keep or first_foe)
+            attacks = {a["name"]: a["index"] for a in me["attacks"] or []}
+            keep = self.attack.value if self.attack.value in attacks.values() else 0
+            update(self.attack, options=attacks, value=keep)
+        attacker = mine and p is not None and p["attacker"] == me["id"]
+        self.roll_row.visible = attacker and step in ("to_hit", "damage")
+        if self.roll_row.visible:
+            what = "to hit" if step == "to_hit" else "damage"
+            update(self.roll_button, label=f"Roll {what} (table dice)")
+        self.boost_row.visible = attacker and step == "boost"
+        if self.boost_row.visible:
+            dice = p["odds"]["dice"] if p.get("odds") else []
+            options = {
+                f"die {i + 1}: {d['face']}{' ↑' if d['boost_lifts'] else ''}": i
+                for i, d in enumerate(dice)
+            }
+            update(self.boost_dice, options=options)
+        self.prevent_row.visible = mine and step == "prevent" and p["target"] == me["id"]
+        if self.prevent_row.visible:
+            update(self.prevent_ki, end=max(p["levels"] or 0, 0))
+            update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
+
+    def _draw_attacks(self) -> None:
+        """The seat's attacks with their odds against each visible foe."""
+        s, v = self.session, self.view
+        if s is None or v is None or s.seat is None:
+            return
+        visible = [c["id"] for c in v["combatants"] if c["foe"]]
+        previews = self.service.previews(s.table, s.seat, visible)
+        table = render.attack_table(previews, render.names(v))
+        update(self.attacks, object=f"<div><b>Your attacks</b></div>{table}" if table else "")
+
+    def close(self) -> None:
+        """Stop listening to the table (when the session ends or the page leaves it)."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+            self.view = None
+
+
+def table_page(service: CombatService | None = None) -> pn.Template:
+    """The whole players' page, one per session."""
+    return phone_page(TablePage(service), "20 Below: at the table")

@@ -1,0 +1,166 @@
+"""The combat service, the session binding and the pages' HTML (issue 9), without a browser."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+from table_helpers import encounter, roster, start_and_declare
+
+from tb_playground.models import Creature
+from tb_playground.models.creature import CreatureAttack
+from tb_playground.service import CombatService, _server_address
+from tb_playground.table.previews import attack_previews
+from tb_playground.views import combat_render as render
+from tb_playground.views.combat_session import TableSession, parse_faces
+
+EVIL = '<img src=x onerror="alert(1)">'
+
+
+@pytest.fixture
+def service(tmp_path):
+    return CombatService(tmp_path / "t.sqlite", gm_key="secret-key")
+
+
+def evil_fight():
+    foe = Creature(name=EVIL, health=6, attacks=[CreatureAttack(name=EVIL, element=5, dice=3)])
+    return encounter(roster("ronan.json"), foes=[foe])
+
+
+def test_gm_key(service, tmp_path, monkeypatch):
+    assert service.gm_key_ok("secret-key")
+    for wrong in ("secret-ke", "", None, 7, "secret-key "):
+        assert not service.gm_key_ok(wrong)
+    assert service.gm_link("h:1") == "http://h:1/gm?key=secret-key"
+    monkeypatch.delenv("TB_GM_KEY", raising=False)
+    made = CombatService(tmp_path / "u.sqlite")
+    assert len(made._gm_key) >= 20 and made._gm_key != CombatService(tmp_path / "v.sqlite")._gm_key
+    monkeypatch.setenv("TB_GM_KEY", "from-env")
+    assert CombatService(tmp_path / "w.sqlite").gm_key_ok("from-env")
+
+
+def test_server_address_from_the_command_line():
+    assert _server_address(["panel", "serve", "a.py"]) == "localhost:5006"
+    argv = ["panel", "serve", "a.py", "--port", "7000", "--address=10.0.0.2"]
+    assert _server_address(argv) == "10.0.0.2:7000"
+    assert _server_address(["x", "--port=8", "--address", "0.0.0.0"]) == "localhost:8"
+
+
+def test_find_by_code(service):
+    a = service.create("A", evil_fight())
+    b = service.create("B", evil_fight())
+    code_b = b.view_for("gm")["join_code"]
+    assert service.find_by_code(code_b) is b
+    assert service.find_by_code(code_b, "B") is b
+    assert service.find_by_code("", "B") is None and service.find_by_code(None) is None
+    b.apply({"type": "rotate_code"})
+    found = service.find_by_code(code_b)
+    assert found is None or (found is a and a.code_matches(code_b))
+
+
+def test_session_refreshes_once_per_burst_and_stops_after_close(service):
+    table = service.create("S", evil_fight())
+    calls = []
+    scheduled = []
+
+    class Doc:  # a stand-in for a Bokeh document: collects next-tick callbacks
+        session_context = None
+
+        def add_next_tick_callback(self, cb):
+            scheduled.append(cb)
+
+    s = TableSession(table, "player", "ronan", lambda: calls.append(1), doc=Doc())
+    table.apply({"type": "note", "text": "one"})
+    table.apply({"type": "note", "text": "two"})
+    assert len(scheduled) == 1 and calls == []  # nothing drawn on the applying thread
+    scheduled.pop()()
+    assert calls == [1]
+    problem = s.send({"type": "declare", "combatant": EVIL, "bracket": "fast"})
+    assert "declare" in problem or "combatant" in problem
+    assert s.send({"type": "hide", "combatant": "ronan"}).startswith("Not allowed")
+    s.close()
+    assert table.subscriber_count == 0
+    table.apply({"type": "note", "text": "three"})
+    assert scheduled == [] and s.send({"type": "note", "text": "x"}) != ""
+
+
+def test_commands_from_many_threads_reach_every_session(service):
+    table = service.create("T", evil_fight())
+    seen = []
+    sessions = [TableSession(table, "gm", None, lambda: seen.append(1), doc=None) for _ in range(8)]
+    threads = [
+        threading.Thread(target=lambda: table.apply({"type": "note", "text": "n"}))
+        for _ in range(10)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 80
+    for s in sessions:
+        s.close()
+
+
+def test_previews_are_cached_on_what_they_read(service):
+    table = service.create("P", evil_fight())
+    foes = [c["id"] for c in table.view_for("player", "ronan")["combatants"] if c["foe"]]
+    first = service.previews(table, "ronan", foes)
+    table.apply({"type": "note", "text": "x"})  # changes nothing the odds read
+    table.apply({"type": "share", "on": True})
+    assert service.previews(table, "ronan", foes) is first
+    table.apply({"type": "set_condition", "combatant": foes[0], "condition": "Prone"})
+    second = service.previews(table, "ronan", foes)
+    assert second is not first
+    assert second[0]["targets"][0]["p_hit"] > first[0]["targets"][0]["p_hit"]  # Advantage
+    assert second == attack_previews(table.state, "ronan", foes)
+
+
+def test_parse_faces():
+    assert parse_faces(" 3 7 ") == [3, 7] and parse_faces("1,10,4") == [1, 10, 4]
+    assert parse_faces("   ") is None
+    with pytest.raises(ValueError, match="dice"):
+        parse_faces("3 x")
+
+
+def test_every_text_is_escaped(service):
+    table = service.create("E", evil_fight())
+    table.apply({"type": "note", "text": EVIL})
+    foe = table.view_for("gm")["combatants"][1]["id"]
+    table.apply({"type": "set_condition", "combatant": foe, "condition": "Flustered"})
+    start_and_declare(table, {}, {"ronan": 1, foe: 10})
+    table.apply({"type": "attack", "attacker": foe, "target": "ronan"})
+    for role, seat in (("gm", None), ("player", "ronan"), ("spectator", None)):
+        v = table.view_for(role, seat)
+        html = render.board(v) + render.log(v) + render.pending(v) + render.order_line(v)
+        html += render.declaration_status(v) + render.counter(v)
+        assert "<img" not in html and "&lt;img src=x" in html
+    previews = service.previews(table, "ronan", [foe])
+    assert "<img" not in render.attack_table(previews, render.names(table.view_for("gm")))
+
+
+def test_tracks_shade_the_levels_below_zero():
+    html = render.track("Health", -2, 5)
+    assert html.count('class="box full"') == 0 and html.count('class="box lost"') == 5
+    assert html.count('class="box neg"') == 2 and "-2/5" in html
+    assert render.track("Poise", 3, 4).count('class="box full"') == 3
+    pips = render.ki_pips({"now": 2, "pool": 5})
+    assert pips.count('class="pip on"') == 2 and pips.count('class="pip"') == 3
+
+
+def test_pending_odds_drawn_for_a_player_without_the_foes_wall(service):
+    table = service.create("W", encounter(roster("ronan.json"), foes=[roster("guard_dog.yaml")]))
+    start_and_declare(table, {}, {"ronan": 10, "guard-dog": 1})
+    table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
+    table.apply({"type": "roll", "faces": [3, 4]})
+    table.apply({"type": "roll", "faces": [1, 2, 3, 3, 3, 3, 9]})
+    html = render.pending(table.view_for("player", "ronan"))
+    assert "the target's wall" in html and html.count("a boost lifts it over") == 6
+    gm = render.pending(table.view_for("gm"))
+    assert "the wall of 3" in gm
+    assert re.search(r'class="die over"[^>]*>9<', gm)
+
+
+def test_unique_labels():
+    cs = [{"id": "a", "name": "Dog"}, {"id": "b", "name": "Dog"}, {"id": "c", "name": "Cat"}]
+    assert render.unique_labels(cs) == {"Dog": "a", "Dog 2": "b", "Cat": "c"}
