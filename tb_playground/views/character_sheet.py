@@ -31,6 +31,7 @@ from tb_playground.models import (
     FileFormatError,
     Flaw,
     Gift,
+    Ruleset,
     Skill,
     Weapon,
     dumps,
@@ -426,6 +427,28 @@ def plain(kind: str, value: object) -> str:
     return PLAIN.get(kind, {}).get(value, str(value))
 
 
+#: Panes that fill their card's width.
+STRETCH = {"sizing_mode": "stretch_width"}
+
+
+def _label(text: str) -> pn.pane.HTML:
+    """A small title over a button group (button groups show no label of their own)."""
+    return pn.pane.HTML(f"<b>{escape(text)}</b>", margin=(6, 10, 0, 10), **STRETCH)
+
+
+def switch_help_html() -> str:
+    """Where each Ruleset switch comes from: its label and the reading it switches to."""
+    items = "".join(
+        f"<li><b>{escape(SWITCH_LABELS[name])}</b>: {escape(Ruleset.param[name].doc)}</li>"
+        for name in SWITCHES
+    )
+    return (
+        '<details class="sheet-note"><summary>Where each switch comes from</summary>'
+        f"<p>Off, every switch plays the main chapter's reading (rules/000 and 004).</p>"
+        f"<ul>{items}</ul></details>"
+    )
+
+
 class RowsEditor(pn.viewable.Viewer):
     """A table editing one list of rows of a ``Character`` (skills, weapons, Gifts...).
 
@@ -636,6 +659,9 @@ class CharacterSheet(pn.viewable.Viewer):
         self._build_attacks()
         self._build_files()
         self._ruleset_box = pn.Column(sizing_mode="stretch_width")
+        self._switch_help = pn.pane.HTML(
+            switch_help_html(), css_classes=["switch-help"], stylesheets=[CSS], **STRETCH
+        )
         self._ruleset_watcher = None
         self._cards: list[pn.Card] = []
         self._card_names: dict[int, str] = {}
@@ -883,7 +909,7 @@ class CharacterSheet(pn.viewable.Viewer):
             pn.widgets.Checkbox.from_param(r.param[name], label=SWITCH_LABELS[name])
             for name in SWITCHES
         ]
-        self._ruleset_box.objects = [system, *switches]
+        self._ruleset_box.objects = [system, *switches, self._switch_help]
         self._title_cards()
 
     # -- updating ------------------------------------------------------------------------------
@@ -1093,6 +1119,7 @@ class CharacterSheet(pn.viewable.Viewer):
         play = self._card(
             "In play",
             pn.FlexBox(*self._play, **flex),
+            _label("Conditions on the character"),
             self._conditions,
             pn.Row(self._flustered, self._end_scene, sizing_mode="stretch_width"),
             css="card-play",
@@ -1101,7 +1128,9 @@ class CharacterSheet(pn.viewable.Viewer):
             "Attacks against a creature",
             pn.FlexBox(self._target, self._approach, **flex),
             self._boosts,
+            _label("Circumstances"),
             self._advantage,
+            _label("The creature is"),
             self._target_conditions,
             self._attacks,
             self._creature,
