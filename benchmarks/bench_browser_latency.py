@@ -1,11 +1,17 @@
-"""Browser latency of the roll-under playground: slider move -> updated percentages.
+"""Browser latency of every page's sliders: slider move -> updated numbers on the page.
 
-Serves ``odds_page`` in-process, drives Debian's Chromium with Playwright, presses an arrow key
-on a slider handle and waits (polling every animation frame) until the headline percentage
-changes. Prints the median and p95 over the moves. Target (issue 2): p95 <= 90 ms; Panel
-batches browser events for about 50 ms, which is the floor.
+Serves each page in-process, drives Debian's Chromium with Playwright, presses an arrow key on
+a slider handle and waits until the page's numbers change. Prints the median and p95 over the
+moves, per page:
 
-Run: ``python benchmarks/bench_browser_latency.py [--moves 30]``.
+- ``odds``: the roll-under playground's Element and Difficulty sliders -> the headline
+  percentages (target, issue 2: p95 <= 90 ms; Panel batches browser events for about 50 ms,
+  which is the floor);
+- ``damage``: the damage explorer's first two sliders -> its headline;
+- ``character``: the character sheet's Ki-boosts slider (Ronan against the roster's first
+  creature) -> the attack table (issue 10: a move took about 570 ms on every other move).
+
+Run: ``python benchmarks/bench_browser_latency.py [--pages odds damage character] [--moves 30]``.
 """
 
 from __future__ import annotations
@@ -14,23 +20,26 @@ import argparse
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import panel as pn
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
-from tb_playground.views import odds_page  # noqa: E402
+from tb_playground.models import load  # noqa: E402
+from tb_playground.views import character_page, damage_page, odds_page  # noqa: E402
 
 #: Installs in-page timing: the keydown that moves a slider stamps ``__t0``; a
-#: MutationObserver on the headline's shadow root stamps ``__t1`` when the first percentage
+#: MutationObserver on the watched element's shadow root stamps ``__t1`` when its text first
 #: changes. The latency is ``__t1 - __t0``, measured by the browser's own clock, so the
 #: Playwright round trip is not counted.
-INSTALL = """() => {
+INSTALL = """(selector) => {
   function find(root) {
-    if (root.querySelector('.pct')) return root;
+    if (root.querySelector(selector)) return root;
     for (const n of root.querySelectorAll('*')) {
       if (n.shadowRoot) { const f = find(n.shadowRoot); if (f) return f; }
     }
@@ -39,7 +48,7 @@ INSTALL = """() => {
   const root = find(document);
   if (!root) return false;
   window.__t0 = null; window.__t1 = null;
-  const text = () => root.querySelector('.pct').textContent;
+  const text = () => { const e = root.querySelector(selector); return e ? e.textContent : ''; };
   window.__old = text();
   window.addEventListener('keydown', () => {
     window.__t0 = performance.now(); window.__t1 = null; window.__old = text();
@@ -55,11 +64,34 @@ DONE = "() => window.__t1 !== null"
 LATENCY = "() => window.__t1 - window.__t0"
 
 
-def measure(moves: int, pause: float, warmup: int) -> tuple[list[float], list[float]]:
+@dataclass(frozen=True)
+class Page:
+    """One page to time: how to build it, what shows it is ready, what to watch, which handles."""
+
+    factory: object
+    ready: str
+    watched: str
+    handles: tuple[int, ...]
+    what: str
+
+
+def _ronan_sheet():
+    return character_page(character=load(ROOT / "examples" / "roster" / "ronan.json"))
+
+
+PAGES = {
+    "odds": Page(odds_page, ".odds-headline .pct", ".pct", (0, 1), "Element/Difficulty"),
+    "damage": Page(damage_page, ".dmg-headline", ".dmg-headline > *", (0, 1), "first sliders"),
+    "character": Page(_ronan_sheet, ".attack-odds", ".attack-odds", (0,), "Ki boosts"),
+}
+
+
+def measure(name: str, moves: int, pause: float, warmup: int) -> tuple[list[float], list[float]]:
     """Return the warm-up latencies and the timed ones, in milliseconds, one per move."""
+    spec = PAGES[name]
     port = free_port()
     server = pn.serve(
-        {"odds": odds_page},
+        {name: spec.factory},
         port=port,
         address="127.0.0.1",
         threaded=True,
@@ -67,18 +99,19 @@ def measure(moves: int, pause: float, warmup: int) -> tuple[list[float], list[fl
         websocket_origin=[f"127.0.0.1:{port}"],
     )
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/odds")
+        wait_for_http(f"http://127.0.0.1:{port}/{name}", timeout=120)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/odds")
-            page.locator(".odds-headline .pct").first.wait_for()
-            page.wait_for_function(INSTALL)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"http://127.0.0.1:{port}/{name}")
+            page.locator(spec.ready).first.wait_for(timeout=60_000)
+            page.wait_for_function(INSTALL, arg=spec.watched, timeout=30_000)
             time.sleep(1.0)
-            handles = [page.locator(".noUi-handle").nth(i) for i in (0, 1)]
+            handles = [page.locator(".noUi-handle").nth(i) for i in spec.handles]
             latencies = []
             for i in range(warmup + moves):
-                handle = handles[(i // 2) % 2]  # element, element, difficulty, difficulty, ...
+                # Two moves per handle (there and back), then the next handle.
+                handle = handles[(i // 2) % len(handles)]
                 key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
                 handle.press(key)
                 page.wait_for_function(DONE, timeout=10_000)
@@ -90,8 +123,17 @@ def measure(moves: int, pause: float, warmup: int) -> tuple[list[float], list[fl
         server.stop()
 
 
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--pages", nargs="+", choices=list(PAGES), default=list(PAGES), help="pages to time (all)"
+    )
     parser.add_argument("--moves", type=int, default=30, help="slider moves to time (30)")
     parser.add_argument(
         "--pause", type=float, default=0.3, help="seconds between moves, after each update (0.3)"
@@ -101,16 +143,19 @@ def main() -> None:
     )
     parser.add_argument("--verbose", action="store_true", help="print every latency")
     args = parser.parse_args()
-    cold, latencies = measure(args.moves, args.pause, args.warmup)
-    ordered = sorted(latencies)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    print(f"slider -> percentages, {len(latencies)} moves in Chromium, {args.pause} s apart")
-    print(f"  median {statistics.median(latencies):6.1f} ms")
-    print(f"  p95    {p95:6.1f} ms   (target <= 90 ms)")
-    print(f"  min    {ordered[0]:6.1f} ms   max {ordered[-1]:6.1f} ms")
-    print("  warm-up moves (first after page load):", " ".join(f"{x:.0f}" for x in cold), "ms")
-    if args.verbose:
-        print("  each:", " ".join(f"{x:.0f}" for x in latencies))
+    for name in args.pages:
+        cold, latencies = measure(name, args.moves, args.pause, args.warmup)
+        ordered = sorted(latencies)
+        print(
+            f"/{name}: {PAGES[name].what} slider -> numbers, {len(latencies)} moves in "
+            f"Chromium, {args.pause} s apart"
+        )
+        print(f"  median {statistics.median(latencies):6.1f} ms")
+        print(f"  p95    {p95(latencies):6.1f} ms   (target <= 90 ms)")
+        print(f"  min    {ordered[0]:6.1f} ms   max {ordered[-1]:6.1f} ms")
+        print("  warm-up moves (first after page load):", " ".join(f"{x:.0f}" for x in cold), "ms")
+        if args.verbose:
+            print("  each:", " ".join(f"{x:.0f}" for x in latencies))
 
 
 if __name__ == "__main__":

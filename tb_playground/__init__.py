@@ -5,3 +5,7 @@ Layers, data flowing one way: ``engine`` (pure maths) <- ``models`` (param objec
 """
 
 __version__ = "0.1.0"
+
+from .texts import rules_names, rules_text  # noqa: E402
+
+__all__ = ["__version__", "rules_names", "rules_text"]

@@ -244,6 +244,8 @@ class Table:
         The cells (already written as text, or anything ``str`` writes plainly).
     caption, note : str, optional
         A title above and a sentence below.
+    align : sequence of {"left", "right"}, optional
+        Per column; default: the first column left, the others right.
     """
 
     def __init__(
@@ -252,6 +254,7 @@ class Table:
         rows: Sequence[Sequence[object]],
         caption: str | None = None,
         note: str | None = None,
+        align: Sequence[str] | None = None,
     ) -> None:
         self.header = [str(h) for h in header]
         self.rows = [[str(c) for c in row] for row in rows]
@@ -259,9 +262,14 @@ class Table:
             raise ValueError(f"every row must have {len(self.header)} cells, like the header")
         self.caption = caption
         self.note = note
+        self.align = list(align) if align else ["left"] + ["right"] * (len(self.header) - 1)
+        if len(self.align) != len(self.header) or set(self.align) - {"left", "right"}:
+            raise ValueError("align must give left or right for each column")
 
     def _repr_html_(self) -> str:
-        return html_table(self.header, self.rows, caption=self.caption, note=self.note)
+        return html_table(
+            self.header, self.rows, caption=self.caption, note=self.note, align=self.align
+        )
 
     def __repr__(self) -> str:
         widths = [
@@ -269,8 +277,10 @@ class Table:
         ]
         lines = [self.caption] if self.caption else []
         for row in [self.header, *self.rows]:
-            cells = [row[0].ljust(widths[0])]
-            cells += [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+            cells = [
+                c.ljust(w) if a == "left" else c.rjust(w)
+                for c, w, a in zip(row, widths, self.align, strict=True)
+            ]
             lines.append("  ".join(cells).rstrip())
         if self.note:
             lines.append(self.note)

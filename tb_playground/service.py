@@ -20,6 +20,7 @@ No Panel import: the pages bind to a table through ``views.combat_session.TableS
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import sys
@@ -133,14 +134,19 @@ class CombatService:
         return None
 
     def previews(self, table: Table, seat: str, visible: list[str]) -> list[dict]:
-        """``attack_previews`` for ``seat`` at the table's current version (cached)."""
-        version = table.version
-        key = (table.name, version, seat, tuple(visible))
+        """``attack_previews`` for ``seat`` against ``visible`` (cached).
+
+        The cache key is everything the previews read (the ruleset, the ranges, the round, the
+        attacker's and the targets' records), so an event that changes none of it (a note, a
+        declaration, another combatant's hit) costs every player page nothing.
+        """
+        state = table.state
+        key = (table.name, seat, _preview_key(state, seat, visible))
         with self._lock:
             if key in self._previews:
                 self._previews.move_to_end(key)
                 return self._previews[key]
-        found = attack_previews(table.state, seat, visible)
+        found = attack_previews(state, seat, visible)
         with self._lock:
             self._previews[key] = found
             while len(self._previews) > PREVIEW_CACHE:
@@ -160,6 +166,21 @@ class CombatService:
             for p in sorted(ROSTER.glob("*"))
             if p.suffix in (".yaml", ".yml", ".json") and ".encounter." not in p.name
         }
+
+
+#: Parts of the table state attack previews never read.
+_NOT_READ = frozenset(
+    {"combatants", "version", "pending", "up", "order", "initiative_order", "join_code", "seed",
+     "phase", "name", "ids", "share_foes"}
+)  # fmt: skip
+
+
+def _preview_key(state: dict, seat: str, visible: list[str]) -> str:
+    """Everything ``attack_previews(state, seat, visible)`` depends on, as one string."""
+    cs = state["combatants"]
+    involved = {cid: cs[cid] for cid in [seat, *visible] if cid in cs}
+    rest = {k: v for k, v in state.items() if k not in _NOT_READ}
+    return json.dumps([rest, involved, list(visible)], sort_keys=True)
 
 
 _service: CombatService | None = None

@@ -237,3 +237,16 @@ def test_attack_advantage_names_bad_input():
         attack_advantage(aim=1)
     with pytest.raises(ValueError, match="other_advantage"):
         attack_advantage(other_advantage=-1)
+
+
+def test_the_002_switch_gives_a_slow_called_shot_advantage():
+    # rules/002 "How Do Called Shots Work?": a Called Shot is "the same action that already
+    # grants you Advantage on the attack"; off by default (rules/000: Aim or a Called Shot).
+    from tb_playground.models import Attack, Ruleset
+
+    attack = Attack(bracket="slow", slow_action="called_shot")
+    plain = attack.to_hit.p_hit
+    assert attack.modifiers.advantage == 0
+    attack.ruleset = Ruleset(slow_called_shot_advantage=True)
+    assert attack.modifiers.advantage == 1
+    assert attack.to_hit.p_hit > plain

@@ -17,9 +17,12 @@ def test_character_notebook():
     assert "Ki pool 14 | Physical Defense 7 | Movement Rate 8 | Fate cap 13" in text
     assert "Movement Rate 12 | Physical Defense 4" in text
     assert "Perception at Difficulty 5: 64.0%" in text  # Trained: TN Air 7 + 5 = 12
-    assert "Ki pool (002) 9" in text  # 2 x (Soak 5 + 3 + 4 + 4 + Atropos 6) / 5 = 8.8
-    assert "Ki pool (default) 15" in text  # Air 7 is now his strongest Element
-    assert "Onslaught (Gift 5, 7 dice): Earth 6, TN 12" in text  # Earth 6 + the bear's 6
-    assert "round trip: Ronan 7 6" in text
+    assert "Ki pool (002) 9 | by default 15" in text  # 2 x (5 + 3 + 4 + 4 + Atropos 6) / 5 = 8.8
+    # The changed copy has its own name: Ronan himself keeps Air 3 and Earth 6 + 8.
+    assert "Ronan himself: Movement Rate 8 | Ki pool 14" in text
+    # Earth 6 + the bear's Physical Defense 6; the skill table in plain words.
+    assert "Onslaught (Gift 5, 7 dice) | Earth 6 | 12 | 64.0%" in text
+    assert "Perception (Air, Trained) | 10.0% | 15.0% | 21.0% | 28.0%" in text
+    assert "round trip: Quick Ronan 7 6" in text
     assert "data.air: a whole number from 0 to 10, got 12" in text
     assert "data.stamina: a whole number from 0 to 10, got -1" in text

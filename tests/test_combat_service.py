@@ -11,6 +11,7 @@ from table_helpers import encounter, roster, start_and_declare
 from tb_playground.models import Creature
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.service import CombatService, _server_address
+from tb_playground.table.previews import attack_previews
 from tb_playground.views import combat_render as render
 from tb_playground.views.combat_session import TableSession, parse_faces
 
@@ -101,13 +102,18 @@ def test_commands_from_many_threads_reach_every_session(service):
         s.close()
 
 
-def test_previews_are_cached_per_version(service):
+def test_previews_are_cached_on_what_they_read(service):
     table = service.create("P", evil_fight())
     foes = [c["id"] for c in table.view_for("player", "ronan")["combatants"] if c["foe"]]
     first = service.previews(table, "ronan", foes)
+    table.apply({"type": "note", "text": "x"})  # changes nothing the odds read
+    table.apply({"type": "share", "on": True})
     assert service.previews(table, "ronan", foes) is first
-    table.apply({"type": "note", "text": "x"})
-    assert service.previews(table, "ronan", foes) is not first
+    table.apply({"type": "set_condition", "combatant": foes[0], "condition": "Prone"})
+    second = service.previews(table, "ronan", foes)
+    assert second is not first
+    assert second[0]["targets"][0]["p_hit"] > first[0]["targets"][0]["p_hit"]  # Advantage
+    assert second == attack_previews(table.state, "ronan", foes)
 
 
 def test_parse_faces():

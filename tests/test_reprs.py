@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from html.parser import HTMLParser
 
@@ -152,3 +154,18 @@ def test_fight_odds_html_when_death_never_comes():
     text = plain(never._repr_html_())
     assert "never certain" in text
     assert len(Cells(never._repr_html_()).rows) == 1 + 2
+
+
+def test_reprs_keep_the_engine_free_of_param_and_panel():
+    # The engine's reprs take their words from tb_playground.display, which imports neither
+    # Panel nor param (the Ruleset sentences are imported only when a switch is named).
+    code = (
+        "import sys\n"
+        "import tb_playground.engine as e\n"
+        "e.roll_odds(11)._repr_html_(); e.to_hit_odds(5, 5)._repr_html_()\n"
+        "e.ki_value(3, 5, 2)._repr_html_()\n"
+        "e.fight_odds(e.AttackProfile(dice=2, wall=5, p_hit=0.5), maximum=3)._repr_html_()\n"
+        "print(sorted(m for m in ('param', 'panel', 'bokeh') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -340,6 +340,7 @@ class Attack(param.Parameterized):
             off_hand=self.off_hand,
             other_advantage=self.advantage_sources,
             other_disadvantage=self.disadvantage_sources,
+            **self.ruleset.called_shot_args,
         )
 
     def _net_advantage(self) -> int:
@@ -397,7 +398,8 @@ class Attack(param.Parameterized):
         "target_prone", "partial_cover", "off_hand", "advantage_sources", "reach",
         "attacker_conditions", "attacker_exhausted", "target_conditions",
         "disadvantage_sources", "ruleset.never_moira", "ruleset.boosts_before_roll",
-        "ruleset.vitals_002", "target_defense_stat", "target_wall", "target_armor_levels",
+        "ruleset", "ruleset.vitals_002", "ruleset.slow_called_shot_advantage",
+        "target_defense_stat", "target_wall", "target_armor_levels",
         "target_armor_hardness", "target_armor_zone",
         "target_levels", "target_ki", "target_ki_policy", "rounds", "bracket", "bracket_bumps",
         watch=True, on_init=True,

@@ -11,3 +11,7 @@ __all__ += ["DamageExplorer", "damage_page"]
 from .character_sheet import CharacterSheet, character_page  # noqa: E402
 
 __all__ += ["CharacterSheet", "character_page"]
+
+from .site import PAGES, landing_page, page, rules_page  # noqa: E402
+
+__all__ += ["PAGES", "landing_page", "page", "rules_page"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from pathlib import Path
+from dataclasses import dataclass
 
 import pandas as pd
 import panel as pn
@@ -22,6 +22,7 @@ import param
 
 from tb_playground.engine import DIFFICULTY_NAMES, ELEMENTS, STANDARD_DCS, TIER_NAMES
 from tb_playground.engine.character_stats import SET_CONDITIONS
+from tb_playground.example_roster import example_roster
 from tb_playground.models import (
     ArmorItem,
     Character,
@@ -33,7 +34,6 @@ from tb_playground.models import (
     Skill,
     Weapon,
     dumps,
-    load_roster,
     loads,
 )
 from tb_playground.models.files import saved_fields
@@ -41,9 +41,7 @@ from tb_playground.models.ruleset import SWITCHES
 
 from .format import TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
-
-#: Where the example roster lives in a checkout of the project.
-EXAMPLE_ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
+from .site import page
 
 #: Short labels for the ruleset switches.
 SWITCH_LABELS = {
@@ -78,6 +76,8 @@ table.skill-odds .meta { display: block; font-size: 0.78em; opacity: 0.75; }
 .bad { color: #c0392b; }
 .cond { color: #a04000; }
 td.refused { color: #c0392b; font-style: italic; }
+tr.skill-group td.name { white-space: normal; min-width: 12em; max-width: 22em; }
+tr.skill-group .names { display: block; font-size: 0.78em; opacity: 0.85; }
 """
 
 #: Target conditions the attack table offers against a creature (rules/001 "Getting Low",
@@ -91,8 +91,32 @@ TARGET_CONDITIONS = {
 #: The sheet's labels for the conditions a player or GM puts on a character.
 CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in SET_CONDITIONS}
 
-#: Plain names of the kinds of Skill roll.
+#: Plain names of the kinds of Skill roll and of attack (the attack's "kind").
 KIND_NAMES = {"physical": "Physical", "social": "Social", "mental": "Mental"}
+
+#: Plain words for the code values the sheet's tables and selectors hold (a local table until
+#: ``tb_playground.display`` lands on main; then it is the one source).
+PLAIN = {
+    "kind": KIND_NAMES,
+    "zone": {"body": "Body", "head": "Head"},
+    "sub_stat": {"": "(none)"},
+    "approach": {"best": "The strongest allowed"},
+    "system": {
+        "20 Below": "20 Below (roll under)",
+        "roll-over draft": "Roll-over draft (rules/003)",
+    },
+}
+
+#: The roster picker's first entry (nothing picked yet).
+PICK_PROMPT = "Choose a character..."
+
+#: What a card's header says it does when clicked (the whole header opens and closes it).
+OPEN, CLOSE = "\u25b8", "\u25be"
+
+#: Why a Skill cannot be rolled while Untrained (rules/000 and 001).
+CANNOT_UNTRAINED = (
+    "Can't be done Untrained (the rules: \"Swimming can't be done untrained\"): train it first."
+)
 
 #: Cards grow from 380 px, so they sit side by side on a wide screen and stack on a phone.
 CARD = {"sizing_mode": "stretch_width", "margin": (5, 5), "styles": {"flex": "1 1 380px"}}
@@ -196,8 +220,80 @@ def fate_html(c: Character) -> str:
     ) + (f'<p class="sheet-note">A Token earned at the cap is lost.{over}</p>')
 
 
+@dataclass(frozen=True)
+class OddsRow:
+    """One row of the Skill odds table: one Skill, or several whose odds are the same.
+
+    Attributes
+    ----------
+    skills : tuple of str
+        The Skills the row stands for, in sheet order.
+    label : str
+        What the row is called ("Perception", "Untrained (any Skill)"...).
+    meta : str
+        The line under the label ("Air 3 · Trained", or the Skills' names for a group).
+    odds : tuple of float
+        P(success) per column (empty when ``refused``).
+    refused : str
+        Why the Skill cannot be rolled ("" when it can).
+    """
+
+    skills: tuple[str, ...]
+    label: str
+    meta: str
+    odds: tuple[float, ...]
+    refused: str = ""
+
+
+def skill_odds_rows(c: Character, trained_only: bool = False) -> list[OddsRow]:
+    """The Skill odds table's rows: trained Skills first, then the rest grouped by equal odds.
+
+    Skills with the same tier and exactly the same odds in every column share one row (a new
+    sheet's 21 Untrained Skills are one "Untrained (any Skill)" row, since Untrained rolls the
+    Difficulty alone, rules/000 "Skills"); conditions that reach only some kinds of roll split
+    the groups. A Skill that cannot be rolled at all gets its own row with the reason:
+    Swimming Untrained (rules/000 and 001, "Swimming can't be done untrained") or a condition.
+    """
+    groups: dict[tuple, list[int]] = {}
+    refusals: dict[int, str] = {}
+    for i, skill in enumerate(c.skills):
+        if trained_only and skill.tier == 0:
+            continue
+        modifiers = c.skill_modifiers[i] if i < len(c.skill_modifiers) else None
+        if modifiers is not None and not modifiers.allowed:
+            refusals[i] = modifiers.describe()
+        elif skill.tier == 0 and not skill.usable_untrained:
+            refusals[i] = CANNOT_UNTRAINED
+        odds = () if i in refusals else tuple(float(p) for p in c.skill_odds[i])
+        key = (skill.tier, refusals.get(i, ""), odds) if skill.tier == 0 else (i,)
+        groups.setdefault(key, []).append(i)
+    untrained = [k for k in groups if len(k) > 1 and not k[1]]
+    rows = []
+    for _key, members in sorted(groups.items(), key=lambda kv: (len(kv[0]) > 1, kv[1][0])):
+        skills = [c.skills[i] for i in members]
+        first = members[0]
+        where = sorted({f"{s.element} {c.element_score(s.element)}" for s in skills})
+        meta = f"{', '.join(where)} \u00b7 {skills[0].tier_name}"
+        odds = () if first in refusals else tuple(float(p) for p in c.skill_odds[first])
+        if len(skills) == 1:
+            rows.append(
+                OddsRow((skills[0].name,), skills[0].name, meta, odds, refusals.get(first, ""))
+            )
+            continue
+        kinds = {s.roll_kind for s in skills}
+        if len(untrained) == 1:
+            label = "Untrained (any Skill)"
+        elif len(kinds) == 1:
+            label = f"Untrained {KIND_NAMES.get(next(iter(kinds)), '')} Skills"
+        else:
+            label = "Untrained (other Skills)"
+        names = tuple(s.name for s in skills)
+        rows.append(OddsRow(names, label, ", ".join(names), odds, refusals.get(first, "")))
+    return rows
+
+
 def skill_odds_html(c: Character, trained_only: bool = False) -> str:
-    """Each Skill x each Difficulty (or the draft's DCs): P(success)."""
+    """Each Skill x each Difficulty (or the draft's DCs): P(success), equal rows grouped."""
     columns = c.skill_odds_columns
     roll_over = c.ruleset.roll_over
     if roll_over:
@@ -210,32 +306,32 @@ def skill_odds_html(c: Character, trained_only: bool = False) -> str:
             f'<th class="c" title="{escape(DIFFICULTY_NAMES[d])}">{d}</th>' for d in columns
         )
     rows = []
-    for i, skill in enumerate(c.skills):
-        if trained_only and skill.tier == 0:
-            continue
-        modifiers = c.skill_modifiers[i] if i < len(c.skill_modifiers) else None
-        if modifiers is not None and not modifiers.allowed:
-            cells = (
-                f'<td class="refused" colspan="{len(columns)}">{escape(modifiers.describe())}</td>'
-            )
+    for row in skill_odds_rows(c, trained_only):
+        if row.refused:
+            cells = f'<td class="refused" colspan="{len(columns)}">{escape(row.refused)}</td>'
         else:
             cells = "".join(
-                f'<td class="p" style="{_shade(p)}">{escape(percent(p))}</td>'
-                for p in c.skill_odds[i]
+                f'<td class="p" style="{_shade(p)}">{escape(percent(p))}</td>' for p in row.odds
             )
-        score = c.element_score(skill.element)
-        rows.append(
-            f'<tr class="skill-row" data-skill="{escape(skill.name)}">'
-            f'<td class="name">{escape(skill.name)}<span class="meta">'
-            f"{escape(skill.element)} {score} &middot; {escape(skill.tier_name)}</span></td>"
-            f"{cells}</tr>"
-        )
+        if len(row.skills) == 1:
+            rows.append(
+                f'<tr class="skill-row" data-skill="{escape(row.skills[0])}">'
+                f'<td class="name">{escape(row.label)}<span class="meta">{escape(row.meta)}'
+                f"</span></td>{cells}</tr>"
+            )
+        else:
+            rows.append(
+                f'<tr class="skill-row skill-group" data-skills="{escape("|".join(row.skills))}">'
+                f'<td class="name">{escape(row.label)}<span class="names">{escape(row.meta)}'
+                f"</span></td>{cells}</tr>"
+            )
     what = (
         "Roll-over draft (rules/003): 2d10 + rating at or over the DC; rating = the Element when "
         "Trained, Adept and up one re-roll Advantage."
         if roll_over
         else "Difficulty 0 (Nearly Impossible) .. 10 (Trivial): 2d10 at or under Element + "
-        "Difficulty; Untrained rolls the Difficulty alone."
+        "Difficulty; Untrained rolls the Difficulty alone, so every Untrained Skill has the "
+        "same odds (one row)."
     )
     return (
         f'<p class="sheet-note">{escape(what)}</p>{skill_conditions_html(c)}<div class="scroll">'
@@ -265,6 +361,11 @@ def skill_conditions_html(c: Character) -> str:
 
 def attacks_html(c: Character, creature: Creature, options) -> str:
     """Each attack's odds against ``creature``, and the character against its card."""
+    return creature_html(c, creature) + attack_table_html(c, options)
+
+
+def attack_table_html(c: Character, options) -> str:
+    """The attack table: each of ``options`` (``Character.attack_options``) as one row."""
     roll_over = c.ruleset.roll_over
     rows = []
     for o in options:
@@ -283,16 +384,20 @@ def attacks_html(c: Character, creature: Creature, options) -> str:
             odds = f'<td class="refused" colspan="4">{escape(o.modifiers.reason)}</td>'
         rows.append(
             f'<tr class="attack-row"><td class="name">{escape(o.label)}{note}</td>'
-            f"<td>{escape(o.kind)}</td><td>{escape(o.element)} {o.score}</td>"
+            f"<td>{escape(plain('kind', o.kind))}</td><td>{escape(o.element)} {o.score}</td>"
             f"{odds}<td>{escape(o.vital.title())}</td></tr>"
         )
     tn = "Beat" if roll_over else "TN"
     expected = "Expected damage" if roll_over else "Expected levels"
-    table = (
+    return (
         '<div class="scroll"><table class="tb attack-odds"><tr><th>Attack</th><th>Kind</th>'
         f'<th>Element</th><th class="c">{tn}</th><th class="c">Hit</th><th class="c">Crit</th>'
         f'<th class="c">{expected}</th><th>Track</th></tr>{"".join(rows)}</table></div>'
     )
+
+
+def creature_html(c: Character, creature: Creature) -> str:
+    """The creature's numbers, and the character's odds against its card's static numbers."""
     card = []
     for s in creature.static_numbers:
         p = c.versus_card(s.versus, s.value)
@@ -313,7 +418,12 @@ def attacks_html(c: Character, creature: Creature, options) -> str:
         f"Psyche {creature.psyche}; Health {creature.health}, Poise {creature.poise}, Sanity "
         f"{creature.sanity}."
     )
-    return f'<p class="creature-summary">{summary}</p>{table}{card_table}'
+    return f'<p class="creature-summary">{summary}</p>{card_table}'
+
+
+def plain(kind: str, value: object) -> str:
+    """A code value in plain words (``PLAIN``); unknown values are shown as they are."""
+    return PLAIN.get(kind, {}).get(value, str(value))
 
 
 class RowsEditor(pn.viewable.Viewer):
@@ -343,10 +453,17 @@ class RowsEditor(pn.viewable.Viewer):
         self._writing = False
         self._row_watchers: list = []
         editors, formatters = {}, {}
+        # Columns whose code values are shown in plain words (tiers by name, "physical" as
+        # "Physical"...): value -> label, and back when a cell is edited.
+        self._labels: dict[str, dict] = {}
         for name in columns:
             p = row_class.param[name]
             if name == "tier":
-                editors[name] = {"type": "list", "values": list(TIER_NAMES)}
+                self._labels[name] = dict(enumerate(TIER_NAMES))
+            elif isinstance(p, param.Selector) and name in PLAIN:
+                self._labels[name] = {v: plain(name, v) for v in p.objects}
+            if name in self._labels:
+                editors[name] = {"type": "list", "values": list(self._labels[name].values())}
             elif isinstance(p, param.Boolean):
                 editors[name] = {"type": "tickCross"}
                 formatters[name] = {"type": "tickCross"}
@@ -388,7 +505,9 @@ class RowsEditor(pn.viewable.Viewer):
             record = {}
             for name in self._columns:
                 value = getattr(row, name)
-                record[name] = TIER_NAMES[value] if name == "tier" else value
+                record[name] = (
+                    self._labels[name].get(value, value) if name in self._labels else value
+                )
             records.append(record)
         return pd.DataFrame(records, columns=list(self._columns))
 
@@ -420,8 +539,9 @@ class RowsEditor(pn.viewable.Viewer):
     def _on_edit(self, event) -> None:
         name, index, value = event.column, event.row, event.value
         row = self.rows[index]
-        if name == "tier":
-            value = TIER_NAMES.index(value) if value in TIER_NAMES else value
+        if name in self._labels:
+            back = {label: code for code, label in self._labels[name].items()}
+            value = back.get(value, value)
         elif isinstance(row.param[name], param.Integer):
             try:
                 value = int(value)
@@ -458,12 +578,11 @@ class RowsEditor(pn.viewable.Viewer):
 
 
 def default_creatures() -> list[Creature]:
-    """The example roster's creatures, or one default card when it is not there."""
-    if EXAMPLE_ROSTER.is_dir():
-        creatures = load_roster(EXAMPLE_ROSTER)["creature"]
-        if creatures:
-            return creatures
-    return [Creature()]
+    """The example roster's creatures (parsed once per process), or one default card.
+
+    The roster's creatures are shared by every session and only read here.
+    """
+    return list(example_roster().creatures) or [Creature()]
 
 
 def _file_name(name: str, suffix: str) -> str:
@@ -518,10 +637,13 @@ class CharacterSheet(pn.viewable.Viewer):
         self._build_files()
         self._ruleset_box = pn.Column(sizing_mode="stretch_width")
         self._ruleset_watcher = None
+        self._cards: list[pn.Card] = []
+        self._card_names: dict[int, str] = {}
         self._bind_ruleset()
         self._pending = False
+        self._attack_cache: dict[tuple, list] = {}
         self._refresh_derived()
-        self._refresh_attacks()
+        self._refresh_attacks(creature=True)
         self._character_watchers = [
             c.param.watch(self._on_character, list(c.param)),
             c.param.watch(self._bind_ruleset, ["ruleset"]),
@@ -545,6 +667,19 @@ class CharacterSheet(pn.viewable.Viewer):
             text(c.param.concept, label="Concept"),
             pn.widgets.TextAreaInput.from_param(c.param.notes, label="Notes", height=70),
         ]
+        roster = example_roster()
+        self._roster_files = {f.name: f for f in roster.characters}
+        self._roster_pick = pn.widgets.Select(
+            name="Start from the example roster",
+            options=[PICK_PROMPT, *self._roster_files],
+            value=PICK_PROMPT,
+            disabled=not self._roster_files,
+            description=roster.problem
+            or "Loads that character into the sheet, as uploading its file would.",
+            sizing_mode="stretch_width",
+            css_classes=["roster-pick"],
+        )
+        self._roster_pick.param.watch(self._on_roster_pick, ["value"])
 
     def _build_stats(self, c: Character) -> None:
         def spinner(name: str) -> pn.widgets.IntInput:
@@ -663,7 +798,10 @@ class CharacterSheet(pn.viewable.Viewer):
         )
         self._target.param.watch(lambda event: setattr(self, "target", event.new), ["value"])
         self._approach = pn.widgets.Select.from_param(
-            self.param.approach, label="Approach", width=160
+            self.param.approach,
+            label="Element for weapons and Gifts",
+            options={plain("approach", a): a for a in self.param.approach.objects},
+            width=200,
         )
         self._boosts = pn.widgets.IntSlider.from_param(self.param.boosts, label="Ki boosts")
         self._advantage = pn.widgets.RadioButtonGroup.from_param(
@@ -681,6 +819,7 @@ class CharacterSheet(pn.viewable.Viewer):
             css_classes=["attack-target-conditions"],
         )
         self._attacks = self._html("sheet-attacks")
+        self._creature = self._html("sheet-creature")
 
     def _build_files(self) -> None:
         name = self.character.name
@@ -735,13 +874,17 @@ class CharacterSheet(pn.viewable.Viewer):
         r = self.character.ruleset
         self._ruleset_watcher = r.param.watch(self._on_character, list(r.param))
         system = pn.widgets.RadioButtonGroup.from_param(
-            r.param.system, color="success", variant="outline"
+            r.param.system,
+            options={plain("system", v): v for v in r.param.system.objects},
+            color="success",
+            variant="outline",
         )
         switches = [
             pn.widgets.Checkbox.from_param(r.param[name], label=SWITCH_LABELS[name])
             for name in SWITCHES
         ]
         self._ruleset_box.objects = [system, *switches]
+        self._title_cards()
 
     # -- updating ------------------------------------------------------------------------------
 
@@ -752,6 +895,7 @@ class CharacterSheet(pn.viewable.Viewer):
         redraw waits one event-loop tick so they coalesce into one. In a notebook it is
         immediate.
         """
+        self._attack_cache.clear()
         if not self._pending:
             self._pending = True
             pn.state.execute(self._refresh_all, schedule=True)
@@ -763,12 +907,15 @@ class CharacterSheet(pn.viewable.Viewer):
             self._download_json.filename = _file_name(name, ".json")
             self._download_yaml.filename = _file_name(name, ".yaml")
             self._refresh_derived()
-            self._refresh_attacks()
+            self._refresh_attacks(creature=True)
+            self._title_cards()
 
     def _on_attack_controls(self, *events) -> None:
-        if any(e.name == "trained_only" for e in events):
-            self._refresh_derived()
-        self._refresh_attacks()
+        names = {e.name for e in events}
+        if "trained_only" in names:
+            self._skill_odds.object = skill_odds_html(self.character, self.trained_only)
+        if names - {"trained_only"}:
+            self._refresh_attacks(creature="target" in names)
 
     def _refresh_derived(self) -> None:
         c = self.character
@@ -780,13 +927,32 @@ class CharacterSheet(pn.viewable.Viewer):
             self._fate.object = fate_html(c)
             self._skill_odds.object = skill_odds_html(c, self.trained_only)
 
-    def _refresh_attacks(self) -> None:
+    def _refresh_attacks(self, creature: bool = False) -> None:
+        """Redraw the attack table (and the creature's card when ``creature``).
+
+        A move of the Ki-boosts slider or another attack control redraws only the table, from
+        ``attack_options`` kept per control setting until the character changes, so moving back
+        to a setting already seen costs no recomputation.
+        """
         c = self.character
         approach = None if self.approach == "best" else self.approach
-        options = c.attack_options(
-            self.target, self.boosts, approach, self.advantage, self.target_conditions
+        key = (
+            id(self.target),
+            self.boosts,
+            approach,
+            self.advantage,
+            tuple(self.target_conditions),
         )
-        self._attacks.object = attacks_html(c, self.target, options)
+        html = self._attack_cache.get(key)
+        if html is None:
+            options = c.attack_options(
+                self.target, self.boosts, approach, self.advantage, self.target_conditions
+            )
+            html = self._attack_cache[key] = attack_table_html(c, options)
+        with pn.io.hold():
+            if creature:
+                self._creature.object = creature_html(c, self.target)
+            self._attacks.object = html
 
     def _file(self, fmt: str) -> io.BytesIO:
         return io.BytesIO(dumps(self.character, fmt).encode("utf-8"))
@@ -812,6 +978,16 @@ class CharacterSheet(pn.viewable.Viewer):
         self.character.flustered_this_scene = outcome.flustered_this_scene
         self._file_message.object = f"<p>Loaded <b>{escape(outcome.name)}</b>.</p>"
 
+    def load_example(self, name: str) -> None:
+        """Load one character of the example roster into the sheet, as an upload would."""
+        file = self._roster_files[name]
+        self.load_text(file.text, file.file_name)
+
+    def _on_roster_pick(self, event) -> None:
+        if event.new in self._roster_files:
+            self.load_example(event.new)
+            self._roster_pick.value = PICK_PROMPT  # so the same one can be picked again
+
     async def _on_upload(self, event) -> None:
         """Read an uploaded file on a worker thread, so other sessions never wait for it.
 
@@ -830,17 +1006,47 @@ class CharacterSheet(pn.viewable.Viewer):
     # -- layout --------------------------------------------------------------------------------
 
     def _card(self, title: str, *objects, css: str = "", **kwargs) -> pn.Card:
-        return pn.Card(
+        """A section that opens and closes from its header, and says which it is."""
+        card = pn.Card(
             *objects,
             title=title,
             css_classes=[css] if css else [],
             collapsible=True,
             **{**CARD, **kwargs},
         )
+        self._card_names[id(card)] = title
+        card.param.watch(lambda event: self._title_card(event.obj), ["collapsed"])
+        self._cards.append(card)
+        self._title_card(card)
+        return card
+
+    def _card_title(self, card: pn.Card) -> str:
+        title = self._card_names[id(card)]
+        if title == "Ruleset":
+            title = f"Ruleset: {self._ruleset_summary()}"
+        if card.collapsed:
+            return f"{OPEN} {title} (closed: click to show)"
+        return f"{CLOSE} {title}"
+
+    def _title_card(self, card: pn.Card) -> None:
+        title = self._card_title(card)
+        if card.title != title:
+            card.title = title
+
+    def _title_cards(self) -> None:
+        for card in self._cards:
+            self._title_card(card)
+
+    def _ruleset_summary(self) -> str:
+        r = self.character.ruleset
+        on = len(r.variants_on)
+        system = plain("system", r.system)
+        switches = "no switches on" if on == 0 else f"{on} switch{'es' if on > 1 else ''} on"
+        return f"{system}, {switches}"
 
     def __panel__(self) -> pn.viewable.Viewable:
         flex = {"sizing_mode": "stretch_width", "flex_wrap": "wrap"}
-        identity = self._card("Who", *self._identity, css="card-identity")
+        identity = self._card("Who", self._roster_pick, *self._identity, css="card-identity")
         elements = self._card(
             "Elements",
             pn.FlexBox(*self._elements, **flex),
@@ -898,6 +1104,7 @@ class CharacterSheet(pn.viewable.Viewer):
             self._advantage,
             self._target_conditions,
             self._attacks,
+            self._creature,
             css="card-attacks",
             **WIDE,
         )
@@ -949,10 +1156,10 @@ def character_page(
     sheet = CharacterSheet(character=character, creatures=creatures or [])
     if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
         pn.state.on_session_destroyed(lambda context: sheet.dispose())
-    return pn.template.FastListTemplate(
-        title="20 Below: Character sheet",
-        main=[RulesetBadge(owner=sheet.character), sheet],
-        accent="#2e8b57",
+    return page(
+        "Character sheet",
+        [RulesetBadge(owner=sheet.character), sheet],
+        current="character",
         main_max_width="1400px",
         raw_css=[PAGE_CSS],
     )

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 
 import panel as pn
+from panel.io.document import hold
 from panel.io.state import set_curdoc
 
 from tb_playground.table import ConflictError, Table
@@ -80,10 +81,11 @@ class TableSession:
             self._scheduled = False
             if self._closed:
                 return
-        if self._doc is None:
+        if getattr(self._doc, "session_context", None) is None:  # no browser session
             self._on_change()
             return
-        with set_curdoc(self._doc):
+        # One message per refresh: every pane's change is held and sent together.
+        with set_curdoc(self._doc), hold(self._doc):
             self._on_change()
 
     def view(self) -> dict:

@@ -38,6 +38,7 @@ from .damage_plots import (
 from .format import NARROW_BUTTONS, TABLE_CSS, escape, percent
 from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
+from .site import page
 
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
@@ -455,10 +456,10 @@ class DamageExplorer(pn.viewable.Viewer):
 def damage_page() -> pn.template.BaseTemplate:
     """The whole "Damage against walls" page, one per session (controls in the sidebar)."""
     explorer = DamageExplorer()
-    return pn.template.FastListTemplate(
-        title="20 Below: Damage against walls",
+    return page(
+        "Damage against walls",
+        [RulesetBadge(owner=explorer.attack), explorer.outputs()],
         sidebar=[explorer.controls],
-        main=[RulesetBadge(owner=explorer.attack), explorer.outputs()],
-        accent="#2e8b57",
+        current="damage",
         sidebar_width=360,
     )

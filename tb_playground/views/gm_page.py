@@ -563,7 +563,8 @@ class GMPage(pn.viewable.Viewer):
             update(self.prevent_button, label=f"Prevent (Ki {t['ki']['now']})")
 
         tools = render.unique_labels(cs, lambda c: " (hidden)" if c["hidden"] else "")
-        keep = self.tool_who.value if self.tool_who.value in tools.values() else cs[0]["id"]
+        first = cs[0]["id"] if cs else None
+        keep = self.tool_who.value if self.tool_who.value in tools.values() else first
         update(self.tool_who, options=tools, value=keep)
         self._tool_options()
 

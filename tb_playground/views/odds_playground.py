@@ -34,6 +34,7 @@ from .plots import (
     distribution_plot,
 )
 from .ruleset_badge import RulesetBadge
+from .site import page
 
 #: The four headline outcomes: (label saying what it counts, css class, Odds attribute,
 #: colour key). Success counts criticals and Failure leaves catastrophes out, so Success +
@@ -306,8 +307,4 @@ class OddsPlayground(pn.viewable.Viewer):
 
 def odds_page() -> pn.template.BaseTemplate:
     """The whole "Roll-under playground" page, one per session."""
-    return pn.template.FastListTemplate(
-        title="20 Below: Roll-under playground",
-        main=[RulesetBadge(), OddsPlayground()],
-        accent="#2e8b57",
-    )
+    return page("Roll-under playground", [RulesetBadge(), OddsPlayground()], current="odds")

@@ -308,10 +308,13 @@ class TablePage(pn.viewable.Viewer):
         update(self.banner, object=f'<div class="banner">{banner}</div>' if banner else "")
         update(self.me, object=render.card(me, phase) if me else "")
         if me is not None and me["attacks"]:
-            visible = [c["id"] for c in cs if c["foe"]]
-            previews = self.service.previews(s.table, me["id"], visible)
-            table = render.attack_table(previews, render.names(v))
-            update(self.attacks, object=f"<div><b>Your attacks</b></div>{table}" if table else "")
+            # The odds table is the slow part: drawn on the next tick, after every page's
+            # board has gone out.
+            doc = pn.state.curdoc
+            if doc is not None and doc.session_context is not None:
+                doc.add_next_tick_callback(self._draw_attacks)
+            else:
+                self._draw_attacks()
         else:
             update(self.attacks, object="")
         update(self.order, object=render.declaration_status(v) + render.order_line(v))
@@ -351,6 +354,16 @@ class TablePage(pn.viewable.Viewer):
         if self.prevent_row.visible:
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
             update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
+
+    def _draw_attacks(self) -> None:
+        """The seat's attacks with their odds against each visible foe."""
+        s, v = self.session, self.view
+        if s is None or v is None or s.seat is None:
+            return
+        visible = [c["id"] for c in v["combatants"] if c["foe"]]
+        previews = self.service.previews(s.table, s.seat, visible)
+        table = render.attack_table(previews, render.names(v))
+        update(self.attacks, object=f"<div><b>Your attacks</b></div>{table}" if table else "")
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""

@@ -1,0 +1,351 @@
+"""Combat pages under load (issue 9, section 3): fan-out latency and memory per session.
+
+1. ``pages``: a GM action to visible on 8 player pages in Debian's Chromium. The GM page and
+   eight /table pages (eight browser contexts) share one in-process server. Each GM click on
+   "Share foes' numbers" stamps ``performance.timeOrigin + performance.now()`` in the GM page
+   (a capture-phase click listener); a MutationObserver on each player page's header stamps
+   the moment its "round N · event M" changes. One browser, one clock: latency = page stamp -
+   GM stamp, so the Playwright round trip is not counted. Target: p95 <= 150 ms.
+2. ``sessions``: 50 concurrent sessions on one table. ``panel serve apps/gm.py apps/table.py``
+   runs in a subprocess; 50 Bokeh client sessions (``bokeh.client.pull_session``, each on its
+   own thread and loop) open /table with a seat; a GM client session toggles "Share foes'
+   numbers" and each client stamps when its header's text arrives (same process, same clock).
+   Reports the p95 update latency, the server's RSS per session (target <= 15 MB) and the RSS
+   once every session is closed and reaped (target: within 10% of the start).
+
+Run: ``python benchmarks/bench_combat.py [pages|sessions|both] [--actions 30] [--clients 50]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+
+from tb_playground.models import Encounter, load  # noqa: E402
+from tb_playground.service import CombatService, set_service  # noqa: E402
+
+KEY = "bench-key"
+ROSTER = ROOT / "examples" / "roster"
+
+#: In the GM page: a click anywhere stamps ``__t0`` (epoch ms, sub-ms precision).
+GM_INSTALL = """() => {
+  window.__clicks = [];
+  document.addEventListener('click', () => {
+    window.__clicks.push(performance.timeOrigin + performance.now());
+  }, true);
+}"""
+
+#: In a player page: each change of the header's text stamps (time, text).
+PLAYER_INSTALL = """() => {
+  function find(root) {
+    const hit = root.querySelector('.tp-header');
+    if (hit && hit.shadowRoot) return hit.shadowRoot;
+    for (const n of root.querySelectorAll('*')) {
+      if (n.shadowRoot) { const f = find(n.shadowRoot); if (f) return f; }
+    }
+    return null;
+  }
+  const root = find(document);
+  if (!root) return false;
+  window.__seen = [];
+  const text = () => (root.querySelector('.counter') || {}).textContent;
+  let last = text();
+  new MutationObserver(() => {
+    const now = text();
+    if (now !== last) {
+      last = now;
+      window.__seen.push([performance.timeOrigin + performance.now(), now]);
+    }
+  }).observe(root, {subtree: true, childList: true, characterData: true});
+  return true;
+}"""
+
+
+def party_of(n: int) -> Encounter:
+    """``n`` copies of Ronan (one seat each) against two guard dogs."""
+    enc = Encounter(name="Bench")
+    ronan = load(ROSTER / "ronan.json")
+    for i in range(n):
+        who = load(ROSTER / "ronan.json")
+        who.name = f"Ronan {i + 1}" if i else ronan.name
+        enc.add(who, "Party")
+    for _ in range(2):
+        enc.add(load(ROSTER / "guard_dog.yaml"), "Foes")
+    return enc
+
+
+def percentiles(values: list[float]) -> tuple[float, float, float]:
+    a = np.asarray(values)
+    return float(np.median(a)), float(np.percentile(a, 95)), float(a.max())
+
+
+# -- 1. eight player pages in Chromium ------------------------------------------------------
+
+
+def bench_pages(actions: int, players: int = 8) -> dict:
+    import panel as pn
+    from playwright.sync_api import sync_playwright
+
+    from tb_playground.views.gm_page import gm_page
+    from tb_playground.views.table_page import table_page
+
+    tmp = tempfile.mkdtemp()
+    service = CombatService(Path(tmp) / "bench.sqlite", gm_key=KEY)
+    set_service(service)
+    table = service.create("Bench", party_of(players))
+    code = table.view_for("gm")["join_code"]
+    seats = [sid for sid, _ in table.seats()]
+    port = free_port()
+    server = pn.serve(
+        {"gm": gm_page, "table": table_page}, port=port, address="127.0.0.1", threaded=True,
+        show=False, websocket_origin=[f"127.0.0.1:{port}"],
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    wait_for_http(f"{base}/table")
+    latencies: list[float] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            gm = browser.new_context().new_page()
+            gm.goto(f"{base}/gm?key={KEY}&table=Bench")
+            gm.locator(".gm-share button").wait_for()
+            pages = []
+            for seat in seats:
+                page = browser.new_context().new_page()
+                page.goto(f"{base}/table?code={code}&seat={seat}")
+                page.locator(".tp-header .counter").wait_for()
+                assert page.evaluate(PLAYER_INSTALL)
+                pages.append(page)
+            gm.evaluate(GM_INSTALL)
+            for i in range(actions + 3):
+                before = table.version
+                gm.locator(".gm-share button").click()
+                want = f"event {before + 1}"
+                for page in pages:
+                    page.wait_for_function(
+                        "w => window.__seen.some(s => s[1].endsWith(w))", arg=want, timeout=10_000
+                    )
+                t0 = gm.evaluate("window.__clicks[window.__clicks.length - 1]")
+                if os.environ.get("BENCH_VERBOSE"):
+                    got = [
+                        page.evaluate("w => window.__seen.find(s => s[1].endsWith(w))[0]", want)
+                        for page in pages
+                    ]
+                    print(" ".join(f"{g - t0:.0f}" for g in got))
+                for page in pages:
+                    seen = page.evaluate("w => window.__seen.find(s => s[1].endsWith(w))[0]", want)
+                    if i >= 3:  # the first clicks warm up
+                        latencies.append(seen - t0)
+                time.sleep(0.15)
+            browser.close()
+    finally:
+        server.stop()
+        set_service(None)
+    median, p95, worst = percentiles(latencies)
+    return {"actions": actions, "pages": players, "median_ms": median, "p95_ms": p95,
+            "max_ms": worst}  # fmt: skip
+
+
+# -- 2. fifty Bokeh client sessions against `panel serve` ----------------------------------
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Client(threading.Thread):
+    """One Bokeh client session on its own thread and loop; stamps header text changes."""
+
+    def __init__(self, url: str, arguments: dict, css: str):
+        super().__init__(daemon=True)
+        self.url, self.arguments, self.css = url, arguments, css
+        self.ready = threading.Event()
+        self.seen: list[tuple[float, str]] = []
+        self.session = None
+        self.loop = None
+        self.error: Exception | None = None
+
+    def run(self) -> None:
+        """Open the session, watch the header, serve the loop until closed."""
+        import panel.models  # noqa: F401 - the client must know Panel's Bokeh models
+        from bokeh.client import pull_session
+
+        self.loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.session = pull_session(url=self.url, arguments=self.arguments)
+            doc = self.session.document
+            header = next(
+                m for m in doc.models if self.css in (getattr(m, "css_classes", None) or [])
+            )
+            header.on_change(
+                "text", lambda _a, _o, new: self.seen.append((time.perf_counter(), new))
+            )
+            self.doc = doc
+        except Exception as err:  # noqa: BLE001 - reported by the caller
+            self.error = err
+            self.ready.set()
+            return
+        self.ready.set()
+        self.session._loop_until_closed()  # Bokeh 3 keeps this one private
+
+    def model(self, css: str):
+        """The session's Bokeh model with the CSS class ``css``."""
+        return next(m for m in self.doc.models if css in (getattr(m, "css_classes", None) or []))
+
+    def close(self) -> None:
+        """Close the session from any thread."""
+        if self.session is not None:
+            self.session._connection._loop.add_callback(self.session.close)
+
+
+def bench_sessions(clients: int, actions: int) -> dict:
+    tmp = tempfile.mkdtemp()
+    db = Path(tmp) / "bench.sqlite"
+    service = CombatService(db, gm_key=KEY)
+    table = service.create("Bench", party_of(8))
+    code = table.view_for("gm")["join_code"]
+    seats = [sid for sid, _ in table.seats()]
+    service.store.close()
+    port = free_port()
+    env = {**os.environ, "TB_TABLE_DB": str(db), "TB_GM_KEY": KEY}
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "gm.py"),
+            str(ROOT / "apps" / "table.py"), "--port", str(port), "--address", "127.0.0.1",
+            f"--allow-websocket-origin=127.0.0.1:{port}", "--check-unused-sessions", "1000",
+            "--unused-session-lifetime", "1000",
+        ],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_http(f"{base}/table", timeout=90)
+
+        def open_players(n: int) -> list[Client]:
+            out = []
+            for i in range(n):
+                c = Client(
+                    f"{base}/table", {"code": code, "seat": seats[i % len(seats)]}, "tp-header"
+                )
+                c.start()
+                c.ready.wait(120)
+                if c.error:
+                    raise c.error
+                out.append(c)
+            return out
+
+        def close_all(cs: list[Client]) -> None:
+            for c in cs:
+                c.close()
+            for c in cs:
+                c.join(30)
+
+        # Warm up: a few sessions opened and closed, so imports and caches are in the baseline.
+        close_all(open_players(3))
+        time.sleep(4)
+        start = rss_mb(proc.pid)
+        gm = Client(f"{base}/gm", {"key": KEY, "table": "Bench"}, "gm-header")
+        gm.start()
+        gm.ready.wait(120)
+        if gm.error:
+            raise gm.error
+        with_gm = rss_mb(proc.pid)
+        players = open_players(clients)
+        time.sleep(2)
+        loaded = rss_mb(proc.pid)
+
+        toggle = gm.model("gm-share")
+        latencies: list[float] = []
+        for i in range(actions + 2):
+            counts = [len(c.seen) for c in players]
+            stamp: list[float] = []
+
+            def act(toggle=toggle, stamp=stamp):
+                stamp.append(time.perf_counter())
+                toggle.active = not toggle.active
+
+            gm.doc.add_next_tick_callback(act)
+            deadline = time.monotonic() + 30
+            while any(len(c.seen) <= n for c, n in zip(players, counts, strict=True)):
+                if time.monotonic() > deadline:
+                    raise TimeoutError("a client never saw the update")
+                time.sleep(0.005)
+            if i >= 2:
+                latencies += [
+                    (c.seen[n][0] - stamp[0]) * 1000 for c, n in zip(players, counts, strict=True)
+                ]
+            time.sleep(0.2)
+
+        close_all(players)
+        gm.close()
+        gm.join(30)
+        time.sleep(6)  # the server reaps the closed sessions (checked every second)
+        after = rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    median, p95, worst = percentiles(latencies)
+    return {
+        "clients": clients,
+        "actions": actions,
+        "median_ms": median,
+        "p95_ms": p95,
+        "max_ms": worst,
+        "rss_start_mb": start,
+        "rss_gm_mb": with_gm,
+        "rss_loaded_mb": loaded,
+        "mb_per_session": (loaded - with_gm) / clients,
+        "rss_after_close_mb": after,
+        "after_vs_start": after / start - 1,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("which", nargs="?", default="both", choices=("pages", "sessions", "both"))
+    parser.add_argument("--actions", type=int, default=30)
+    parser.add_argument("--clients", type=int, default=50)
+    args = parser.parse_args()
+    if args.which in ("pages", "both"):
+        r = bench_pages(args.actions)
+        print(
+            f"GM action -> visible on {r['pages']} player pages ({r['actions']} actions): "
+            f"median {r['median_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
+        )
+    if args.which in ("sessions", "both"):
+        r = bench_sessions(args.clients, args.actions)
+        print(
+            f"{r['clients']} client sessions on one table ({r['actions']} GM actions): update "
+            f"median {r['median_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
+        )
+        print(
+            f"server RSS: {r['rss_start_mb']:.0f} MB at start, {r['rss_gm_mb']:.0f} MB with the "
+            f"GM, {r['rss_loaded_mb']:.0f} MB with {r['clients']} sessions "
+            f"({r['mb_per_session']:.2f} MB per session), {r['rss_after_close_mb']:.0f} MB after "
+            f"they closed ({100 * r['after_vs_start']:+.1f}% of the start)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Benchmarks of the encounter simulator (issue 11, section 4). Run:
+python benchmarks/bench_encounter.py.
+
+Prints, for 100,000 fights of four characters against four creatures: the wall time and the
+attack resolutions per second, on one process and on two (``workers=2``, the same result);
+the CPU seconds the one-process run used (what an idle machine's wall time would be); the
+exact duel (``engine.fight_odds``, Ronan against the grizzly bear) beside them; and the load
+average, since the machine may be shared. Targets: >= 2,000,000 attacks/s on 2 cores, 100,000
+4-against-4 fights in <= 5 s.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from tb_playground.engine import AttackProfile, fight_odds, to_hit_odds
+from tb_playground.lab import simulate
+from tb_playground.models import Encounter
+from tb_playground.models.files import load
+from tb_playground.table.roster import encounter_records
+
+ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+
+
+def four_against_four() -> Encounter:
+    """Ronan, the Brick, the Nerdy Hacker and a second Ronan against a grizzly bear, two guard
+    dogs and Captain Vance."""
+    enc = Encounter(name="Four against four")
+    for name in ("ronan.json", "the_brick.json", "nerdy_hacker.yaml", "ronan.json"):
+        enc.add(load(ROSTER / name), "Party")
+    for name in ("grizzly_bear.yaml", "guard_dog.yaml", "guard_dog.yaml", "guard_captain.yaml"):
+        enc.add(load(ROSTER / name), "Foes")
+    return enc
+
+
+def run(enc: Encounter, fights: int, workers: int) -> tuple[float, float, object]:
+    cpu = time.process_time()
+    start = time.perf_counter()
+    result = simulate(enc, fights=fights, seed=1, workers=workers)
+    return time.perf_counter() - start, time.process_time() - cpu, result
+
+
+def exact_duel() -> tuple[float, float]:
+    enc = Encounter()
+    enc.add(load(ROSTER / "ronan.json"), "Party")
+    enc.add(load(ROSTER / "grizzly_bear.yaml"), "Foes")
+    ronan, bear = encounter_records(enc)
+    hit = to_hit_odds(ronan["elements"]["Earth"], bear["defense"]["physical"])
+    profile = AttackProfile.from_to_hit(
+        hit, 7, bear["wall"]["physical"], boosts=7, bonus=4, klotho=ronan["klotho"]
+    )
+    start = time.perf_counter()
+    odds = fight_odds(profile, bear["max"]["health"], 30, attacker_ki=ronan["ki"])
+    return time.perf_counter() - start, odds.mean_rounds_to_down
+
+
+def main() -> None:
+    enc = four_against_four()
+    simulate(enc, fights=2_000, seed=0)  # warm up (imports, tables)
+    load_before = os.getloadavg()[0]
+    fights = 100_000
+    wall1, cpu1, result = run(enc, fights, 1)
+    wall2, _, result2 = run(enc, fights, 2)
+    assert (result.winner == result2.winner).all()
+    duel, mean = exact_duel()
+    print(f"load average before: {load_before:.1f} (2 cores)")
+    print(f"{fights:,} fights, 4 against 4: {result.attacks:,} attacks resolved")
+    print(f"  1 process : {wall1:6.2f} s wall, {result.attacks / wall1:12,.0f} attacks/s")
+    print(f"              {cpu1:6.2f} s CPU,  {result.attacks / cpu1:12,.0f} attacks per CPU-s")
+    print(f"  2 workers : {wall2:6.2f} s wall, {result.attacks / wall2:12,.0f} attacks/s")
+    print(f"  P(win) {result.p_win}, rounds {result.rounds.mean:.2f}")
+    print(f"exact duel (fight_odds, Ronan vs the bear, 30 rounds): {duel * 1000:.1f} ms, ")
+    print(f"  mean rounds to down {mean:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Take the landing page's pictures: each page in Chromium, saved to tb_playground/static/.
+
+Serves every page in-process, opens each at 1280 x 800 in Debian's Chromium and saves the
+visible part as a JPEG (small enough to ship with the package and embed in the landing page).
+Run it again after a page changes: ``python scripts/take_pictures.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import panel as pn
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+
+from tb_playground.models import load  # noqa: E402
+from tb_playground.views import PAGES, character_page, damage_page, odds_page, rules_page  # noqa: E402
+
+FACTORIES = {
+    "odds": odds_page,
+    "damage": damage_page,
+    "character": lambda: character_page(load(ROOT / "examples" / "roster" / "ronan.json")),
+    "rules": rules_page,
+}
+
+
+def main() -> None:
+    """Save one picture per page in ``PAGES``."""
+    port = free_port()
+    server = pn.serve(
+        FACTORIES,
+        port=port,
+        address="127.0.0.1",
+        threaded=True,
+        show=False,
+        websocket_origin=[f"127.0.0.1:{port}"],
+    )
+    out = ROOT / "tb_playground" / "static"
+    out.mkdir(exist_ok=True)
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/odds", timeout=90)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            for info in PAGES:
+                page.goto(f"http://127.0.0.1:{port}/{info.route}")
+                page.locator(".site-nav").first.wait_for()
+                page.wait_for_load_state("networkidle")
+                time.sleep(3)  # plots draw after the page settles
+                path = out / info.picture
+                page.screenshot(path=str(path), type="jpeg", quality=70)
+                print(f"{path.relative_to(ROOT)}: {path.stat().st_size:,} bytes")
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

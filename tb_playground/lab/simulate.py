@@ -1,0 +1,870 @@
+"""Whole fights, simulated many at once (RULES.md "Combat round", "Attacks", "Vitals").
+
+``simulate(encounter, fights, seed, **policies)`` plays the encounter ``fights`` times as
+arrays of shape (fights, combatants): no per-fight Python loop; the loops are over rounds and
+over the acting slots of a round. The round is the table's (``table.rules``):
+
+- Initiative once per fight: 1d10 + Initiative, highest first; ties to the higher Initiative
+  sub-stat, then characters before creatures, then the encounter's order (rules/000 "Combat
+  Order"; the table's ``initiative_order``).
+- Each round every combatant who can act declares a Bracket by its ``bracket_policy``; bands
+  resolve Fast, Normal, Slow, Initiative order inside a band. Normal holds two attacks, Fast
+  and Slow one; a Slow attack is empowered (Aim +1 Advantage, or a Called Shot). A Ki bump
+  moves the band and "keeps everything it was" (rules/000 "Action Brackets").
+- An attack: the to-hit kept total is drawn from the engine's exact kept-total counts
+  (``engine.dice.KEPT_TOTAL_COUNTS``) for the roll's Advantage sign, which
+  ``engine.roll_modifiers`` gives once per condition set (Off Balance, Overwhelmed, Flustered,
+  and each side's standing conditions), never per fight. A kept 2 is a critical hit: half the
+  dice (rounded up) connect, the rest roll + Klotho; a kept 20 is a catastrophe: a miss that
+  leaves the attacker Off Balance (Disadvantage) to the end of its next turn (rules/000
+  "Critical Success in Combat", "Rolling the Dice").
+- Damage: the number of dice over the wall and the number a boost would lift over it are drawn
+  together from their exact trinomial law (``prepare.trinomial``); the attacker boosts, after
+  the roll, the dice a boost lifts while its Ki lasts (``boost_policy``), as ``engine.damage``
+  reads the default rule.
+- The track: ``engine.vital_step`` (the one place the track rules live), vectorized over the
+  fights hit: one attack never carries a track past 0, at or below 0 it takes one level, the
+  defender's Ki prevents levels by its ``ki_policy`` (``engine.KI_POLICIES``), Poise at its
+  bottom costs a Sanity level (which Ki may prevent too), Flustered lasts the Scene.
+- Out of the fight: a character or named creature at 0 Health or below can't act (rules/000
+  "Harm and Recovery"), nor anyone Shattered (Sanity below 0); an unnamed creature at 0 Health
+  leaves the fight and the story (rules/000 "Named and unnamed").
+
+A fight ends when at most one side has anyone left standing (``end="down"``: able to act;
+``end="dead"``: not dead and not gone), or after ``max_rounds`` rounds: a **draw**, counted in
+no side's ``p_win`` (so ``p_win`` sums to at most 1; ``p_draw`` is the rest).
+
+Readings where the texts are silent are in docs/notes/0010-lab.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from tb_playground.engine import KI_POLICIES, VITALS, vital_step
+from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS
+from tb_playground.engine.validation import require_bool, require_choice, require_int
+
+from .prepare import Prepared, prepare, resolve_policy
+
+#: How a combatant picks its Bracket each round.
+#: "normal": Normal, two attacks. "fast": Fast, one attack, first. "aim": Slow with Aim.
+#: "called_shot": Slow with a Called Shot. "slow_aim": Slow with Aim when one aimed attack is
+#: worth more expected levels than two plain ones against the target it means to hit, else
+#: Normal. "bump": Normal bumped to the Fast band (1 Ki) while Ki lasts, else Normal.
+BRACKET_POLICIES = ("normal", "fast", "slow_aim", "aim", "called_shot", "bump")
+
+#: How a combatant picks its target among the foes it may attack.
+#: "weakest": fewest levels left on the track its attack hits. "spread": the foe attacked
+#: least this round, then the weakest. "most_dangerous": the foe whose attacks would deal the
+#: most expected levels to its side, then the weakest. "finish": the weakest, counting foes
+#: already down (not dead, not gone) too.
+TARGET_POLICIES = ("weakest", "spread", "most_dangerous", "finish")
+
+#: Ki boosts: "lift" boosts every die a boost lifts over the wall while Ki lasts; "none"
+#: never boosts; a whole number caps the boosts of one attack.
+BOOST_POLICIES = ("lift", "none")
+
+#: When a side is beaten: every one of its combatants "down" (unable to act) or "dead" (dead
+#: or gone; foes already down are then attacked until they die).
+ENDS = ("down", "dead")
+
+#: Most fights one ``simulate`` call accepts, and the most held in memory at once.
+MAX_FIGHTS = 10_000_000
+CHUNK = 50_000
+
+#: Longest fight, in rounds.
+MAX_ROUNDS = 1000
+
+#: z of the intervals ``EncounterResult`` reports (95%).
+Z95 = 1.959963984540054
+
+_BRACKET = {  # band (0 fast, 1 normal, 2 slow), attacks, empowered (0 none, 1 Aim, 2 Called)
+    "normal": (1, 2, 0),
+    "fast": (0, 1, 0),
+    "aim": (2, 1, 1),
+    "called_shot": (2, 1, 2),
+}
+
+_BIG = 1 << 40
+
+
+def _kept_lookup() -> np.ndarray:
+    """(3, 1000): kept total of each of 1000 equally likely outcomes, for sign -1, 0, +1."""
+    out = np.empty((3, 1000), dtype=np.int64)
+    for s in (-1, 0, 1):
+        scale = 1000 // KEPT_TOTAL_DENOMINATOR[s]
+        out[s + 1] = np.repeat(TOTALS, KEPT_TOTAL_COUNTS[s] * scale)
+    return out
+
+
+KEPT_LOOKUP = _kept_lookup()
+KEPT_LOOKUP_FLAT = KEPT_LOOKUP.ravel()
+
+
+def wilson_interval(successes, trials, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default)."""
+    successes = float(successes)
+    trials = float(trials)
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    low = 0.0 if successes <= 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes >= trials else min(1.0, max(p, centre + half))
+    return (float(low), float(high))
+
+
+def _mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, tuple[float, float]]:
+    if values.size == 0:
+        return float("nan"), (float("nan"), float("nan"))
+    mean = float(values.mean())
+    if values.size < 2:
+        return mean, (mean, mean)
+    half = z * float(values.std(ddof=1)) / np.sqrt(values.size)
+    return mean, (mean - half, mean + half)
+
+
+@dataclass(frozen=True)
+class RoundsSummary:
+    """How long the fights lasted.
+
+    Attributes
+    ----------
+    distribution : numpy.ndarray
+        P(the fight ends in round r), r = 1..max_rounds (a fight over before it starts counts
+        in no round).
+    p_timeout : float
+        P(still undecided after ``max_rounds``): a draw.
+    mean : float
+        Mean rounds of the fights that ended (nan if none did).
+    mean_interval : tuple of float
+        Its 95% interval (normal approximation).
+    """
+
+    distribution: np.ndarray
+    p_timeout: float
+    mean: float
+    mean_interval: tuple[float, float]
+
+
+@dataclass(frozen=True, eq=False)
+class EncounterResult:
+    """What ``simulate`` found, fight by fight and summed up with 95% intervals.
+
+    Attributes
+    ----------
+    fights, seed, max_rounds, end : as passed.
+    sides, names, ids : list of str
+        The sides, and each combatant's name and id, in the encounter's order.
+    policies : dict
+        Each policy, resolved per combatant id.
+    winner : numpy.ndarray
+        (fights,) index into ``sides`` of the side that won, -1 for a draw.
+    rounds_taken : numpy.ndarray
+        (fights,) the round the fight ended in (``max_rounds`` for a timeout).
+    timed_out : numpy.ndarray
+        (fights,) bool.
+    final : numpy.ndarray
+        (fights, combatants, 3) Health, Poise and Sanity at the end.
+    damage : numpy.ndarray
+        (fights, combatants) levels each combatant's attacks took from others (Poise's
+        Sanity cost included).
+    out_round, dead_round : numpy.ndarray
+        (fights, combatants) the round each one stopped being able to act / died; -1 never,
+        0 from the start.
+    attacks : int
+        Attacks resolved (each to-hit roll, or automatic hit), over all fights.
+    """
+
+    fights: int
+    seed: object
+    max_rounds: int
+    end: str
+    sides: list[str]
+    names: list[str]
+    ids: list[str]
+    is_character: np.ndarray
+    policies: dict
+    winner: np.ndarray
+    rounds_taken: np.ndarray
+    timed_out: np.ndarray
+    final: np.ndarray
+    damage: np.ndarray
+    out_round: np.ndarray
+    dead_round: np.ndarray
+    attacks: int
+    dead_at: np.ndarray = field(repr=False)
+
+    @cached_property
+    def p_win(self) -> dict[str, float]:
+        """Side name -> P(that side wins). Sums to 1 - ``p_draw``."""
+        return {s: float(np.mean(self.winner == i)) for i, s in enumerate(self.sides)}
+
+    @cached_property
+    def p_win_interval(self) -> dict[str, tuple[float, float]]:
+        """Side name -> Wilson 95% interval of ``p_win``."""
+        return {
+            s: wilson_interval(np.sum(self.winner == i), self.fights)
+            for i, s in enumerate(self.sides)
+        }
+
+    @property
+    def p_draw(self) -> float:
+        """P(no side wins): the fight is still undecided after ``max_rounds``."""
+        return float(np.mean(self.winner < 0))
+
+    @property
+    def p_draw_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of ``p_draw``."""
+        return wilson_interval(np.sum(self.winner < 0), self.fights)
+
+    @cached_property
+    def rounds(self) -> RoundsSummary:
+        """The rounds distribution and its mean with an interval."""
+        ended = ~self.timed_out & (self.rounds_taken >= 1)
+        counts = np.bincount(self.rounds_taken[ended], minlength=self.max_rounds + 1)
+        mean, interval = _mean_interval(self.rounds_taken[ended].astype(float))
+        return RoundsSummary(
+            distribution=counts[1 : self.max_rounds + 1] / self.fights,
+            p_timeout=float(np.mean(self.timed_out)),
+            mean=mean,
+            mean_interval=interval,
+        )
+
+    def _any_character(self, hit: np.ndarray) -> tuple[float, tuple[float, float]]:
+        count = int(np.sum(np.any(hit[:, self.is_character], axis=1)))
+        return count / self.fights, wilson_interval(count, self.fights)
+
+    @cached_property
+    def _character_odds(self) -> dict[str, tuple[float, tuple[float, float]]]:
+        health = self.final[:, :, 0]
+        dead = health <= self.dead_at[None, :]
+        return {
+            "down": self._any_character(health <= 0),
+            "dying": self._any_character((health < 0) & ~dead),
+            "dead": self._any_character(dead),
+        }
+
+    @property
+    def p_character_down(self) -> float:
+        """P(any character ends the fight at 0 Health or below)."""
+        return self._character_odds["down"][0]
+
+    @property
+    def p_character_down_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of ``p_character_down``."""
+        return self._character_odds["down"][1]
+
+    @property
+    def p_character_dying(self) -> float:
+        """P(any character ends the fight Dying: below 0 Health, not dead)."""
+        return self._character_odds["dying"][0]
+
+    @property
+    def p_character_dying_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of ``p_character_dying``."""
+        return self._character_odds["dying"][1]
+
+    @property
+    def p_character_dead(self) -> float:
+        """P(any character ends the fight dead)."""
+        return self._character_odds["dead"][0]
+
+    @property
+    def p_character_dead_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of ``p_character_dead``."""
+        return self._character_odds["dead"][1]
+
+    @cached_property
+    def damage_share(self) -> dict[str, float]:
+        """Combatant id -> its share of all the levels taken, over all fights."""
+        total = self.damage.sum()
+        if total == 0:
+            return dict.fromkeys(self.ids, 0.0)
+        return {cid: float(self.damage[:, i].sum() / total) for i, cid in enumerate(self.ids)}
+
+    @cached_property
+    def damage_share_interval(self) -> dict[str, tuple[float, float]]:
+        """Combatant id -> 95% interval of its share (ratio estimator, delta method)."""
+        per_fight = self.damage.sum(axis=1).astype(float)
+        mean_total = per_fight.mean()
+        out = {}
+        for i, cid in enumerate(self.ids):
+            share = self.damage_share[cid]
+            if mean_total == 0:
+                out[cid] = (0.0, 0.0)
+                continue
+            resid = self.damage[:, i] - share * per_fight
+            half = Z95 * resid.std(ddof=1) / (mean_total * np.sqrt(self.fights))
+            out[cid] = (max(0.0, share - half), min(1.0, share + half))
+        return out
+
+    def summary(self) -> str:
+        """The result in plain words."""
+        lines = []
+        for side in self.sides:
+            low, high = self.p_win_interval[side]
+            lines.append(f"{side} wins {self.p_win[side]:.1%} ({low:.1%} to {high:.1%})")
+        lines.append(f"Draw (still going after {self.max_rounds} rounds) {self.p_draw:.1%}")
+        r = self.rounds
+        lines.append(
+            f"Rounds: {r.mean:.2f} on average "
+            f"({r.mean_interval[0]:.2f} to {r.mean_interval[1]:.2f})"
+        )
+        lines.append(
+            f"Any character at 0 Health or below {self.p_character_down:.1%}, Dying "
+            f"{self.p_character_dying:.1%}, dead {self.p_character_dead:.1%}"
+        )
+        return "\n".join(lines)
+
+
+class _Fights:
+    """The state of a batch of fights and the rules applied to it.
+
+    Every per-combatant state is an array of shape (combatants, rows): one contiguous row per
+    combatant, so what one attacker or target needs is a 1-D gather. Who can act and who is
+    still in the fight (not dead, not gone) are kept up to date for the fights an attack
+    touched; nothing is recomputed over the whole batch per attack.
+    """
+
+    #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
+    COLUMNS = (
+        "ki", "ob_since", "flustered", "out", "dealt", "out_round", "dead_round", "can",
+        "alive", "hit_count", "code",
+    )  # fmt: skip
+
+    def __init__(self, prep: Prepared, rows: int, rng, opts: dict):
+        self.prep = prep
+        self.rng = rng
+        self.opts = opts
+        n = len(prep.names)
+        self.n = n
+        self.fid = np.arange(rows)
+        self.tracks = [
+            np.repeat(prep.start[:, v][:, None], rows, axis=1).astype(np.int64) for v in range(3)
+        ]
+        self.ki = np.repeat(prep.ki[:, None], rows, axis=1).astype(np.int64)
+        self.ob_since = np.full((n, rows), -1, dtype=np.int64)
+        self.flustered = self.tracks[1] <= 0
+        self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
+        self.dealt = np.zeros((n, rows), dtype=np.int64)
+        self.hit_count = np.zeros((n, rows), dtype=np.int64)
+        dead = self.tracks[0] <= -prep.maximum[:, 0][:, None]
+        self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out
+        self.alive = ~dead & ~self.out
+        self.out_round = np.where(self.can, -1, 0)
+        self.dead_round = np.where(dead, 0, -1)
+        self.code = (self.tracks[2] == 0).astype(np.int64) << 1
+        self.code |= self.flustered.astype(np.int64) << 2
+        self.live = np.ones(rows, dtype=bool)
+        self.attacks = 0
+        face = rng.integers(1, 11, size=(rows, n))
+        init = prep.initiative[None, :]
+        key = ((face + init) * 16 + init) * 2 + prep.is_character[None, :]
+        key = key * n + (n - 1 - np.arange(n))[None, :]
+        order = np.argsort(-key, axis=1, kind="stable")
+        self.rank = np.empty_like(order)
+        np.put_along_axis(self.rank, order, np.arange(n)[None, :], axis=1)
+        self.has = prep.has_attack.reshape(n, n)
+        self.vit = prep.vital.reshape(n, n)
+        self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
+        self._tables: dict = {}
+        self.tie = (1000 * n + np.arange(n))[:, None]
+        self.danger_key = np.rint(prep.danger * 1000).astype(np.int64) * (10_000 * n)
+        roll = np.where(prep.allowed, prep.sign, 2).reshape(n, n * 8 * 3)
+        self.roll_table = [roll[i].copy() for i in range(n)]
+        self.tn = [prep.tn[i * n : (i + 1) * n].copy() for i in range(n)]
+        self.crit_auto = [prep.crit_auto[i * n : (i + 1) * n].copy() for i in range(n)]
+        self.any_auto = [bool(prep.automatic[i * n : (i + 1) * n].any()) for i in range(n)]
+        self.targets_of = [[int(j) for j in np.flatnonzero(self.has[i])] for i in range(n)]
+        dice = prep.dice.reshape(n, n) * self.has
+        self.max_levels = np.maximum(dice.max(axis=0), 1)  # most levels one attack deals j
+        self.side_masks = [prep.side == s for s in range(len(prep.sides))]
+        self.up_count = np.stack([self.standing[mask].sum(axis=0) for mask in self.side_masks])
+        # target keys kept up to date: (track, pool, attacker's side) -> (n, rows) of
+        # track * n + tie for foes in the pool, _BIG for the rest (see ``choose_targets``)
+        self.tkeys: dict = {}
+        for a in range(n):
+            key = self._tkey_name(a)
+            if key is not None and key not in self.tkeys:
+                v, downed, side = key
+                pool = self.alive if downed else self.can
+                foe = (prep.side != side)[:, None]
+                keys = np.where(pool & foe, self.tracks[v] * n + self.tie, _BIG)
+                self.tkeys[key] = np.ascontiguousarray(keys.T)  # (rows, n): a row a fight
+        self.tkey_of = [
+            None if k is None else self.tkeys[k] for k in map(self._tkey_name, range(n))
+        ]
+
+    def _tkey_name(self, a: int):
+        vit = self.vit[a][self.has[a]]
+        if not vit.size or not (vit == vit[0]).all():
+            return None
+        return (int(vit[0]), bool(self.downed_ok[a]), int(self.prep.side[a]))
+
+    def _update_tkeys(self, rows, j: int) -> None:
+        side = int(self.prep.side[j])
+        for (v, downed, attacker_side), key in self.tkeys.items():
+            if attacker_side != side:
+                pool = (self.alive if downed else self.can)[j][rows]
+                key[rows, j] = np.where(pool, self.tracks[v][j][rows] * self.n + self.tie[j], _BIG)
+
+    # -- status ------------------------------------------------------------------------------
+
+    def _dead(self, rows, j: int) -> np.ndarray:
+        return self.tracks[0][j][rows] <= -self.prep.maximum[j, 0]
+
+    def _can_act(self, rows, j: int) -> np.ndarray:
+        return (self.tracks[0][j][rows] > 0) & (self.tracks[2][j][rows] >= 0) & ~self.out[j][rows]
+
+    @property
+    def standing(self) -> np.ndarray:
+        return self.can if self.opts["end"] == "down" else self.alive
+
+    def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
+        """Mark the fights ``r`` (row indices) that are decided."""
+        sides_up = self.up_count.take(r, axis=1) > 0  # (sides, m)
+        count = sides_up.sum(axis=0)
+        done = count <= 1
+        if done.any():
+            rows = r[done]
+            self.live[rows] = False
+            won = np.where(count[done] == 1, np.argmax(sides_up[:, done], axis=0), -1)
+            winner[self.fid[rows]] = won
+            rounds[self.fid[rows]] = round_no
+
+    # -- targets -----------------------------------------------------------------------------
+
+    def choose_targets(self, rows: np.ndarray, a: int) -> np.ndarray:
+        """Attacker ``a``'s target in each fight of ``rows`` (-1 if none), by its policy."""
+        n = self.n
+        policy = int(self.opts["target_code"][a])
+        kept_key = self.tkey_of[a]
+        if kept_key is not None:
+            key = kept_key.take(rows, axis=0)  # (m, n)
+            if policy == 1:
+                key += self.hit_count.take(rows, axis=1).T * (10_000 * n)
+            elif policy == 2:
+                key -= self.danger_key[a][None, :]
+            t = np.argmin(key, axis=1)
+            if policy == 0 or policy == 3:
+                best = key[np.arange(t.size), t]
+                return t if (best < _BIG).all() else np.where(best < _BIG, t, -1)
+            return np.where(kept_key[rows, t] < _BIG, t, -1)
+        vit = self.vit[a]
+        has = self.has[a]
+        first = int(vit[has][0]) if has.any() else 0
+        level = self.tracks[first].take(rows, axis=1)  # (n, m)
+        if (vit[has] != first).any():
+            for v in range(3):
+                if v != first and (vit == v).any():
+                    other = self.tracks[v].take(rows, axis=1)
+                    level = np.where((vit == v)[:, None], other, level)
+        pool = self.alive if self.downed_ok[a] else self.can
+        cand = pool.take(rows, axis=1)
+        if not has.all():
+            cand &= has[:, None]
+        key = level * n + self.tie  # weakest, then the encounter's order
+        if policy == 1:
+            key += self.hit_count.take(rows, axis=1) * (10_000 * n)
+        elif policy == 2:
+            key -= self.danger_key[a][:, None]
+        key[~cand] = _BIG
+        t = np.argmin(key, axis=0)
+        some = cand.any(axis=0)
+        return t if some.all() else np.where(some, t, -1)
+
+    # -- the round ---------------------------------------------------------------------------
+
+    def declare(self, round_no: int):
+        prep, n = self.prep, self.n
+        rows = self.fid.size
+        band = np.ones((rows, n), dtype=np.int64)
+        attacks = np.full((rows, n), 2, dtype=np.int64)
+        emp = np.zeros((rows, n), dtype=np.int64)
+        for i, policy in enumerate(self.opts["bracket"]):
+            if policy in _BRACKET:
+                band[:, i], attacks[:, i], emp[:, i] = _BRACKET[policy]
+            elif policy == "bump":  # only a combatant with an attack to make bumps
+                bump = self.can[i] & (self.ki[i] >= 1) & bool(self.has[i].any())
+                self.ki[i] -= bump
+                band[:, i] = np.where(bump, 0, 1)
+            elif policy == "slow_aim":
+                r = np.flatnonzero(self.live & self.can[i])
+                t = self.choose_targets(r, i)
+                aim = np.zeros(rows, dtype=bool)
+                ok = t >= 0
+                aim[r[ok]] = prep.aim_better[i * n + t[ok]]
+                band[:, i] = np.where(aim, 2, 1)
+                attacks[:, i] = np.where(aim, 1, 2)
+                emp[:, i] = aim.astype(np.int64)
+        order = np.argsort(band * n + self.rank, axis=1, kind="stable")
+        return order, attacks, emp
+
+    def attack(self, rows, a: int, emp, round_no: int, winner, rounds) -> None:
+        """Attacker ``a`` makes one attack in each fight of ``rows``."""
+        prep, n = self.prep, self.n
+        t = self.choose_targets(rows, a)
+        ok = t >= 0
+        if not ok.all():
+            rows, emp, t = rows[ok], emp[ok], t[ok]
+        # the roll's Advantage sign (or 2: not allowed) by target, condition code, empowerment
+        roll = self.roll_table[a][(t * 8 + self.code[a][rows]) * 3 + emp]
+        allowed = roll < 2
+        if not allowed.all():
+            rows, t, roll = rows[allowed], t[allowed], roll[allowed]
+        m = rows.size
+        if m == 0:
+            return
+        self.attacks += m
+        if self.opts["spread"]:
+            self.hit_count[t, rows] += 1
+        u = self.rng.random(m) * 1000.0  # whole part: the to-hit; fraction: the damage dice
+        whole = u.astype(np.int64)
+        kept = KEPT_LOOKUP_FLAT[(roll + 1) * 1000 + whole]
+        crit = kept <= 2
+        cat = kept == 20
+        hit = crit | ((kept <= self.tn[a][t]) & ~cat)
+        if self.any_auto[a]:
+            auto = prep.automatic[a * n + t]
+            crit &= ~auto
+            cat &= ~auto
+            hit |= auto
+        if self.opts["off_balance"] and cat.any():
+            r = rows[cat]
+            self.ob_since[a][r] = round_no
+            self.code[a][r] |= 1
+        frac = u - whole
+        rows, t, crit, frac = rows[hit], t[hit], crit[hit], frac[hit]
+        if rows.size == 0:
+            return
+        g = np.searchsorted(prep.block_cum, 2 * (a * n + t) + crit + frac, side="right")
+        levels = prep.block_over[g]
+        if crit.any():
+            levels += np.where(crit, self.crit_auto[a][t], 0)
+        cap = int(self.opts["boost_cap"][a])
+        if cap > 0:
+            lift = prep.block_lift[g]
+            some = np.flatnonzero(lift > 0)
+            if some.size:
+                r = rows[some]
+                boosts = np.minimum(lift[some], np.minimum(self.ki[a][r], cap))
+                self.ki[a][r] -= boosts
+                levels[some] += boosts
+        land = levels > 0
+        rows, t, levels = rows[land], t[land], levels[land]
+        if rows.size == 0:
+            return
+        fell = []
+        standing = self.standing
+        side_of = self.prep.side
+        single = len(self.targets_of[a]) == 1
+        for j in self.targets_of[a]:
+            sel = slice(None) if single else np.flatnonzero(t == j)
+            r = rows[sel]
+            if r.size == 0:
+                continue
+            before = standing[j][r]
+            self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
+            can = self._can_act(r, j)
+            dropped = self.can[j][r] & ~can
+            if dropped.any():
+                self.out_round[j][r[dropped]] = round_no
+            self.can[j][r] = can
+            alive = ~self._dead(r, j) & ~self.out[j][r]
+            died = self.alive[j][r] & ~alive
+            if died.any():
+                self.dead_round[j][r[died]] = round_no
+            self.alive[j][r] = alive
+            self._update_tkeys(r, j)
+            gone = before & ~standing[j][r]
+            if gone.any():
+                fell.append(r[gone])
+                self.up_count[side_of[j]][r[gone]] -= 1
+        if fell:
+            self.check_over(np.concatenate(fell), round_no, winner, rounds)
+
+    def _table(self, j: int, v: int):
+        """``engine.vital_step`` over every (track, levels, Ki) combatant ``j`` can be in.
+
+        One vectorized call per (combatant, track) and Ruleset, read back per fight by index:
+        the track rules stay in ``vital_step`` (the one place they live) and cost a lookup.
+        """
+        key = (j, v)
+        if key not in self._tables:
+            prep = self.prep
+            policy = self.opts["ki_policy"][j]
+            maximum = int(prep.maximum[j, v])
+            most = int(self.max_levels[j])
+            ki_top = int(prep.ki[j]) if policy != "none" else 0
+            cur = np.arange(-maximum, maximum + 1)[:, None, None]
+            lev = np.arange(most + 1)[None, :, None]
+            ki = np.arange(ki_top + 1)[None, None, :]
+            step = vital_step(cur, lev, maximum, VITALS[v], ki, policy, prep.variant_002)
+            shape = (2 * maximum + 1, most + 1, ki_top + 1)
+            self._tables[key] = (
+                maximum,
+                most + 1,
+                ki_top,
+                *(
+                    np.broadcast_to(x, shape).ravel().copy()
+                    for x in (step.current, step.taken, step.prevented, step.sanity_loss)
+                ),
+            )
+        return self._tables[key]
+
+    def _step(self, rows, j: int, v: int, levels):
+        maximum, width, ki_top, current, taken, prevented, sanity_loss = self._table(j, v)
+        track = self.tracks[v][j]
+        index = (track[rows] + maximum) * width + np.minimum(levels, width - 1)
+        if ki_top:
+            index = index * (ki_top + 1) + np.minimum(self.ki[j][rows], ki_top)
+            self.ki[j][rows] -= prevented[index]
+        track[rows] = current[index]
+        return index, taken[index], sanity_loss
+
+    def _recode_sanity(self, rows, j: int) -> None:
+        """Overwhelmed (Sanity at 0: everything at Disadvantage) in the condition code."""
+        zero = (self.tracks[2][j][rows] == 0).astype(np.int64) << 1
+        self.code[j][rows] = (self.code[j][rows] & ~2) | zero
+
+    def _hit_track(self, rows: np.ndarray, j: int, v: int, levels: np.ndarray) -> np.ndarray:
+        index, taken, sanity_loss = self._step(rows, j, v, levels)
+        if v == 1:
+            flustered = self.flustered[j][rows] | (self.tracks[1][j][rows] <= 0)
+            self.flustered[j][rows] = flustered
+            self.code[j][rows] |= flustered.astype(np.int64) << 2
+            lose = np.flatnonzero(sanity_loss[index] > 0)
+            if lose.size:
+                taken = taken.copy()
+                r = rows[lose]
+                taken[lose] += self._step(r, j, 2, np.ones(r.size, dtype=np.int64))[1]
+                self._recode_sanity(r, j)
+        elif v == 2:
+            self._recode_sanity(rows, j)
+        if v == 0 and not self.prep.named[j]:
+            self.out[j][rows] |= self.tracks[0][j][rows] <= 0
+        return taken
+
+    def end_turn(self, rows: np.ndarray, a: int, round_no: int) -> None:
+        """End of ``a``'s turn in ``rows``: Off Balance put on in an earlier round ends.
+
+        rules/000 "Rolling the Dice": Off Balance lasts "until the end of your next turn"; put
+        on during your own turn (a catastrophe), it outlasts this turn and ends with the next.
+        """
+        if self.opts["off_balance"] and rows.size:
+            since = self.ob_since[a][rows]
+            ends = (since >= 0) & (since < round_no)
+            if ends.any():
+                r = rows[ends]
+                self.ob_since[a][r] = -1
+                self.code[a][r] &= ~1
+
+    def keep(self, rows: np.ndarray) -> None:
+        self.tracks = [t[:, rows] for t in self.tracks]
+        for key in self.tkeys:
+            self.tkeys[key] = self.tkeys[key][rows]
+        self.up_count = self.up_count[:, rows]
+        self.tkey_of = [
+            None if k is None else self.tkeys[k]
+            for k in (self._tkey_name(a) for a in range(self.n))
+        ]
+        for name in self.COLUMNS:
+            setattr(self, name, getattr(self, name)[:, rows])
+        self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
+
+
+def _run_chunk(prep: Prepared, rows: int, seed, opts: dict) -> tuple[dict, int]:
+    """Play ``rows`` fights with their own generator; return their arrays and attack count."""
+    n = len(prep.names)
+    out = {
+        "winner": np.full(rows, -1, dtype=np.int64),
+        "rounds_taken": np.zeros(rows, dtype=np.int64),
+        "timed_out": np.zeros(rows, dtype=bool),
+        "final": np.zeros((rows, n, 3), dtype=np.int64),
+        "damage": np.zeros((rows, n), dtype=np.int64),
+        "out_round": np.zeros((rows, n), dtype=np.int64),
+        "dead_round": np.zeros((rows, n), dtype=np.int64),
+    }
+    f = _Fights(prep, rows, np.random.default_rng(seed), opts)
+    winner = np.full(rows, -1, dtype=np.int64)
+    rounds = np.zeros(rows, dtype=np.int64)
+    n = f.n
+    f.check_over(np.arange(rows), 0, winner, rounds)
+
+    def flush(done: np.ndarray) -> None:
+        ids = f.fid[done]
+        out["final"][ids] = np.stack([t[:, done].T for t in f.tracks], axis=-1)
+        out["damage"][ids] = f.dealt[:, done].T
+        out["out_round"][ids] = f.out_round[:, done].T
+        out["dead_round"][ids] = f.dead_round[:, done].T
+
+    for round_no in range(1, opts["max_rounds"] + 1):
+        done = ~f.live
+        if done.any():
+            flush(done)
+            f.keep(np.flatnonzero(f.live))
+        if f.fid.size == 0:
+            break
+        if opts["spread"]:
+            f.hit_count[:] = 0
+        order, attacks, emp = f.declare(round_no)
+        for s in range(n):
+            a = order[:, s].astype(np.int16)  # a stable sort of small ints is a radix sort
+            by_actor = np.argsort(a, kind="stable")
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(a, minlength=n))])
+            for i in range(n):
+                group = by_actor[bounds[i] : bounds[i + 1]]
+                for k in range(2):
+                    act = group[f.live[group] & f.can[i][group] & (attacks[group, i] > k)]
+                    if act.size == 0:
+                        break
+                    f.attack(act, i, emp[act, i], round_no, winner, rounds)
+                f.end_turn(group, i, round_no)
+    timed = f.live.copy()
+    flush(np.ones(f.fid.size, dtype=bool))
+    out["timed_out"][f.fid[timed]] = True
+    rounds[f.fid[timed]] = opts["max_rounds"]
+    out["winner"][:] = winner
+    out["rounds_taken"][:] = rounds
+    return out, f.attacks
+
+
+def _run_job(job):
+    return _run_chunk(*job)
+
+
+def simulate(
+    encounter,
+    fights: int = 10_000,
+    seed: int | None = None,
+    *,
+    bracket_policy="normal",
+    target_policy="weakest",
+    ki_policy="stay_up",
+    boost_policy="lift",
+    attack_policy="best",
+    end: str = "down",
+    max_rounds: int = 50,
+    off_balance: bool = True,
+    ruleset: dict | None = None,
+    workers: int = 1,
+) -> EncounterResult:
+    """Simulate ``encounter`` ``fights`` times (see the module docstring for the round).
+
+    Parameters
+    ----------
+    encounter : Encounter or list of dict
+        An Encounter (its sides, combatants and Ruleset), or the live table's plain combatant
+        records (``table.roster.encounter_records``).
+    fights : int
+        How many fights, 1..10,000,000.
+    seed : int, optional
+        The random seed: the same seed (and arguments) gives the same result.
+    bracket_policy, target_policy, ki_policy, boost_policy, attack_policy
+        One value for everyone, or a dict keyed by side name, combatant id or name (the most
+        specific wins; "default" for the rest). ``BRACKET_POLICIES``, ``TARGET_POLICIES``,
+        ``engine.KI_POLICIES`` (how a defender spends Ki on prevention), ``BOOST_POLICIES`` or
+        a whole number (most boosts per attack), and "best", "first" or an attack's index.
+    end : {"down", "dead"}
+        When a side is beaten (``ENDS``).
+    max_rounds : int
+        Rounds before an undecided fight is called a draw, 1..1000.
+    off_balance : bool
+        Play Off Balance after a catastrophe (the rule; off only to compare with a reckoning
+        that leaves it out).
+    ruleset : dict, optional
+        Ruleset switches to override (``prepare.RULESET_SWITCHES``).
+    workers : int
+        Processes to share the fights, 1..64. The fights are played in chunks of ``CHUNK``,
+        each with its own generator spawned from ``seed``, so the result is the same for any
+        number of workers.
+
+    Returns
+    -------
+    EncounterResult
+    """
+    fights = require_int("fights", fights, 1, MAX_FIGHTS)
+    if seed is not None:
+        seed = require_int("seed", seed, 0, None)
+    max_rounds = require_int("max_rounds", max_rounds, 1, MAX_ROUNDS)
+    end = require_choice("end", end, ENDS)
+    off_balance = require_bool("off_balance", off_balance)
+    workers = require_int("workers", workers, 1, 64)
+    prep = prepare(encounter, ruleset, attack_policy)
+    from .prepare import _records
+
+    records, _, _ = _records(encounter, ruleset)
+    brackets = resolve_policy("bracket_policy", bracket_policy, records, BRACKET_POLICIES, "normal")
+    targets = resolve_policy("target_policy", target_policy, records, TARGET_POLICIES, "weakest")
+    kis = resolve_policy("ki_policy", ki_policy, records, KI_POLICIES, "stay_up")
+    boosts = resolve_policy("boost_policy", boost_policy, records, BOOST_POLICIES, "lift")
+    for b in brackets + kis + targets:
+        if not isinstance(b, str):
+            raise ValueError(f"bracket, target and Ki policies are names, got {b!r}")
+    cap = []
+    for b in boosts:
+        if b == "lift":
+            cap.append(1000)
+        elif b == "none":
+            cap.append(0)
+        else:
+            cap.append(require_int("boost_policy", b, 0, 100))
+    opts = {
+        "bracket": brackets,
+        "target_code": np.array([TARGET_POLICIES.index(t) for t in targets]),
+        "spread": "spread" in targets,
+        "ki_policy": kis,
+        "boost_cap": np.array(cap, dtype=np.int64),
+        "end": end,
+        "max_rounds": max_rounds,
+        "off_balance": off_balance,
+    }
+    chunks = [min(CHUNK, fights - start) for start in range(0, fights, CHUNK)]
+    seeds = np.random.SeedSequence(seed).spawn(len(chunks))
+    jobs = [(prep, rows, sq, opts) for rows, sq in zip(chunks, seeds, strict=True)]
+    if workers > 1 and len(jobs) > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
+            parts = list(pool.map(_run_job, jobs))
+    else:
+        parts = [_run_job(job) for job in jobs]
+    out = {k: np.concatenate([part[0][k] for part in parts]) for k in parts[0][0]}
+    attacks = sum(part[1] for part in parts)
+    n = len(prep.names)
+    ids = prep.ids
+    return EncounterResult(
+        fights=fights,
+        seed=seed,
+        max_rounds=max_rounds,
+        end=end,
+        sides=list(prep.sides),
+        names=list(prep.names),
+        ids=list(ids),
+        is_character=prep.is_character,
+        policies={
+            "bracket_policy": dict(zip(ids, brackets, strict=True)),
+            "target_policy": dict(zip(ids, targets, strict=True)),
+            "ki_policy": dict(zip(ids, kis, strict=True)),
+            "boost_policy": dict(zip(ids, boosts, strict=True)),
+            "attack": dict(
+                zip(
+                    ids,
+                    [int(prep.attack_index[i * n : (i + 1) * n].max()) for i in range(n)],
+                    strict=True,
+                )
+            ),  # fmt: skip
+        },
+        attacks=attacks,
+        dead_at=-prep.maximum[:, 0],
+        **out,
+    )

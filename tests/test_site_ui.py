@@ -1,0 +1,101 @@
+"""The site as a user finds it (issue 10): a landing page at `/`, navigation on every page.
+
+Served the way the README says: ``panel serve apps/*.py --index index``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import free_port, wait_for_http
+from playwright.sync_api import expect
+
+from tb_playground.views.site import PAGES, PROJECT, VIEWPORT
+
+pytestmark = pytest.mark.ui
+
+ROOT = Path(__file__).resolve().parents[1]
+ROUTES = [info.route for info in PAGES]
+
+
+@pytest.fixture(scope="module")
+def site():
+    """Every app in apps/, served as the README's command does, with the landing page at /."""
+    port = free_port()
+    apps = sorted(str(p) for p in (ROOT / "apps").glob("*.py"))
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "panel", "serve", *apps, "--index", "index",
+            "--port", str(port), "--address", "127.0.0.1",
+            f"--allow-websocket-origin=127.0.0.1:{port}",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_for_http(f"{base}/", timeout=120)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_every_page_is_an_app_in_apps():
+    assert {p.stem for p in (ROOT / "apps").glob("*.py")} == {"index", *ROUTES}
+
+
+def test_the_landing_page_names_the_project_and_links_every_page(page, site):
+    page.goto(f"{site}/")
+    expect(page.locator("a.card-odds")).to_be_visible(timeout=30_000)
+    expect(page.locator("#header .title").first).to_have_text(PROJECT)
+    expect(page).to_have_title(PROJECT)
+    for info in PAGES:
+        card = page.locator(f"a.card-{info.route}")
+        expect(card).to_have_attribute("href", f"./{info.route}")
+        expect(card.locator("h2")).to_have_text(info.title)
+        expect(card.locator("p")).to_have_text(info.summary)
+        # its picture is there and was drawn (a real image, not a broken one)
+        width = card.locator("img").evaluate("img => img.complete ? img.naturalWidth : 0")
+        assert width >= 640
+    viewport = page.locator('meta[name="viewport"]')
+    expect(viewport).to_have_attribute("content", VIEWPORT)
+    # A card takes you to its page.
+    page.locator("a.card-odds").click()
+    expect(page).to_have_url(f"{site}/odds")
+    expect(page.locator(".odds-headline .pct").first).to_have_text("55.0%", timeout=30_000)
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_every_page_has_the_navigation_and_the_viewport(page, site, route):
+    page.goto(f"{site}/{route}")
+    nav = page.locator('.site-nav nav[aria-label="Pages"]')
+    expect(nav).to_be_visible(timeout=30_000)  # a page takes a while on a busy machine
+    expect(nav.locator("a.home")).to_have_attribute("href", "./")
+    for info in PAGES:
+        link = nav.locator(f"a.nav-{info.route}")
+        expect(link).to_have_attribute("href", f"./{info.route}")
+        expect(link).to_have_text(info.title)
+    expect(nav.locator('a[aria-current="page"]')).to_have_text(
+        next(info.title for info in PAGES if info.route == route)
+    )
+    expect(page.locator('meta[name="viewport"]')).to_have_attribute("content", VIEWPORT)
+    # Home is one click away.
+    nav.locator("a.home").click()
+    expect(page).to_have_url(f"{site}/")
+    expect(page.locator("a.card-rules")).to_be_visible(timeout=30_000)
+
+
+def test_the_rules_page_shows_the_digest_and_every_text_escaped(page, site):
+    page.goto(f"{site}/rules")
+    expect(page.locator(".rules-digest h1")).to_contain_text(
+        "20 Below: the rules the engine implements", timeout=30_000
+    )
+    for number in ("000", "001", "002", "003", "004"):
+        expect(page.locator(f".rules-source:has(.rules-{number})")).to_have_count(1)
+    page.get_by_text("rules/004:").click()  # open the quick reference
+    expect(page.locator(".rules-004 pre")).to_contain_text("Four pages, meant to be printed")
