@@ -23,7 +23,7 @@ from tb_playground.engine import (
 )
 from tb_playground.models import Check
 
-from .format import NARROW_BUTTONS, TABLE_CSS, escape, percent
+from .format import NARROW_BUTTONS, PHONE_CSS, TABLE_CSS, escape, percent
 from .plots import (
     ADVANTAGE_LABELS,
     OUTCOME_COLORS,
@@ -307,4 +307,9 @@ class OddsPlayground(pn.viewable.Viewer):
 
 def odds_page() -> pn.template.BaseTemplate:
     """The whole "Roll-under playground" page, one per session."""
-    return page("Roll-under playground", [RulesetBadge(), OddsPlayground()], current="odds")
+    return page(
+        "Roll-under playground",
+        [RulesetBadge(), OddsPlayground()],
+        current="odds",
+        raw_css=[PHONE_CSS],
+    )
