@@ -35,7 +35,14 @@ from .damage_plots import (
     levels_plot,
     rounds_plot,
 )
-from .format import NARROW_BUTTONS, TABLE_CSS, escape, percent
+from .format import (
+    NARROW_BUTTONS,
+    PHONE_CSS,
+    STACKED_SIDEBAR_CSS,
+    TABLE_CSS,
+    escape,
+    percent,
+)
 from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
 from .site import page
@@ -462,4 +469,5 @@ def damage_page() -> pn.template.BaseTemplate:
         sidebar=[explorer.controls],
         current="damage",
         sidebar_width=360,
+        raw_css=[PHONE_CSS, STACKED_SIDEBAR_CSS],
     )

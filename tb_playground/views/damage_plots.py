@@ -85,11 +85,11 @@ def _cell_text(value: float, statistic: str) -> str:
         pct = 100 * value
         if pct <= 0:
             return "0"
-        if pct < 0.5:
+        if pct < 1:
             return "<1"
         if pct >= 100:
             return "100"
-        if pct > 99.5:
+        if pct > 99:
             return ">99"
         return f"{pct:.0f}"
     if value <= 0:

@@ -13,6 +13,29 @@ table.tb td, table.tb th { border-bottom: 1px solid #8888; padding: 3px 6px; tex
 table.tb tr.current { background: #fff3c4; color: #1a1a1a; font-weight: 600; }
 """
 
+#: Page CSS for a phone (raw_css of the odds and damage pages). The header's title may wrap and
+#: shrink beside the theme switch (``.app-header`` is ``display: contents``, so the title
+#: itself is the flex item), instead of pushing the page wider than the screen.
+PHONE_CSS = """
+@media (max-width: 600px) {
+  #header .title { flex: 1 1 auto; min-width: 0; overflow: hidden; white-space: normal;
+    line-height: 1.15; font-size: 1em; }
+  #header .pn-busy-container { display: none; }
+}
+"""
+
+#: A page whose controls sit in the sidebar: on a narrow screen the sidebar stacks above the
+#: main area at full width (the menu button still hides it) and the page scrolls as one.
+STACKED_SIDEBAR_CSS = """
+@media (max-width: 700px) {
+  #content { flex-direction: column; height: auto; width: 100%; }
+  #sidebar:not(.hidden) { min-width: 0; max-width: none; height: auto; overflow: visible;
+    border-right: 0; }
+  #sidebar.hidden { height: 0; }
+  #main { height: auto; overflow: visible; }
+}
+"""
+
 #: Button groups keep their labels whole on a phone: less padding, a slightly smaller font.
 NARROW_BUTTONS = ".bk-btn { padding-left: 2px; padding-right: 2px; font-size: 0.92em; }"
 

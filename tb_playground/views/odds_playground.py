@@ -23,7 +23,7 @@ from tb_playground.engine import (
 )
 from tb_playground.models import Check
 
-from .format import NARROW_BUTTONS, TABLE_CSS, escape, percent
+from .format import NARROW_BUTTONS, PHONE_CSS, TABLE_CSS, escape, percent
 from .plots import (
     ADVANTAGE_LABELS,
     OUTCOME_COLORS,
@@ -182,7 +182,10 @@ class OddsPlayground(pn.viewable.Viewer):
         self.plotted_odds = self.check.odds
         self.plotted_family = curve_family(self.check.odds)
         check = self.check
-        slider = pn.widgets.IntSlider.from_param
+
+        def slider(parameter, **kwargs) -> pn.widgets.IntSlider:
+            return pn.widgets.IntSlider.from_param(parameter, sizing_mode="stretch_width", **kwargs)
+
         self._element = slider(check.param.element, name="Element")
         self._difficulty = slider(check.param.difficulty, name="Difficulty")
         self._advantage = slider(check.param.advantage_sources, name="Advantage sources (+1 each)")
@@ -200,6 +203,7 @@ class OddsPlayground(pn.viewable.Viewer):
             variant="outline",
             css_classes=["odds-tier"],
             stylesheets=[NARROW_BUTTONS],
+            sizing_mode="stretch_width",
         )
         self._element_note = _html_pane("element-note", margin=(0, 10))
         self._tier_help = _html_pane("tier-help", margin=(0, 10))
@@ -307,4 +311,9 @@ class OddsPlayground(pn.viewable.Viewer):
 
 def odds_page() -> pn.template.BaseTemplate:
     """The whole "Roll-under playground" page, one per session."""
-    return page("Roll-under playground", [RulesetBadge(), OddsPlayground()], current="odds")
+    return page(
+        "Roll-under playground",
+        [RulesetBadge(), OddsPlayground()],
+        current="odds",
+        raw_css=[PHONE_CSS],
+    )
