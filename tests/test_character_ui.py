@@ -18,6 +18,10 @@ from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 
+# The sheet takes seconds to build and a file is read on a worker thread: on a busy machine the
+# default 5 s of Playwright's expect is too short for its first values (this lengthens it only).
+expect.set_options(timeout=20_000)
+
 ROOT = Path(__file__).resolve().parents[1]
 RONAN = ROOT / "examples" / "roster" / "ronan.json"
 
@@ -50,7 +54,7 @@ def test_panel_serve_apps_character_air_and_atropos(page, tmp_path):
         wait_for_http(url, timeout=60)
         page.goto(url)
         movement = page.locator(".sheet-movement .d-movement .v")
-        expect(movement).to_have_text("8")  # a new character: Air 3
+        expect(movement).to_have_text("8", timeout=30_000)  # a new character: Air 3
 
         # Upload Ronan's file: his Perception is Trained, rolled off Air 3.
         page.locator(".upload input[type=file]").set_input_files(str(RONAN))
@@ -157,7 +161,7 @@ def test_roster_picker_grouped_odds_and_a_closed_ruleset_card(page, serve):
     ruleset = page.locator(".card-ruleset")
     expect(ruleset).to_contain_text("Ruleset: 20 Below (roll under), no switches on")
     expect(ruleset).to_contain_text("closed: click to show")
-    switch = page.get_by_text("Moira never attacks", exact=True)
+    switch = page.get_by_text("Moira never attacks", exact=True).first  # the checkbox
     expect(switch).to_be_hidden()
     ruleset.get_by_text("closed: click to show").click()
     expect(switch).to_be_visible()

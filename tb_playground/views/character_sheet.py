@@ -20,6 +20,7 @@ import pandas as pd
 import panel as pn
 import param
 
+from tb_playground import display
 from tb_playground.engine import DIFFICULTY_NAMES, ELEMENTS, STANDARD_DCS, TIER_NAMES
 from tb_playground.engine.character_stats import SET_CONDITIONS
 from tb_playground.example_roster import example_roster
@@ -92,20 +93,16 @@ TARGET_CONDITIONS = {
 #: The sheet's labels for the conditions a player or GM puts on a character.
 CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in SET_CONDITIONS}
 
-#: Plain names of the kinds of Skill roll and of attack (the attack's "kind").
-KIND_NAMES = {"physical": "Physical", "social": "Social", "mental": "Mental"}
+#: Plain names of the kinds of Skill roll (the one table of display names).
+KIND_NAMES = {k: display.name("roll_kind", k) for k in ("physical", "social", "mental")}
 
-#: Plain words for the code values the sheet's tables and selectors hold (a local table until
-#: ``tb_playground.display`` lands on main; then it is the one source).
+#: The sheet's code values that the display table names: the sheet's field -> its kind there.
+DISPLAY_KINDS = {"kind": "attack_kind", "zone": "zone", "system": "system"}
+
+#: The sheet's own words for the few values the display table does not hold.
 PLAIN = {
-    "kind": KIND_NAMES,
-    "zone": {"body": "Body", "head": "Head"},
     "sub_stat": {"": "(none)"},
     "approach": {"best": "The strongest allowed"},
-    "system": {
-        "20 Below": "20 Below (roll under)",
-        "roll-over draft": "Roll-over draft (rules/003)",
-    },
 }
 
 #: The roster picker's first entry (nothing picked yet).
@@ -423,7 +420,15 @@ def creature_html(c: Character, creature: Creature) -> str:
 
 
 def plain(kind: str, value: object) -> str:
-    """A code value in plain words (``PLAIN``); unknown values are shown as they are."""
+    """A code value in plain words (``tb_playground.display``, else ``PLAIN``).
+
+    Values neither table knows are shown as they are.
+    """
+    if kind in DISPLAY_KINDS:
+        try:
+            return display.name(DISPLAY_KINDS[kind], value)
+        except ValueError:
+            return str(value)
     return PLAIN.get(kind, {}).get(value, str(value))
 
 
@@ -483,7 +488,7 @@ class RowsEditor(pn.viewable.Viewer):
             p = row_class.param[name]
             if name == "tier":
                 self._labels[name] = dict(enumerate(TIER_NAMES))
-            elif isinstance(p, param.Selector) and name in PLAIN:
+            elif isinstance(p, param.Selector) and (name in PLAIN or name in DISPLAY_KINDS):
                 self._labels[name] = {v: plain(name, v) for v in p.objects}
             if name in self._labels:
                 editors[name] = {"type": "list", "values": list(self._labels[name].values())}
