@@ -358,7 +358,9 @@ class DamageExplorer(pn.viewable.Viewer):
     @staticmethod
     def _slider(parameter, **kwargs) -> pn.widgets.IntSlider:
         # Recompute on release, not on every step of a drag: a move can cost up to 0.5 s.
-        return pn.widgets.IntSlider.from_param(parameter, throttled=True, **kwargs)
+        return pn.widgets.IntSlider.from_param(
+            parameter, throttled=True, sizing_mode="stretch_width", **kwargs
+        )
 
     def _radio(
         self, parameter, kind: str, labels: dict[str, object] | None = None
