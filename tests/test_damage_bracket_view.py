@@ -5,7 +5,7 @@ from __future__ import annotations
 import panel as pn
 
 from tb_playground.views import DamageExplorer
-from tb_playground.views.damage_explorer import BRACKET_LABELS
+from tb_playground.views.damage_explorer import BRACKET_HELP, BRACKET_LABELS
 
 
 def _bracket_widget(explorer: DamageExplorer) -> pn.widgets.RadioButtonGroup:
@@ -21,14 +21,15 @@ def _bracket_widget(explorer: DamageExplorer) -> pn.widgets.RadioButtonGroup:
 def test_bracket_selector_has_plain_labels_and_drives_the_fight():
     explorer = DamageExplorer()
     widget = _bracket_widget(explorer)
-    assert list(widget.options) == [
-        "Fast: one attack",
-        "Normal: two attacks",
-        "Slow: one aimed attack",
+    assert list(widget.options) == ["Fast", "Normal", "Slow"]
+    # What each holds is said beside the buttons, in plain words (RULES.md, Combat round).
+    help_text = [
+        o.object for o in explorer.controls.objects if BRACKET_HELP in str(getattr(o, "object", ""))
     ]
+    assert help_text and "Normal: two attacks" in help_text[0]
     assert widget.value == "fast"
     one = explorer.attack.fight.mean_rounds_to_down
-    widget.value = BRACKET_LABELS["Normal: two attacks"]
+    widget.value = BRACKET_LABELS["Normal"]
     assert explorer.attack.bracket == "normal"
     assert explorer.attack.fight.mean_rounds_to_down < one
     widget.value = "slow"

@@ -802,7 +802,7 @@ class CharacterSheet(pn.viewable.Viewer):
             css_classes=["play-flustered"],
         )
         self._end_scene = pn.widgets.Button(
-            label="End the Scene", button_type="default", css_classes=["end-scene"]
+            label="End the Scene", color="default", css_classes=["end-scene"]
         )
         self._end_scene.on_click(lambda event: self.character.end_scene())
         self._conditions = pn.widgets.CheckButtonGroup.from_param(
