@@ -2,7 +2,8 @@
 
 ``examples/roster/`` stays the one source of truth (the notebooks and tests read it there); a
 wheel or a plain install gets a copy as package data, so the character sheet's roster picker
-works without a checkout. Everything else is configured in pyproject.toml.
+works without a checkout. The files to ship (package-data) and everything else are in
+pyproject.toml.
 """
 
 from setuptools import find_packages, setup
@@ -10,5 +11,4 @@ from setuptools import find_packages, setup
 setup(
     packages=[*find_packages(include=["tb_playground", "tb_playground.*"]), "tb_playground.roster"],
     package_dir={"tb_playground.roster": "examples/roster"},
-    package_data={"tb_playground.roster": ["*.json", "*.yaml", "*.yml"]},
 )

@@ -1,12 +1,11 @@
-"""Benchmarks of the encounter simulator (issue 11, section 4). Run:
-python benchmarks/bench_encounter.py.
+"""Benchmarks of the encounter simulator (issue 11, section 4).
 
-Prints, for 100,000 fights of four characters against four creatures: the wall time and the
-attack resolutions per second, on one process and on two (``workers=2``, the same result);
-the CPU seconds the one-process run used (what an idle machine's wall time would be); the
-exact duel (``engine.fight_odds``, Ronan against the grizzly bear) beside them; and the load
-average, since the machine may be shared. Targets: >= 2,000,000 attacks/s on 2 cores, 100,000
-4-against-4 fights in <= 5 s.
+Run: python benchmarks/bench_encounter.py. Prints, for 100,000 fights of four characters
+against four creatures: the wall time and the attack resolutions per second, on one process
+and on two (``workers=2``, the same result); the CPU seconds the one-process run used (what an
+idle machine's wall time would be); the exact duel (``engine.fight_odds``, Ronan against the
+grizzly bear) beside them; and the load average, since the machine may be shared. Targets:
+>= 2,000,000 attacks/s on 2 cores, 100,000 4-against-4 fights in <= 5 s.
 """
 
 from __future__ import annotations
@@ -25,8 +24,7 @@ ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 
 
 def four_against_four() -> Encounter:
-    """Ronan, the Brick, the Nerdy Hacker and a second Ronan against a grizzly bear, two guard
-    dogs and Captain Vance."""
+    """Ronan, the Brick, the Nerdy Hacker and a second Ronan; a bear, two dogs, Captain Vance."""
     enc = Encounter(name="Four against four")
     for name in ("ronan.json", "the_brick.json", "nerdy_hacker.yaml", "ronan.json"):
         enc.add(load(ROSTER / name), "Party")

@@ -18,6 +18,10 @@ from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 
+# The sheet takes seconds to build and a file is read on a worker thread: on a busy machine the
+# default 5 s of Playwright's expect is too short for its first values (this lengthens it only).
+expect.set_options(timeout=20_000)
+
 ROOT = Path(__file__).resolve().parents[1]
 RONAN = ROOT / "examples" / "roster" / "ronan.json"
 
@@ -50,7 +54,7 @@ def test_panel_serve_apps_character_air_and_atropos(page, tmp_path):
         wait_for_http(url, timeout=60)
         page.goto(url)
         movement = page.locator(".sheet-movement .d-movement .v")
-        expect(movement).to_have_text("8")  # a new character: Air 3
+        expect(movement).to_have_text("8", timeout=30_000)  # a new character: Air 3
 
         # Upload Ronan's file: his Perception is Trained, rolled off Air 3.
         page.locator(".upload input[type=file]").set_input_files(str(RONAN))
@@ -138,3 +142,37 @@ def test_bad_upload_reports_every_field_and_changes_nothing(page, serve, tmp_pat
     expect(message).to_contain_text("Loaded <b>Mallory</b>")
     expect(defense).to_have_text("9")
     expect(page.locator(".sheet-movement .d-movement .v")).to_have_text("14")
+
+
+def test_roster_picker_grouped_odds_and_a_closed_ruleset_card(page, serve):
+    """Issue 10: Ronan without an upload, a new sheet's odds grouped, closed cards that say so."""
+    page.goto(serve(character_page, "character"))
+    # A new sheet: every Untrained Skill on one row; Swimming says why it has no odds.
+    group = page.locator(".skill-odds tr.skill-group")
+    expect(group).to_have_count(1)
+    expect(group).to_contain_text("Untrained (any Skill)")
+    expect(group).to_contain_text("Perception")
+    expect(group.locator("td.p").nth(5)).to_have_text(percent(check_odds(3, 5, 0).p_success))
+    swimming = page.locator('.skill-odds tr[data-skill="Swimming"]')
+    expect(swimming).to_contain_text("Can't be done Untrained")
+    expect(page.locator(".skill-odds tr.skill-row")).to_have_count(2)
+
+    # The Ruleset card is closed and its header says so; a click opens it.
+    ruleset = page.locator(".card-ruleset")
+    expect(ruleset).to_contain_text("Ruleset: 20 Below (roll under), no switches on")
+    expect(ruleset).to_contain_text("closed: click to show")
+    switch = page.get_by_text("Moira never attacks", exact=True).first  # the checkbox
+    expect(switch).to_be_hidden()
+    ruleset.get_by_text("closed: click to show").click()
+    expect(switch).to_be_visible()
+    expect(ruleset).not_to_contain_text("closed: click to show")
+
+    # Pick Ronan from the roster: his values, as if his file had been uploaded.
+    page.locator(".roster-pick select").select_option("Ronan")
+    expect(page.locator(".file-message")).to_contain_text("Loaded Ronan")
+    expect(page.locator(".sheet-name input")).to_have_value("Ronan")
+    expect(page.locator(".sheet-ki .d-ki-pool .v")).to_have_text("14")  # Earth 6 + 8
+    expect(page.locator(".sheet-defenses .d-defense-physical .v")).to_have_text("7")
+    expect(odds_cell(page, "Perception", 5)).to_have_text(percent(check_odds(3, 5).p_success))
+    expect(page.locator(".sheet-attacks")).to_contain_text("Physical")
+    expect(page.locator(".sheet-attacks")).not_to_contain_text("physical")

@@ -137,3 +137,201 @@ def test_dispose_stops_the_sheet_following_its_character():
     # The sheet's own watchers (character, rows, ruleset) are gone; what remains are the
     # links Panel's from_param widgets keep, which go with the character.
     assert watchers() - before < (live - before) / 3
+
+
+# -- issue 10: the roster picker, grouped odds rows, closed cards, plain words ------------------
+
+
+def test_the_roster_picker_loads_ronan_like_an_upload():
+    from tb_playground.views.character_sheet import PICK_PROMPT
+
+    sheet = CharacterSheet(creatures=[Creature(name="Dummy")])
+    c = sheet.character
+    assert {"Ronan", "The Brick", "The Nerdy Hacker"} <= set(sheet._roster_pick.options)
+    sheet._roster_pick.value = "Ronan"
+    ronan = load(RONAN)
+    assert sheet.character is c  # loaded in place, as an upload is
+    assert (c.name, c.ki_pool, c.defense_physical) == ("Ronan", 14, 7)
+    assert c.skill("Perception").tier == ronan.skill("Perception").tier == 1
+    assert "Loaded <b>Ronan</b>" in sheet._file_message.object
+    assert sheet._roster_pick.value == PICK_PROMPT  # ready to pick again
+    # Edits stay in this sheet: a second sheet picking Ronan gets the file's values.
+    c.skill("Stealth").tier = 4
+    other = CharacterSheet(creatures=[Creature(name="Dummy")])
+    other.load_example("Ronan")
+    assert other.character.skill("Stealth").tier == ronan.skill("Stealth").tier != 4
+    sheet._roster_pick.value = "Ronan"  # picking again restores the file's Ronan
+    assert c.skill("Stealth").tier == ronan.skill("Stealth").tier
+
+
+def test_the_example_roster_is_parsed_once_and_shared_read_only():
+    from tb_playground.example_roster import example_roster
+    from tb_playground.views.character_sheet import default_creatures
+
+    roster = example_roster()
+    assert example_roster() is roster
+    names = [k.name for k in roster.creatures]
+    assert "Grizzly bear" in names and not roster.problem
+    first, second = CharacterSheet(), CharacterSheet()
+    assert first.target is second.target is roster.creatures[0]  # one parse, shared
+    assert default_creatures() == list(roster.creatures)
+    assert default_creatures() is not default_creatures()  # a session's own list
+
+
+def test_without_a_roster_the_sheet_falls_back(monkeypatch, tmp_path):
+    import tb_playground.example_roster as er
+
+    empty = er.read_roster(None)
+    assert empty.creatures == () and "No example roster" in empty.problem
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "x.json").write_text("{not json")
+    assert "could not be read" in er.read_roster(broken).problem
+    monkeypatch.setattr(er, "ROSTER_DIRS", (tmp_path / "nowhere",))
+    monkeypatch.setattr(er, "_cache", {})
+    sheet = CharacterSheet()
+    assert sheet._roster_pick.disabled and list(sheet._roster_pick.options) == [
+        sheet._roster_pick.value
+    ]
+    assert [k.name for k in sheet.creatures] == [Creature().name]
+
+
+def test_an_installed_package_carries_the_roster(tmp_path):
+    """setup.py maps examples/roster to tb_playground/roster: a build holds every file."""
+    import shutil
+    import subprocess
+    import sys
+
+    from tb_playground.example_roster import read_roster
+
+    root = Path(__file__).resolve().parents[1]
+    src = tmp_path / "src"
+    shutil.copytree(root / "tb_playground", src / "tb_playground")
+    shutil.copytree(root / "examples" / "roster", src / "examples" / "roster")
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(root / name, src / name)
+    build = tmp_path / "build"
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(build)],
+        cwd=src,
+        check=True,
+        capture_output=True,
+    )
+    shipped = build / "tb_playground" / "roster"
+    assert sorted(p.name for p in shipped.iterdir()) == sorted(
+        p.name for p in (root / "examples" / "roster").iterdir()
+    )
+    roster = read_roster(shipped)
+    assert "Ronan" in [f.name for f in roster.characters] and roster.creatures
+
+
+def test_a_new_sheet_groups_its_untrained_skills_into_one_row():
+    from tb_playground.engine import check_odds
+    from tb_playground.views.character_sheet import CANNOT_UNTRAINED, skill_odds_rows
+
+    c = Character()
+    rows = skill_odds_rows(c)
+    assert [r.label for r in rows] == ["Untrained (any Skill)", "Swimming"]
+    group, swimming = rows
+    assert len(group.skills) == len(c.skills) - 1
+    assert group.odds == pytest.approx(
+        [check_odds(3, d, 0).p_success for d in range(11)], abs=1e-12
+    )
+    assert swimming.refused == CANNOT_UNTRAINED and "Swimming can't be done untrained" in (
+        swimming.refused
+    )
+    html = skill_odds_html(c)
+    assert html.count('class="skill-row') == 2
+    assert "Perception" in html and "0%" not in html.split("Swimming")[-1]
+
+
+def test_trained_skills_keep_their_rows_and_every_skill_is_findable(sheet):
+    from tb_playground.views.character_sheet import skill_odds_rows
+
+    c = sheet.character
+    rows = skill_odds_rows(c)
+    trained = [s.name for s in c.skills if s.tier > 0]
+    assert [r.skills[0] for r in rows[: len(trained)]] == trained
+    assert all(len(r.skills) == 1 for r in rows[: len(trained)])
+    assert sorted(n for r in rows for n in r.skills) == sorted(s.name for s in c.skills)
+    for r in rows:  # each row's odds are each of its Skills' odds
+        for name in r.skills:
+            i = [s.name for s in c.skills].index(name)
+            assert r.refused or r.odds == tuple(c.skill_odds[i])
+    perception = next(r for r in rows if r.skills == ("Perception",))
+    assert perception.meta == "Air 3 \u00b7 Trained"
+    # Training Swimming gives it its own row of odds.
+    c.skill("Swimming").tier = 1
+    swimming = next(r for r in skill_odds_rows(c) if "Swimming" in r.skills)
+    assert not swimming.refused and swimming.odds[5] > 0
+
+
+def test_a_condition_on_one_kind_of_roll_splits_the_untrained_group():
+    from tb_playground.views.character_sheet import skill_odds_rows
+
+    c = Character()
+    c.poise_lost = c.poise_max + 1  # Humiliated: Leadership and company refused; Flustered
+    rows = skill_odds_rows(c)
+    labels = [r.label for r in rows]
+    assert "Untrained (any Skill)" not in labels
+    refused = [r for r in rows if r.refused and "Humiliated" in r.refused]
+    assert refused and "Leadership" in refused[0].skills
+    assert "Physical Skills" not in skill_odds_html(c)  # the reason lines stay per kind
+    assert "Social Skills: Disadvantage: Flustered" in skill_odds_html(c)
+
+
+def test_closed_cards_say_so_and_the_ruleset_card_says_what_is_on(sheet):
+    from tb_playground.views.character_sheet import CLOSE, OPEN
+
+    sheet.__panel__()  # the cards are made with the layout
+    ruleset = next(card for card in sheet._cards if "Ruleset" in card.title)
+    assert ruleset.collapsed
+    assert (
+        ruleset.title
+        == f"{OPEN} Ruleset: 20 Below (roll under), no switches on (closed: click to show)"
+    )
+    ruleset.collapsed = False
+    assert ruleset.title.startswith(f"{CLOSE} Ruleset") and "click" not in ruleset.title
+    sheet.character.ruleset.never_moira = True
+    sheet._refresh_all()
+    assert ruleset.title == f"{CLOSE} Ruleset: 20 Below (roll under), 1 switch on"
+    skills = next(card for card in sheet._cards if "Skills" in card.title)
+    assert skills.title == f"{CLOSE} Skills"
+    skills.collapsed = True
+    assert skills.title == f"{OPEN} Skills (closed: click to show)"
+
+
+def test_plain_words_in_the_tables_and_selectors(sheet):
+    c = sheet.character
+    assert "<td>Physical</td>" in sheet._attacks.object
+    assert "<td>physical</td>" not in sheet._attacks.object
+    assert list(sheet._gifts._table.value["kind"]) == ["Physical"]
+    assert list(sheet._armor._table.value["zone"]) == ["Body"]
+    edit(sheet._gifts, "kind", 0, "Mental")
+    assert c.gifts[0].kind == "mental"
+    assert "The strongest allowed" in sheet._approach.options
+    system = sheet._ruleset_box.objects[0]
+    assert set(system.options) == {"20 Below (roll under)", "Roll-over draft"}
+
+
+def test_the_attack_table_is_kept_per_setting_until_the_character_changes(sheet):
+    from tb_playground.views.character_sheet import attack_table_html
+
+    c = sheet.character
+    calls = []
+    original = c.attack_options
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    c.attack_options = counted
+    shown = {}
+    for boosts in (1, 2, 1, 0, 2):
+        sheet.boosts = boosts
+        shown.setdefault(boosts, sheet._attacks.object)
+        assert sheet._attacks.object == shown[boosts]
+    assert len(calls) == 2  # 1 and 2 computed once each; 0 was drawn when the sheet was built
+    c.earth = 8  # the character changed: computed again, and the table follows
+    assert len(calls) > 2 and sheet._attacks.object != shown[2]
+    assert sheet._attacks.object == attack_table_html(c, original(sheet.target, 2, None, 0, []))

@@ -164,3 +164,52 @@ def test_pending_odds_drawn_for_a_player_without_the_foes_wall(service):
 def test_unique_labels():
     cs = [{"id": "a", "name": "Dog"}, {"id": "b", "name": "Dog"}, {"id": "c", "name": "Cat"}]
     assert render.unique_labels(cs) == {"Dog": "a", "Dog 2": "b", "Cat": "c"}
+
+
+def test_closed_sessions_unsubscribe(service):
+    """Bokeh client sessions join, close, and the server's sessions let go of the table."""
+    import sys
+    import time
+    from pathlib import Path
+
+    import panel as pn
+    from conftest import free_port, wait_for_http
+
+    from tb_playground.service import set_service
+    from tb_playground.views.table_page import table_page
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_combat import Client
+
+    table = service.create("Sessions", evil_fight())
+    code = table.view_for("gm")["join_code"]
+    set_service(service)
+    port = free_port()
+    server = pn.serve(
+        {"table": table_page}, port=port, address="127.0.0.1", threaded=True, show=False,
+        websocket_origin=[f"127.0.0.1:{port}"], check_unused_sessions_milliseconds=300,
+        unused_session_lifetime_milliseconds=300,
+    )  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}/table"
+        wait_for_http(url)
+        clients = [Client(url, {"code": code, "seat": "ronan"}, "tp-header") for _ in range(3)]
+        for c in clients:
+            c.start()
+            assert c.ready.wait(60) and c.error is None
+        assert table.subscriber_count == 3 and len(service.sessions) == 3
+        table.apply({"type": "note", "text": "hello"})
+        deadline = time.monotonic() + 30
+        while any(not c.seen for c in clients) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all("event 2" in c.seen[-1][1] for c in clients)
+        for c in clients:
+            c.close()
+            c.join(30)
+        deadline = time.monotonic() + 30
+        while table.subscriber_count and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert table.subscriber_count == 0
+    finally:
+        server.stop()
+        set_service(None)

@@ -255,6 +255,13 @@ def test_refusals_and_a_phone(served, browser):
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], width
+    # Seven damage dice to boost: the row of dice and its buttons wrap.
+    table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
+    table.apply({"type": "roll", "faces": [3, 4]})
+    table.apply({"type": "roll", "faces": [1, 2, 5, 9, 3, 3, 10]})
+    expect(page.locator(".tp-boost-dice button")).to_have_count(7)
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], width
 
 
 def _serve_apps(port: int, db: Path) -> subprocess.Popen:

@@ -65,7 +65,7 @@ CASES = [
     (lambda: roll_over_table([1] * BIG), "ratings", "1000"),
     (lambda: roll_over_table([1], [10] * BIG), "dcs", "100"),
     (lambda: success_table(range(10**30)), "targets", "1000000"),
-    (lambda: success_curve(np.zeros(2_000_000, dtype=int)), "targets", "1000000"),
+    (lambda: success_curve(np.broadcast_to(np.int64(0), (2_000_000,))), "targets", "1000000"),
     (lambda: difficulty_step([5] * 2_000_000), "targets", "1000000"),
     (lambda: group_odds([roll_odds(5)] * BIG), "members", "1000"),
     (lambda: help_sources([1] * BIG), "helper_tiers", "100"),
@@ -73,9 +73,13 @@ CASES = [
     (lambda: party_travel([(1, 1, 1)]), r"members\[0\]", "2"),
     (lambda: ki_pool(iter(range(BIG))), "elements", "5"),
     (lambda: ki_pool([1] * 5, sub_stats=[1, 2], from_sub_stats=True), "sub_stats", "Soak"),
-    (lambda: expected_levels(np.full((5000, 5000), 1 / 5000)), "distribution", "20000000"),
-    (lambda: p_any_level(np.zeros(30_000_000)), "distribution", "20000000"),
-    (lambda: down_by_round(10, 0.5, np.full(BIG * 10, 1 / (BIG * 10)), 3), "damage", "1000000"),
+    (lambda: expected_levels(np.broadcast_to(1 / 5000, (5000, 5000))), "distribution", "20000000"),
+    (lambda: p_any_level(np.broadcast_to(0.0, (30_000_000,))), "distribution", "20000000"),
+    (
+        lambda: down_by_round(10, 0.5, np.broadcast_to(1 / (BIG * 10), (BIG * 10,)), 3),
+        "damage",
+        "1000000",
+    ),
     (
         lambda: vital_step(
             np.zeros((1000, 1, 1), int),

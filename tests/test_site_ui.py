@@ -99,3 +99,25 @@ def test_the_rules_page_shows_the_digest_and_every_text_escaped(page, site):
         expect(page.locator(f".rules-source:has(.rules-{number})")).to_have_count(1)
     page.get_by_text("rules/004:").click()  # open the quick reference
     expect(page.locator(".rules-004 pre")).to_contain_text("Four pages, meant to be printed")
+
+
+#: Where the test run leaves a picture of each page at each width (the README names it).
+SCREENSHOTS = ROOT / "screenshots"
+
+
+@pytest.mark.parametrize("route", ["", *ROUTES])
+def test_no_page_scrolls_sideways_on_a_phone_a_tablet_or_a_laptop(page, site, route):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{site}/{route}")
+    expect(page.locator('.site-nav nav[aria-label="Pages"]')).to_be_visible(timeout=30_000)
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for width in (390, 768, 1280):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.wait_for_timeout(1500)  # plots redraw at the new width
+        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        page.screenshot(path=str(SCREENSHOTS / f"{route or 'index'}-{width}.png"))
+        assert scroll <= inner, f"/{route} is {scroll} px wide at {width} px"
+        # the navigation stays inside the screen, every link of it visible
+        for info in PAGES:
+            box = page.locator(f".site-nav a.nav-{info.route}").bounding_box()
+            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= inner

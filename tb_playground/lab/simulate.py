@@ -91,6 +91,9 @@ _BRACKET = {  # band (0 fast, 1 normal, 2 slow), attacks, empowered (0 none, 1 A
 
 _BIG = 1 << 40
 
+#: The dtype of per-combatant state (tracks, Ki, rounds...): small numbers, half the traffic.
+_STATE = np.int32
+
 
 def _kept_lookup() -> np.ndarray:
     """(3, 1000): kept total of each of 1000 equally likely outcomes, for sign -1, 0, +1."""
@@ -347,21 +350,21 @@ class _Fights:
         self.n = n
         self.fid = np.arange(rows)
         self.tracks = [
-            np.repeat(prep.start[:, v][:, None], rows, axis=1).astype(np.int64) for v in range(3)
+            np.repeat(prep.start[:, v][:, None], rows, axis=1).astype(_STATE) for v in range(3)
         ]
-        self.ki = np.repeat(prep.ki[:, None], rows, axis=1).astype(np.int64)
-        self.ob_since = np.full((n, rows), -1, dtype=np.int64)
+        self.ki = np.repeat(prep.ki[:, None], rows, axis=1).astype(_STATE)
+        self.ob_since = np.full((n, rows), -1, dtype=_STATE)
         self.flustered = self.tracks[1] <= 0
         self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
-        self.dealt = np.zeros((n, rows), dtype=np.int64)
-        self.hit_count = np.zeros((n, rows), dtype=np.int64)
+        self.dealt = np.zeros((n, rows), dtype=_STATE)
+        self.hit_count = np.zeros((n, rows), dtype=_STATE)
         dead = self.tracks[0] <= -prep.maximum[:, 0][:, None]
         self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out
         self.alive = ~dead & ~self.out
-        self.out_round = np.where(self.can, -1, 0)
-        self.dead_round = np.where(dead, 0, -1)
-        self.code = (self.tracks[2] == 0).astype(np.int64) << 1
-        self.code |= self.flustered.astype(np.int64) << 2
+        self.out_round = np.where(self.can, -1, 0).astype(_STATE)
+        self.dead_round = np.where(dead, 0, -1).astype(_STATE)
+        self.code = (self.tracks[2] == 0).astype(_STATE) << 1
+        self.code |= self.flustered.astype(_STATE) << 2
         self.live = np.ones(rows, dtype=bool)
         self.attacks = 0
         face = rng.integers(1, 11, size=(rows, n))
@@ -631,7 +634,7 @@ class _Fights:
 
     def _recode_sanity(self, rows, j: int) -> None:
         """Overwhelmed (Sanity at 0: everything at Disadvantage) in the condition code."""
-        zero = (self.tracks[2][j][rows] == 0).astype(np.int64) << 1
+        zero = (self.tracks[2][j][rows] == 0).astype(_STATE) << 1
         self.code[j][rows] = (self.code[j][rows] & ~2) | zero
 
     def _hit_track(self, rows: np.ndarray, j: int, v: int, levels: np.ndarray) -> np.ndarray:
@@ -639,7 +642,7 @@ class _Fights:
         if v == 1:
             flustered = self.flustered[j][rows] | (self.tracks[1][j][rows] <= 0)
             self.flustered[j][rows] = flustered
-            self.code[j][rows] |= flustered.astype(np.int64) << 2
+            self.code[j][rows] |= flustered.astype(_STATE) << 2
             lose = np.flatnonzero(sanity_loss[index] > 0)
             if lose.size:
                 taken = taken.copy()
@@ -856,13 +859,14 @@ def simulate(
             "target_policy": dict(zip(ids, targets, strict=True)),
             "ki_policy": dict(zip(ids, kis, strict=True)),
             "boost_policy": dict(zip(ids, boosts, strict=True)),
-            "attack": dict(
-                zip(
-                    ids,
-                    [int(prep.attack_index[i * n : (i + 1) * n].max()) for i in range(n)],
-                    strict=True,
-                )
-            ),  # fmt: skip
+            "attack": {  # attacker id -> target id -> index of the attack it uses
+                ids[i]: {
+                    ids[j]: int(prep.attack_index[i * n + j])
+                    for j in range(n)
+                    if prep.attack_index[i * n + j] >= 0
+                }
+                for i in range(n)
+            },
         },
         attacks=attacks,
         dead_at=-prep.maximum[:, 0],

@@ -20,6 +20,7 @@ import pandas as pd
 import panel as pn
 import param
 
+from tb_playground import display
 from tb_playground.engine import DIFFICULTY_NAMES, ELEMENTS, STANDARD_DCS, TIER_NAMES
 from tb_playground.engine.character_stats import SET_CONDITIONS
 from tb_playground.example_roster import example_roster
@@ -31,6 +32,7 @@ from tb_playground.models import (
     FileFormatError,
     Flaw,
     Gift,
+    Ruleset,
     Skill,
     Weapon,
     dumps,
@@ -91,20 +93,16 @@ TARGET_CONDITIONS = {
 #: The sheet's labels for the conditions a player or GM puts on a character.
 CONDITION_LABELS = {("Squeezed (tight space)" if c == "Squeezed" else c): c for c in SET_CONDITIONS}
 
-#: Plain names of the kinds of Skill roll and of attack (the attack's "kind").
-KIND_NAMES = {"physical": "Physical", "social": "Social", "mental": "Mental"}
+#: Plain names of the kinds of Skill roll (the one table of display names).
+KIND_NAMES = {k: display.name("roll_kind", k) for k in ("physical", "social", "mental")}
 
-#: Plain words for the code values the sheet's tables and selectors hold (a local table until
-#: ``tb_playground.display`` lands on main; then it is the one source).
+#: The sheet's code values that the display table names: the sheet's field -> its kind there.
+DISPLAY_KINDS = {"kind": "attack_kind", "zone": "zone", "system": "system"}
+
+#: The sheet's own words for the few values the display table does not hold.
 PLAIN = {
-    "kind": KIND_NAMES,
-    "zone": {"body": "Body", "head": "Head"},
     "sub_stat": {"": "(none)"},
     "approach": {"best": "The strongest allowed"},
-    "system": {
-        "20 Below": "20 Below (roll under)",
-        "roll-over draft": "Roll-over draft (rules/003)",
-    },
 }
 
 #: The roster picker's first entry (nothing picked yet).
@@ -422,8 +420,38 @@ def creature_html(c: Character, creature: Creature) -> str:
 
 
 def plain(kind: str, value: object) -> str:
-    """A code value in plain words (``PLAIN``); unknown values are shown as they are."""
+    """A code value in plain words (``tb_playground.display``, else ``PLAIN``).
+
+    Values neither table knows are shown as they are.
+    """
+    if kind in DISPLAY_KINDS:
+        try:
+            return display.name(DISPLAY_KINDS[kind], value)
+        except ValueError:
+            return str(value)
     return PLAIN.get(kind, {}).get(value, str(value))
+
+
+#: Panes that fill their card's width.
+STRETCH = {"sizing_mode": "stretch_width"}
+
+
+def _label(text: str) -> pn.pane.HTML:
+    """A small title over a button group (button groups show no label of their own)."""
+    return pn.pane.HTML(f"<b>{escape(text)}</b>", margin=(6, 10, 0, 10), **STRETCH)
+
+
+def switch_help_html() -> str:
+    """Where each Ruleset switch comes from: its label and the reading it switches to."""
+    items = "".join(
+        f"<li><b>{escape(SWITCH_LABELS[name])}</b>: {escape(Ruleset.param[name].doc)}</li>"
+        for name in SWITCHES
+    )
+    return (
+        '<details class="sheet-note"><summary>Where each switch comes from</summary>'
+        f"<p>Off, every switch plays the main chapter's reading (rules/000 and 004).</p>"
+        f"<ul>{items}</ul></details>"
+    )
 
 
 class RowsEditor(pn.viewable.Viewer):
@@ -460,7 +488,7 @@ class RowsEditor(pn.viewable.Viewer):
             p = row_class.param[name]
             if name == "tier":
                 self._labels[name] = dict(enumerate(TIER_NAMES))
-            elif isinstance(p, param.Selector) and name in PLAIN:
+            elif isinstance(p, param.Selector) and (name in PLAIN or name in DISPLAY_KINDS):
                 self._labels[name] = {v: plain(name, v) for v in p.objects}
             if name in self._labels:
                 editors[name] = {"type": "list", "values": list(self._labels[name].values())}
@@ -636,6 +664,9 @@ class CharacterSheet(pn.viewable.Viewer):
         self._build_attacks()
         self._build_files()
         self._ruleset_box = pn.Column(sizing_mode="stretch_width")
+        self._switch_help = pn.pane.HTML(
+            switch_help_html(), css_classes=["switch-help"], stylesheets=[CSS], **STRETCH
+        )
         self._ruleset_watcher = None
         self._cards: list[pn.Card] = []
         self._card_names: dict[int, str] = {}
@@ -771,7 +802,7 @@ class CharacterSheet(pn.viewable.Viewer):
             css_classes=["play-flustered"],
         )
         self._end_scene = pn.widgets.Button(
-            label="End the Scene", button_type="default", css_classes=["end-scene"]
+            label="End the Scene", color="default", css_classes=["end-scene"]
         )
         self._end_scene.on_click(lambda event: self.character.end_scene())
         self._conditions = pn.widgets.CheckButtonGroup.from_param(
@@ -883,7 +914,7 @@ class CharacterSheet(pn.viewable.Viewer):
             pn.widgets.Checkbox.from_param(r.param[name], label=SWITCH_LABELS[name])
             for name in SWITCHES
         ]
-        self._ruleset_box.objects = [system, *switches]
+        self._ruleset_box.objects = [system, *switches, self._switch_help]
         self._title_cards()
 
     # -- updating ------------------------------------------------------------------------------
@@ -1093,6 +1124,7 @@ class CharacterSheet(pn.viewable.Viewer):
         play = self._card(
             "In play",
             pn.FlexBox(*self._play, **flex),
+            _label("Conditions on the character"),
             self._conditions,
             pn.Row(self._flustered, self._end_scene, sizing_mode="stretch_width"),
             css="card-play",
@@ -1101,7 +1133,9 @@ class CharacterSheet(pn.viewable.Viewer):
             "Attacks against a creature",
             pn.FlexBox(self._target, self._approach, **flex),
             self._boosts,
+            _label("Circumstances"),
             self._advantage,
+            _label("The creature is"),
             self._target_conditions,
             self._attacks,
             self._creature,

@@ -35,6 +35,9 @@ BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
 
+#: A row of toggle buttons that wraps on a phone instead of running off the screen.
+WRAP_BUTTONS = ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
+
 
 def _row(*items, **kw) -> pn.FlexBox:
     return pn.FlexBox(
@@ -291,8 +294,9 @@ class GMPage(pn.viewable.Viewer):
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
         self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
         self.boost_dice = pn.widgets.CheckButtonGroup(
-            label="Boost", options={}, css_classes=["gm-boost-dice"]
-        )
+            options={}, css_classes=["gm-boost-dice"], stylesheets=[WRAP_BUTTONS],
+            sizing_mode="stretch_width",
+        )  # fmt: skip
         self.boost_button = _button("Boost these dice", "gm-boost", "primary")
         self.boost_button.on_click(lambda _e: self._boost())
         self.boost_row = _row(self.boost_dice, self.boost_button)

@@ -91,11 +91,18 @@ a.home { font-weight: 600; }
 a[aria-current="page"] { border-bottom: 3px solid #2e8b57; }
 """
 
-#: Site-wide CSS: a page title that fits a phone's header.
+#: Site-wide CSS for a phone: the header's title shrinks and wraps onto two lines instead of
+#: pushing the header wider than the screen, and a sidebar of controls sits above the page,
+#: full width, instead of beside it (the menu button still hides it).
 SITE_CSS = """
 @media (max-width: 600px) {
-  #header .title { font-size: 1.05em; }
-  #header .app-header { min-width: 0; overflow: hidden; white-space: nowrap; }
+  #header .title { font-size: 1.05em; line-height: 1.2; white-space: normal; flex: 1 1 auto;
+    min-width: 0; max-height: 2.4em; overflow: hidden; }
+  #header-items { flex: 0 1 auto; width: auto; min-width: 0; }
+  #content { flex-direction: column; height: auto; width: 100%; }
+  #sidebar { min-width: 0 !important; max-width: none !important; width: auto; height: auto;
+    border-right: 0; border-bottom: 2px solid var(--neutral-fill-rest); }
+  #main { height: auto; overflow-y: visible; padding: 0 6px; }
 }
 """
 

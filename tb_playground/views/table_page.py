@@ -29,7 +29,7 @@ from .combat_session import (
     update,
 )
 from .format import escape
-from .gm_page import BRACKET_LABELS, COVER_LABELS, _button, _html, _row
+from .gm_page import BRACKET_LABELS, COVER_LABELS, WRAP_BUTTONS, _button, _html, _row
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -182,7 +182,10 @@ class TablePage(pn.viewable.Viewer):
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
         self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
-        self.boost_dice = pn.widgets.CheckButtonGroup(options={}, css_classes=["tp-boost-dice"])
+        self.boost_dice = pn.widgets.CheckButtonGroup(
+            options={}, css_classes=["tp-boost-dice"], stylesheets=[WRAP_BUTTONS],
+            sizing_mode="stretch_width",
+        )  # fmt: skip
         self.boost_button = _button("Boost these dice", "tp-boost", "primary")
         self.boost_button.on_click(
             lambda _e: self.send({"type": "boost", "dice": list(self.boost_dice.value)})
