@@ -12,6 +12,9 @@ from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 
+# A page takes 2-8 s to render on a machine shared by several test runs: wait up to 20 s.
+expect.set_options(timeout=20_000)
+
 
 def test_damage_page_follows_the_controls(page, serve):
     page.goto(serve(damage_page, "damage"))

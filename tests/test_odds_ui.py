@@ -16,6 +16,9 @@ from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 
+# A page takes 2-8 s to render on a machine shared by several test runs: wait up to 20 s.
+expect.set_options(timeout=20_000)
+
 ROOT = Path(__file__).resolve().parents[1]
 SLIDERS = {"element": 0, "difficulty": 1, "advantage": 2, "disadvantage": 3}
 
@@ -62,9 +65,19 @@ def test_every_slider_moves_the_odds(page, serve):
     expect(page.locator(".odds-ladder tr.current")).to_contain_text("Challenging")
 
 
+def wait_until_idle(page) -> None:
+    """Wait until Bokeh has laid out and connected the whole page (a click before that can
+    land while the button group's stylesheet still moves the buttons)."""
+    page.wait_for_function(
+        "window.Bokeh && Bokeh.documents.length > 0 && Bokeh.documents[0].is_idle",
+        timeout=30_000,
+    )
+
+
 def test_tiers_change_target_crit_band_and_reroll(page, serve):
     page.goto(serve(odds_page, "odds"))
     expect_odds(page, check_odds(5, 6))
+    wait_until_idle(page)
     for tier, name in enumerate(["Untrained", "Trained", "Adept", "Expert", "Master"]):
         page.get_by_role("button", name=name, exact=True).click()
         expect_odds(page, check_odds(5, 6, tier))

@@ -5,7 +5,7 @@ viewport (no sideways scrolling); no two controls overlap; every chart's data li
 axes after every control is moved to both ends (Bokeh model ranges against the data sources,
 read from page JS); the dark theme's tables and headlines keep a text contrast of at least
 4.5:1 (WCAG AA, from computed styles). Screenshots of each page at each width and theme are
-saved into ``docs/screenshots/`` by the run.
+saved into ``screenshots/`` (the folder the README names) by the run.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tb_playground.views import damage_page, odds_page
 pytestmark = pytest.mark.ui
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = ROOT / "screenshots"  # the folder the README names
 WIDTHS = (390, 768, 1280)
 PAGES = {"odds": (odds_page, ".odds-headline .pct"), "damage": (damage_page, ".dmg-hit .v")}
 
