@@ -19,18 +19,32 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.models import load  # noqa: E402
+from tb_playground.service import CombatService, set_service  # noqa: E402
 from tb_playground.views import PAGES, character_page, damage_page, odds_page, rules_page  # noqa: E402
+from tb_playground.views.gm_page import gm_page  # noqa: E402
+from tb_playground.views.table_page import table_page  # noqa: E402
+
+#: The GM key the pictures' server uses (a throwaway table file, not the user's).
+KEY = "pictures"
 
 FACTORIES = {
     "odds": odds_page,
     "damage": damage_page,
     "character": lambda: character_page(load(ROOT / "examples" / "roster" / "ronan.json")),
     "rules": rules_page,
+    "gm": gm_page,
+    "table": table_page,
 }
+
+#: Where each picture is taken (the GM dashboard with its key).
+URLS = {"gm": f"gm?key={KEY}"}
 
 
 def main() -> None:
     """Save one picture per page in ``PAGES``."""
+    import tempfile
+
+    set_service(CombatService(Path(tempfile.mkdtemp()) / "tables.sqlite", gm_key=KEY))
     port = free_port()
     server = pn.serve(
         FACTORIES,
@@ -48,7 +62,7 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             for info in PAGES:
-                page.goto(f"http://127.0.0.1:{port}/{info.route}")
+                page.goto(f"http://127.0.0.1:{port}/{URLS.get(info.route, info.route)}")
                 page.locator(".site-nav").first.wait_for()
                 page.wait_for_load_state("networkidle")
                 time.sleep(3)  # plots draw after the page settles

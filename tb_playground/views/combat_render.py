@@ -15,50 +15,51 @@ CSS = """
 .cards { display: flex; flex-wrap: wrap; gap: 8px; }
 .card { border: 1px solid #ccc; border-radius: 6px; padding: 6px 8px; flex: 1 1 250px;
         min-width: 0; max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
-.card.up { border: 2px solid #d08700; background: #fff8e6; }
+.card.up { border: 2px solid #d08700; background: #fff8e6; color: #1d1d1d; }
 .card.out { opacity: 0.55; }
-.card.hidden-c { border-style: dashed; background: #f3f3f3; }
+.card.hidden-c { border-style: dashed; background: #f3f3f3; color: #1d1d1d; }
 .card .name { font-weight: 600; }
-.card .meta { color: #555; font-size: 0.88em; }
+.card .meta { opacity: 0.75; font-size: 0.88em; }
 .track { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; margin: 2px 0; }
-.track .lbl { width: 4.2em; font-size: 0.85em; color: #444; }
-.track .num { font-size: 0.85em; margin-left: 4px; color: #333; }
+.track .lbl { width: 4.2em; font-size: 0.85em; opacity: 0.8; }
+.track .num { font-size: 0.85em; margin-left: 4px; }
 .box { width: 11px; height: 11px; border: 1px solid #777; display: inline-block;
        box-sizing: border-box; }
 .box.full { background: #4a8a4a; }
-.box.lost { background: #fff; }
+.box.lost { background: transparent; }
 .box.neg { background: #b22; border-color: #700; }
 .pip { width: 9px; height: 9px; border-radius: 50%; border: 1px solid #2a5d9f;
        display: inline-block; box-sizing: border-box; }
 .pip.on { background: #2a5d9f; }
 .chip { display: inline-block; border-radius: 10px; background: #e8e0f5; padding: 0 7px;
+        color: #1d1d1d;
         margin: 1px 2px; font-size: 0.85em; }
 .chip.state { background: #f5e0e0; }
 .chip.bracket { background: #e0f0e0; }
 .label-foe { font-style: italic; }
 .log { font-size: 0.88em; max-height: 320px; overflow-y: auto; }
-.log div { border-bottom: 1px solid #eee; padding: 1px 0; overflow-wrap: anywhere; }
-.log .seq { color: #888; margin-right: 4px; }
+.log div { border-bottom: 1px solid rgba(128, 128, 128, 0.25); padding: 1px 0; overflow-wrap: anywhere; }
+.log .seq { opacity: 0.6; margin-right: 4px; }
 .bars { display: flex; align-items: flex-end; gap: 3px; height: 64px; margin: 4px 0; }
 .bar { flex: 1 1 0; max-width: 34px; background: #2a5d9f; min-height: 1px; }
-.barlbl { display: flex; gap: 3px; font-size: 0.75em; color: #555; }
+.barlbl { display: flex; gap: 3px; font-size: 0.75em; opacity: 0.75; }
 .barlbl span { flex: 1 1 0; max-width: 34px; text-align: center; }
 .odds { display: flex; flex-wrap: wrap; gap: 4px 16px; }
 .odds b { font-size: 1.1em; }
 .dice { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
-.die { border: 2px solid #555; border-radius: 5px; min-width: 2.2em; text-align: center;
+.die { border: 2px solid #888; border-radius: 5px; min-width: 2.2em; text-align: center;
        padding: 2px; font-weight: 600; }
-.die.over { background: #d7ecd7; border-color: #2d7a2d; }
-.die.under { background: #f4dede; border-color: #a33; }
+.die.over { background: #d7ecd7; border-color: #2d7a2d; color: #1d1d1d; }
+.die.under { background: #f4dede; border-color: #a33; color: #1d1d1d; }
 .die .lift { display: block; font-size: 0.7em; font-weight: 400; color: #2a5d9f; }
 .banner { background: #d08700; color: #fff; font-weight: 700; padding: 8px; border-radius: 6px;
           text-align: center; font-size: 1.15em; }
-.status { color: #333; }
-.err { color: #a00; }
+.status { opacity: 0.9; }
+.err { color: #d22; }
 .order { display: flex; flex-wrap: wrap; gap: 4px; }
 .order span { border: 1px solid #bbb; border-radius: 4px; padding: 0 5px; }
 .order span.up { background: #d08700; color: #fff; border-color: #d08700; }
-.order span.done { color: #999; }
+.order span.done { opacity: 0.55; }
 table.att { border-collapse: collapse; width: 100%; font-size: 0.88em; }
 table.att td, table.att th { border-bottom: 1px solid #ddd; padding: 2px 4px; text-align: left; }
 """

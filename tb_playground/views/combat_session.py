@@ -182,10 +182,12 @@ PAGE_TEMPLATE = """{% extends base %}
 {% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}{% endblock %}"""
 
 
-def phone_page(content, title: str) -> pn.Template:
-    """``content`` alone on a page that phones lay out at their own width."""
+def phone_page(content, title: str, current: str | None = None) -> pn.Template:
+    """``content`` under the site's navigation, on a page phones lay out at their own width."""
+    from .site import nav
+
     template = pn.Template(PAGE_TEMPLATE, location=True)
-    template.add_panel("main", pn.Column(content, sizing_mode="stretch_width"))
+    template.add_panel("main", pn.Column(nav(current), content, sizing_mode="stretch_width"))
     doc = pn.state.curdoc
     if doc is not None and doc.session_context is not None:
         pn.state.onload(lambda: setattr(doc, "title", title))

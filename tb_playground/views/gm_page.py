@@ -582,4 +582,4 @@ class GMPage(pn.viewable.Viewer):
 
 def gm_page(service: CombatService | None = None) -> pn.Template:
     """The whole GM page, one per session."""
-    return phone_page(GMPage(service), "20 Below: GM dashboard")
+    return phone_page(GMPage(service), "20 Below: GM dashboard", current="gm")

@@ -74,6 +74,20 @@ PAGES: tuple[PageInfo, ...] = (
         "character.jpg",
     ),
     PageInfo(
+        "gm",
+        "GM dashboard",
+        "Run a fight: open a table from an encounter file, reveal the brackets, resolve each "
+        "attack step by step with its exact odds. Needs the GM key the server prints.",
+        "gm.jpg",
+    ),
+    PageInfo(
+        "table",
+        "At the table",
+        "For the players' phones: join with the GM's code, pick your seat, declare in secret and "
+        "see your odds before every roll.",
+        "table.jpg",
+    ),
+    PageInfo(
         "rules",
         "Rules",
         "The rules these pages follow: the digest, and the texts it quotes.",

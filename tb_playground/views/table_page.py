@@ -378,4 +378,4 @@ class TablePage(pn.viewable.Viewer):
 
 def table_page(service: CombatService | None = None) -> pn.Template:
     """The whole players' page, one per session."""
-    return phone_page(TablePage(service), "20 Below: at the table")
+    return phone_page(TablePage(service), "20 Below: at the table", current="table")
