@@ -38,7 +38,8 @@ CSS = """
 .chip.bracket { background: #e0f0e0; }
 .label-foe { font-style: italic; }
 .log { font-size: 0.88em; max-height: 320px; overflow-y: auto; }
-.log div { border-bottom: 1px solid rgba(128, 128, 128, 0.25); padding: 1px 0; overflow-wrap: anywhere; }
+.log div { border-bottom: 1px solid rgba(128, 128, 128, 0.25); padding: 1px 0;
+           overflow-wrap: anywhere; }
 .log .seq { opacity: 0.6; margin-right: 4px; }
 .bars { display: flex; align-items: flex-end; gap: 3px; height: 64px; margin: 4px 0; }
 .bar { flex: 1 1 0; max-width: 34px; background: #2a5d9f; min-height: 1px; }
