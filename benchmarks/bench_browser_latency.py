@@ -81,7 +81,7 @@ def _ronan_sheet():
 
 PAGES = {
     "odds": Page(odds_page, ".odds-headline .pct", ".pct", (0, 1), "Element/Difficulty"),
-    "damage": Page(damage_page, ".dmg-headline", ".dmg-headline > *", (0, 1), "first sliders"),
+    "damage": Page(damage_page, ".dmg-headline .dmg-stats", ".dmg-stats", (0, 1), "first sliders"),
     "character": Page(_ronan_sheet, ".attack-odds", ".attack-odds", (0,), "Ki boosts"),
 }
 
