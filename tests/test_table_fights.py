@@ -253,3 +253,31 @@ def test_poise_at_the_bottom_costs_a_sanity_level_ki_may_prevent_it(tmp_path, ro
         r = t.state["combatants"]["ronan"]
         assert r["now"]["poise"] == 0
         assert (r["now"]["sanity"], r["ki"]) == (sanity_after, ki_after)
+
+
+def test_flustered_shaken_off_only_under_the_002_switch(tmp_path, ronan):
+    # rules/002 "What Happens to My Poise?": "spend an action to roll Presence against a
+    # Difficulty to shake it off early"; rules/000 (default): it lasts until the Scene ends.
+    from tb_playground.engine import shake_off_flustered_odds
+    from tb_playground.models import Encounter, Ruleset
+
+    for switch in (False, True):
+        enc = encounter(ronan, foes=[soak7()])
+        enc.ruleset = Ruleset(flustered_shaken_off=switch)
+        assert isinstance(enc, Encounter)
+        _, t = new_table(tmp_path / str(switch), enc)
+        start_and_declare(t, {}, {"ronan": 10, "opponent": 1})
+        t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": 0})
+        t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": 4})
+        command = {"type": "shake_off", "combatant": "ronan", "difficulty": 5, "faces": [2, 3, 1]}
+        if not switch:
+            with pytest.raises(ValueError, match="lasts to the end of the Scene"):
+                t.apply(command, "player", "ronan")
+            continue
+        # Flustered: Social rolls at Disadvantage (three dice, keep the highest two: 3 + 2);
+        # Presence 3 + Difficulty 5 = TN 8.
+        event = t.apply(command, "player", "ronan")[0]["data"]
+        assert (event["tn"], event["total"], event["outcome"]) == (8, 5, "success")
+        assert "Flustered" not in t.state["combatants"]["ronan"]["conditions"]
+        assert t.state["combatants"]["ronan"]["actions"] == ["skill"]
+    assert shake_off_flustered_odds(3, 5, -1).p_success < shake_off_flustered_odds(3, 5).p_success

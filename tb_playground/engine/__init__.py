@@ -275,6 +275,7 @@ from .round_budget import (  # noqa: E402
     footing_odds,
     footing_roll_needed,
     ground_cost,
+    shake_off_flustered_odds,
     sprint_exhaustion_odds,
     validate_turn,
 )
@@ -297,6 +298,7 @@ __all__ += [
     "check_next_action",
     "distracted_fallback",
     "distracted_odds",
+    "shake_off_flustered_odds",
     "endurance_odds",
     "footing_odds",
     "footing_roll_needed",

@@ -524,6 +524,28 @@ def distracted_odds(atropos: int, difficulty: int, advantage: int = 0) -> Odds:
     return roll_odds(atropos + difficulty, require_int("advantage", advantage))
 
 
+def shake_off_flustered_odds(presence: int, difficulty: int, advantage: int = 0) -> Odds:
+    """Variant 002: an action rolling Presence + Difficulty ends Flustered early.
+
+    rules/002 "What Happens to My Poise?": "You can spend an action to roll Presence against a
+    Difficulty to shake it off early - succeed, and the condition ends right there." Default
+    (rules/000): Flustered lasts until the Scene ends; the Ruleset switch
+    ``flustered_shaken_off`` turns this roll on.
+
+    Parameters
+    ----------
+    presence : int
+        0..10.
+    difficulty : int
+        0..10, set by the GM.
+    advantage : int
+        Net Advantage sources (Flustered itself is a Disadvantage on Social rolls).
+    """
+    presence = require_int("presence", presence, 0, 10)
+    difficulty = require_int("difficulty", difficulty, 0, 10)
+    return roll_odds(presence + difficulty, require_int("advantage", advantage))
+
+
 def distracted_fallback(action: str) -> str | None:
     """What an action becomes when Distracted breaks it: the plain version, or None.
 

@@ -492,6 +492,42 @@ def _distracted(state, command, role, seat, roll) -> list[Event]:
     return rules.distracted_events(state, c, reading, difficulty, by)
 
 
+def _shake_off(state, command, role, seat, roll) -> list[Event]:
+    """Variant 002: an action rolling Presence + Difficulty ends Flustered early."""
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "shake off Flustered")
+    if not state["ruleset"].get("flustered_shaken_off"):
+        raise ValueError(
+            "type: under this ruleset Flustered lasts to the end of the Scene (rules/000); "
+            "the rules/002 switch 'Rolling Presence can end Flustered early' is off"
+        )
+    if "Flustered" not in c["conditions"]:
+        raise ValueError(f"combatant: {c['name']} is not Flustered")
+    changes: list = []
+    if state["phase"] == "resolve":
+        if state["up"] != c["id"]:
+            raise ValueError(f"combatant: it is not {c['name']}'s turn")
+        problem = rules.next_action_problem(state, c, "skill")
+        if problem:
+            raise ValueError(problem)
+        changes += rules.spend_action(c, "skill")
+    difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    mods = rules.roll_advantage(c, "social")
+    faces, by = _faces(command, dice_needed(mods), roll)
+    reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
+    if reading.success:
+        changes.append([_path(c["id"], "conditions", "Flustered"), None])
+    data = {
+        "combatant": c["id"],
+        "faces": list(reading.faces),
+        "total": reading.total,
+        "tn": reading.target,
+        "outcome": reading.outcome,
+        "rolled_by": by,
+    }
+    return [("shake_off_rolled", data, changes)]
+
+
 def _rotate(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "change the join code")
     code = "".join(str(d % 10) for d in roll(6))
@@ -523,6 +559,7 @@ HANDLERS = {
     "full_night": _rest,
     "end_scene": _rest,
     "distracted": _distracted,
+    "shake_off": _shake_off,
     "rotate_code": _rotate,
 }
 

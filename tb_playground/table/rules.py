@@ -311,6 +311,11 @@ def action_effects(c: dict, key: str) -> list:
 # -- attacks -----------------------------------------------------------------------------------
 
 
+def roll_advantage(c: dict, kind: str) -> int:
+    """Net Advantage sources of a plain roll of ``kind`` by ``c`` (engine ``roll_modifiers``)."""
+    return roll_modifiers(kind, conditions=states(c), exhausted=c["exhausted"]).advantage
+
+
 def _refusal(reason: str) -> str:
     """A refused attack's reason, under the command field it concerns."""
     field = "target" if "target" in reason.lower() or "cover" in reason.lower() else "attacker"

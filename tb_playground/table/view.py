@@ -151,9 +151,13 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
     if kind == "attack_declared":
         el = f" with {d['element']}" if d["element"] else ""
         return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}."
-    if kind in ("to_hit_rolled", "distracted_rolled"):
+    if kind in ("to_hit_rolled", "distracted_rolled", "shake_off_rolled"):
         who = n(d.get("attacker") or d.get("combatant"))
-        what = "to hit" if kind == "to_hit_rolled" else "to hold the Slow action (Distracted)"
+        what = {
+            "to_hit_rolled": "to hit",
+            "distracted_rolled": "to hold the Slow action (Distracted)",
+            "shake_off_rolled": "Presence to shake off Flustered",
+        }[kind]
         faces = ", ".join(map(str, d["faces"]))
         words = {"critical": "a critical", "success": "a success", "failure": "a failure"}
         out = words.get(d["outcome"], "a catastrophic failure")
