@@ -16,6 +16,8 @@ import html
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
+from tb_playground.engine.conditions import CONDITIONS
+
 #: Display names by kind of code name. Keys are what the engine and models use.
 DISPLAY_NAMES: dict[str, dict[object, str]] = {
     # The Elements: the engine's names (``ELEMENTS``), the Character's attributes, and their
@@ -54,26 +56,7 @@ DISPLAY_NAMES: dict[str, dict[object, str]] = {
         **dict(enumerate(("Untrained", "Trained", "Adept", "Expert", "Master"))),
         **{t: t for t in ("Untrained", "Trained", "Adept", "Expert", "Master")},
     },
-    "condition": {
-        c: c
-        for c in (
-            "Off Balance",
-            "Surprised",
-            "Distracted",
-            "Flustered",
-            "Humiliated",
-            "Overwhelmed",
-            "Shattered",
-            "Unconscious",
-            "Dying",
-            "Dead",
-            "Prone",
-            "Belly Down",
-            "Grabbed",
-            "Squeezed",
-            "Exhausted",
-        )
-    },
+    "condition": {c: c for c in (*CONDITIONS, "Exhausted")},
     "vital": {"health": "Health", "poise": "Poise", "sanity": "Sanity"},
     "state": {
         "up": "Up",
