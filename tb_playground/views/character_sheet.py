@@ -701,7 +701,7 @@ class CharacterSheet(pn.viewable.Viewer):
         roster = example_roster()
         self._roster_files = {f.name: f for f in roster.characters}
         self._roster_pick = pn.widgets.Select(
-            name="Start from the example roster",
+            label="Start from the example roster",
             options=[PICK_PROMPT, *self._roster_files],
             value=PICK_PROMPT,
             disabled=not self._roster_files,
