@@ -29,7 +29,7 @@ from tb_playground.engine import (
 from tb_playground.engine import (
     fate_spend as engine_fate_spend,
 )
-from tb_playground.engine.character_stats import vital_conditions
+from tb_playground.engine.character_stats import rate_after_conditions, vital_conditions
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
 
@@ -245,11 +245,10 @@ def end_turn_events(state: dict, cid: str) -> list:
 
 
 def movement_rate(c: dict) -> int:
-    """Movement Rate now: Exhausted 3 halves it, Grabbed makes it 0 (rules/001)."""
-    if "Grabbed" in c["conditions"]:
-        return 0
-    rate = base_rate(c)
-    return rate // 2 if c["exhausted"] >= 3 else rate
+    """Movement Rate now (engine ``rate_after_conditions``: Exhausted 3 halves, Grabbed 0)."""
+    return rate_after_conditions(
+        min(base_rate(c), 1000), c["exhausted"], "Grabbed" in c["conditions"]
+    )
 
 
 def next_action_problem(state: dict, c: dict, key: str, metres: int = 0) -> str:
