@@ -763,9 +763,10 @@ def simulate(
 
     Parameters
     ----------
-    encounter : Encounter or list of dict
-        An Encounter (its sides, combatants and Ruleset), or the live table's plain combatant
-        records (``table.roster.encounter_records``).
+    encounter : Encounter, list of dict or dict
+        An Encounter (its sides, combatants and Ruleset), the live table's plain combatant
+        records (``table.roster.encounter_records``), a live table's state (its combatants as
+        they are now and its Ruleset), or ``prepare.plain_encounter``'s form.
     fights : int
         How many fights, 1..10,000,000.
     seed : int, optional
