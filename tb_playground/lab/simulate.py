@@ -165,6 +165,8 @@ class EncounterResult:
     fights, seed, max_rounds, end : as passed.
     sides, names, ids : list of str
         The sides, and each combatant's name and id, in the encounter's order.
+    combatant_sides : list of str
+        Each combatant's side, in the encounter's order.
     policies : dict
         Each policy, resolved per combatant id.
     winner : numpy.ndarray
@@ -203,6 +205,7 @@ class EncounterResult:
     dead_round: np.ndarray
     attacks: int
     dead_at: np.ndarray = field(repr=False)
+    combatant_sides: list[str] = field(default_factory=list)
 
     @cached_property
     def p_win(self) -> dict[str, float]:
@@ -910,5 +913,6 @@ def simulate(
         },
         attacks=attacks,
         dead_at=-prep.maximum[:, 0],
+        combatant_sides=[prep.sides[int(i)] for i in prep.side],
         **out,
     )
