@@ -569,35 +569,36 @@ class EncounterPlanner(pn.viewable.Viewer):
     def _build(self) -> None:  # one widget per control
         s = self.settings
         # no tooltip from the parameters' docs (a tooltip runs off a phone's screen)
-        wide = {"sizing_mode": "stretch_width", "description": None}
+        wide = {"sizing_mode": "stretch_width"}
+        plain = {**wide, "description": None}
         self.source = pn.widgets.RadioButtonGroup.from_param(
             s.param.source, options={"Roster files": "files", "A live table": "table"},
-            name="", button_type="success", button_style="outline", css_classes=["enc-source"],
-            **wide,
+            label="", color="success", variant="outline", css_classes=["enc-source"],
+            **plain,
         )  # fmt: skip
         files = {"None": "", **encounter_file_entries()}
         self.encounter_select = pn.widgets.Select.from_param(
-            s.param.encounter, options=files, name="Start from an encounter file",
-            css_classes=["enc-encounter"], **wide,
+            s.param.encounter, options=files, label="Start from an encounter file",
+            css_classes=["enc-encounter"], **plain,
         )  # fmt: skip
         choices = roster_choices()
         self.party_pick = pn.widgets.MultiChoice.from_param(
-            s.param.party, options=choices, name="Party (first side)",
-            css_classes=["enc-party"], **wide,
+            s.param.party, options=choices, label="Party (first side)",
+            css_classes=["enc-party"], **plain,
         )  # fmt: skip
         self.foes_pick = pn.widgets.MultiChoice.from_param(
-            s.param.foes, options=choices, name="Foes (second side)",
-            css_classes=["enc-foes"], **wide,
+            s.param.foes, options=choices, label="Foes (second side)",
+            css_classes=["enc-foes"], **plain,
         )  # fmt: skip
         self.table_select = pn.widgets.Select.from_param(
-            s.param.table, options=[], name="Table", css_classes=["enc-table-pick"], **wide
+            s.param.table, options=[], label="Table", css_classes=["enc-table-pick"], **plain
         )
         self.table_note = _html("enc-table-note")
 
         def policy(parameter, kind, label, css):
             return pn.widgets.Select.from_param(
-                parameter, options=options_for(kind, parameter.objects), name=label,
-                css_classes=[css], **wide,
+                parameter, options=options_for(kind, parameter.objects), label=label,
+                css_classes=[css], **plain,
             )  # fmt: skip
 
         self.policy_widgets = {}
@@ -612,17 +613,17 @@ class EncounterPlanner(pn.viewable.Viewer):
             ]
         self.end_select = policy(s.param.end, "fight_end", "Fight", "enc-end")
         self.fights_input = pn.widgets.IntInput.from_param(
-            s.param.fights, name="Fights", step=1000, css_classes=["enc-fights"], **wide
+            s.param.fights, label="Fights", step=1000, css_classes=["enc-fights"], **plain
         )
         self.seed_input = pn.widgets.IntInput.from_param(
-            s.param.seed, name="Seed", css_classes=["enc-seed"], **wide
+            s.param.seed, label="Seed", css_classes=["enc-seed"], **plain
         )
         self.run_button = pn.widgets.Button(
-            name="Run", button_type="primary", css_classes=["enc-run"], sizing_mode="stretch_width"
+            label="Run", color="primary", css_classes=["enc-run"], sizing_mode="stretch_width"
         )
         self.run_button.on_click(lambda _e: self.start())
         self.cancel_button = pn.widgets.Button(
-            name="Cancel", button_type="danger", css_classes=["enc-cancel"], visible=False, **wide
+            label="Cancel", color="danger", css_classes=["enc-cancel"], visible=False, **wide
         )
         self.cancel_button.on_click(lambda _e: self.cancel())
         self.progress = pn.indicators.Progress(
@@ -639,20 +640,20 @@ class EncounterPlanner(pn.viewable.Viewer):
                 filename=f"encounter-{key}.csv",
                 label="Download CSV",
                 embed=False,
-                button_type="default",
+                color="default",
                 css_classes=[f"enc-csv-{key}"],
                 visible=False,
                 width=150,
             )
         # sending the sides to the combat panel
         self.key_input = pn.widgets.PasswordInput(
-            name="GM key", placeholder="the key the server printed", css_classes=["enc-key"],
+            label="GM key", placeholder="the key the server printed", css_classes=["enc-key"],
             **wide,
         )  # fmt: skip
-        self.key_button = pn.widgets.Button(name="Enter key", css_classes=["enc-key-enter"])
+        self.key_button = pn.widgets.Button(label="Enter key", css_classes=["enc-key-enter"])
         self.key_button.on_click(lambda _e: self._try_key())
         self.send_button = pn.widgets.Button(
-            name="Send to the combat panel", button_type="success", css_classes=["enc-send"],
+            label="Send to the combat panel", color="success", css_classes=["enc-send"],
             **wide,
         )  # fmt: skip
         self.send_button.on_click(lambda _e: self.send_to_table())
