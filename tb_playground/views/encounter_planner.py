@@ -745,9 +745,17 @@ class EncounterPlanner(pn.viewable.Viewer):
         if location is None or doc is None or doc.session_context is None:
             return
         given = set(location.query_params) & set(SYNCED)
-        location.sync(self.settings, {p: p for p in SYNCED})
+        location.sync(self.settings, {p: p for p in SYNCED}, on_error=self._apply_each)
         if given and self.settings.fights <= AUTO_RUN_FIGHTS:
             pn.state.onload(self.start)
+
+    def _apply_each(self, values: dict) -> None:
+        """A link with a bad value (fights=0, an unknown policy): keep every good one."""
+        for key, value in values.items():
+            try:
+                self.settings.param.update(**{key: value})
+            except (ValueError, TypeError):
+                continue
 
     # -- the sides -----------------------------------------------------------------------------
 
