@@ -74,6 +74,7 @@ CSS = """
 .enc-note { font-size: 0.9em; margin: 4px 0; }
 .enc-note.err { color: #e03131; font-weight: 600; }
 .enc-table { overflow-x: auto; }
+details.enc-rounds-table summary { cursor: pointer; padding: 4px 0; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
 a.enc-link { font-weight: 600; }
 """
@@ -229,7 +230,7 @@ def result_tables(result) -> dict[str, ResultTable]:
         ("Any character dead", result.p_character_dead, *result.p_character_dead_interval),
     ]  # fmt: skip
     damage = [
-        (name, side, result.damage_share[cid], *result.damage_share_interval[cid])
+        (name, cid, side, result.damage_share[cid], *result.damage_share_interval[cid])
         for name, cid, side in zip(result.names, result.ids, result.combatant_sides, strict=True)
     ]
     return {
@@ -254,7 +255,7 @@ def result_tables(result) -> dict[str, ResultTable]:
         "damage": ResultTable(
             "Damage shares",
             "encounter-damage-shares.csv",
-            ("combatant", "side", "share", "low_95", "high_95"),
+            ("combatant", "combatant_id", "side", "share", "low_95", "high_95"),
             tuple(damage),
         ),
     }
@@ -264,26 +265,53 @@ def _interval(low: float, high: float) -> str:
     return f"{percent(low)} to {percent(high)}"
 
 
-def _table_html(table: ResultTable, percent_columns: int, first: str) -> str:
-    """A result table in words: percentages, the 95% interval as one column."""
-    head = f"<tr><th>{escape(first)}</th>"
-    if table.columns[1] == "side":
-        head += "<th>Side</th>"
-    head += '<th class="num">Chance</th>' if percent_columns else ""
-    if "low_95" in table.columns:
-        head += '<th class="num">95% interval</th>'
-    head += "</tr>"
+def display_names(names: list[str]) -> list[str]:
+    """Names told apart: a name that appears more than once gets its number ("Guard dog 2")."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if names.count(name) == 1 else f"{name} {seen[name]}")
+    return out
+
+
+def _table_html(table: ResultTable, headers: tuple[str, ...], words: int = 1) -> str:
+    """A result table in words: ``words`` text columns, a percentage, its 95% interval.
+
+    The percentage's exact value is in the cell's ``data-p``; the interval is one column.
+    """
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers[:words])
+    head += "".join(f'<th class="num">{escape(h)}</th>' for h in headers[words:])
     body = []
     for row in table.rows:
-        cells = [f"<td>{escape(row[0])}</td>"]
-        rest = list(row[1:])
-        if table.columns[1] == "side":
-            cells.append(f"<td>{escape(rest.pop(0))}</td>")
-        cells.append(f'<td class="num" data-p="{rest[0]!r}">{escape(percent(rest[0]))}</td>')
-        if len(rest) == 3:
-            cells.append(f'<td class="num">{escape(_interval(rest[1], rest[2]))}</td>')
+        text, numbers_ = row[:words], row[words:]
+        cells = [f"<td>{escape(v)}</td>" for v in text]
+        cells.append(
+            f'<td class="num" data-p="{float(numbers_[0])!r}">{escape(percent(numbers_[0]))}</td>'
+        )
+        if len(numbers_) == 3:
+            cells.append(f'<td class="num">{escape(_interval(numbers_[1], numbers_[2]))}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")
-    return f'<div class="enc-table"><table class="tb">{head}{"".join(body)}</table></div>'
+    return f'<div class="enc-table"><table class="tb"><tr>{head}</tr>{"".join(body)}</table></div>'
+
+
+def _damage_html(table: ResultTable) -> str:
+    names = display_names([row[0] for row in table.rows])
+    shown = ResultTable(
+        table.title,
+        table.file_name,
+        table.columns,
+        tuple((name, row[2], *row[3:]) for name, row in zip(names, table.rows, strict=True)),
+    )
+    return _table_html(shown, ("Combatant", "Side", "Share", "95% interval"), words=2)
+
+
+def _rounds_html(table: ResultTable) -> str:
+    rows = ResultTable(table.title, table.file_name, table.columns, table.rows)
+    return (
+        '<details class="enc-rounds-table"><summary>Every round as a table</summary>'
+        f"{_table_html(rows, ('Round', 'Chance the fight ends in it'))}</details>"
+    )
 
 
 def wins_html(result) -> str:
@@ -320,21 +348,25 @@ def wins_html(result) -> str:
     )
 
 
-def rounds_plot(result) -> hv.Bars:
-    """The rounds distribution as bars: P(the fight ends in round r)."""
+def rounds_plot(result) -> hv.Histogram:
+    """The rounds distribution as bars on a numeric axis: P(the fight ends in round r), %."""
     rows = result_tables(result)["rounds"].rows
-    return hv.Bars(
-        [(str(r), 100 * p) for r, p in rows], "Round", "Chance the fight ends in it (%)"
+    edges = [r - 0.5 for r, _ in rows] + [rows[-1][0] + 0.5]
+    return hv.Histogram(
+        (edges, [100 * p for _, p in rows]),
+        kdims=["Round"],
+        vdims=["Chance the fight ends in it (%)"],
     ).opts(
         color=BAR_COLOR,
+        line_color=None,
         responsive=True,
         min_height=240,
         height=260,
         toolbar=None,
         default_tools=["hover"],
-        title="",
         fontsize={"labels": "10pt", "xticks": "9pt", "yticks": "9pt"},
         ylim=(0, None),
+        xlim=(0.5, max(rows[-1][0], 5) + 0.5),
     )
 
 
@@ -672,7 +704,7 @@ class EncounterPlanner(pn.viewable.Viewer):
         )  # fmt: skip
         run = pn.FlexBox(
             _box(self.fights_input, flex="1 1 120px"),
-            _box(self.seed_input, flex="1 1 120px"),
+            _box(self.seed_input, flex="1 1 150px"),
             _box(self.end_select, flex="2 1 220px"),
             **_wide(),
         )
@@ -689,7 +721,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.progress,
             self.cancel_button,
             self.status,
-            flex="0 1 460px",
+            flex="1 1 420px",
         )
 
         def titled(title, pane, key):
@@ -709,7 +741,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             ),  # fmt: skip
             titled("The characters", self.tables["characters"], "characters"),
             titled("Who did the damage", self.tables["damage"], "damage"),
-            flex="1 1 340px",
+            flex="2 1 340px",
         )
         send = _box(
             pn.pane.Markdown("### Play it at the table", margin=(0, 10)),
@@ -889,9 +921,11 @@ class EncounterPlanner(pn.viewable.Viewer):
         tables = result_tables(result)
         self.wins.object = wins_html(result)
         self.plot.object = rounds_plot(result)
-        self.tables["rounds"].object = _table_html(tables["rounds"], 1, "Round")
-        self.tables["characters"].object = _table_html(tables["characters"], 1, "Event")
-        self.tables["damage"].object = _table_html(tables["damage"], 1, "Combatant")
+        self.tables["rounds"].object = _rounds_html(tables["rounds"])
+        self.tables["characters"].object = _table_html(
+            tables["characters"], ("What happens", "Chance", "95% interval")
+        )
+        self.tables["damage"].object = _damage_html(tables["damage"])
         for download in self.downloads.values():
             download.visible = True
 
