@@ -77,6 +77,7 @@ CSS = """
 details.enc-rounds-table summary { cursor: pointer; padding: 4px 0; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
 a.enc-link { font-weight: 600; }
+ul.enc-brings { margin: 2px 0 4px; padding-left: 1.2em; }
 """
 
 
@@ -549,6 +550,8 @@ class EncounterPlanner(pn.viewable.Viewer):
         self._service = service
         self.settings = settings or PlannerSettings()
         self.run: PlannerRun | None = None
+        self.result = None
+        self._result_parts: list = []
         self._poller = None
         self._gm = False
         self._build()
@@ -556,7 +559,9 @@ class EncounterPlanner(pn.viewable.Viewer):
         if self.service_key_ok(query_arg("key")):
             self._unlock()
         self._on_source()
+        self._on_file()
         self.settings.param.watch(lambda _e: self._on_source(), ["source"])
+        self.settings.param.watch(lambda _e: self._on_file(), ["encounter"])
         on_session_end(self.close)
 
     # -- service and key ----------------------------------------------------------------------
@@ -626,6 +631,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             s.param.table, options=[], label="Table", css_classes=["enc-table-pick"], **plain
         )
         self.table_note = _html("enc-table-note")
+        self.file_note = _html("enc-file-note")
 
         def policy(parameter, kind, label, css):
             return pn.widgets.Select.from_param(
@@ -662,7 +668,9 @@ class EncounterPlanner(pn.viewable.Viewer):
             value=0, max=100, visible=False, css_classes=["enc-progress"], **wide
         )
         self.status = _html("enc-status")
-        self.wins = _html("enc-wins")
+        self.wins = _html(
+            "enc-wins", object='<p class="enc-note enc-no-run">No run yet: press Run.</p>'
+        )
         self.plot = pn.pane.HoloViews(None, css_classes=["enc-rounds-plot"], **wide)
         self.tables = {key: _html(f"enc-{key}") for key in ("rounds", "characters", "damage")}
         self.downloads = {}
@@ -692,7 +700,9 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.send_message = _html("enc-send-message")
 
     def __panel__(self) -> pn.viewable.Viewable:
-        files = pn.Column(self.encounter_select, self.party_pick, self.foes_pick, **_wide())
+        files = pn.Column(
+            self.encounter_select, self.file_note, self.party_pick, self.foes_pick, **_wide()
+        )
         self._files_box = files
         self._table_box = pn.Column(self.table_select, self.table_note, **_wide())
         plays = pn.FlexBox(
@@ -732,15 +742,20 @@ class EncounterPlanner(pn.viewable.Viewer):
                 **_wide(),
             )
 
-        results = _box(
-            pn.pane.Markdown("### Who wins", margin=(0, 10)),
-            self.wins,
-            self.downloads["wins"],
+        self._result_parts = [
             titled(
                 "How many rounds", pn.Column(self.plot, self.tables["rounds"], **_wide()), "rounds"
             ),  # fmt: skip
             titled("The characters", self.tables["characters"], "characters"),
             titled("Who did the damage", self.tables["damage"], "damage"),
+        ]
+        for part in self._result_parts:
+            part.visible = self.result is not None
+        results = _box(
+            pn.pane.Markdown("### Who wins", margin=(0, 10)),
+            self.wins,
+            self.downloads["wins"],
+            *self._result_parts,
             flex="2 1 340px",
         )
         send = _box(
@@ -810,6 +825,31 @@ class EncounterPlanner(pn.viewable.Viewer):
                 if self._gm
                 else '<p class="enc-note">A live table needs the GM key (below).</p>'
             )
+
+    def _on_file(self) -> None:
+        """Say who the chosen encounter file brings, side by side (the pickers add to them)."""
+        name = self.settings.encounter
+        if not name:
+            self.file_note.object = ""
+            self.file_note.visible = False
+            return
+        try:
+            plain = plain_from_files(name, [], [])
+        except (ValueError, OSError) as err:
+            self.file_note.object = f'<p class="enc-note err">{escape(err)}</p>'
+        else:
+            by_side = {}
+            for record in plain["combatants"]:
+                by_side.setdefault(record["side"], []).append(record["name"])
+            lines = "".join(
+                f"<li><b>{escape(side)}</b>: {escape(', '.join(names))}</li>"
+                for side, names in by_side.items()
+            )
+            self.file_note.object = (
+                f'<div class="enc-note">The file brings<ul class="enc-brings">{lines}</ul>'
+                "The pickers below add to its first and second side.</div>"
+            )
+        self.file_note.visible = True
 
     def encounter_source(self):
         """A callable giving the chosen sides as plain data (run in the run's thread)."""
@@ -889,6 +929,8 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.progress.value = int(100 * run.progress)
             self.status.object = (
                 f'<p class="enc-note">{run.decided:,} of {run.fights:,} fights decided...</p>'
+                if run.decided
+                else '<p class="enc-note">Setting up the fights...</p>'
             )
 
     def _stop_polling(self) -> None:
@@ -928,6 +970,8 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.tables["damage"].object = _damage_html(tables["damage"])
         for download in self.downloads.values():
             download.visible = True
+        for part in self._result_parts:
+            part.visible = True
 
     def _csv(self, key: str) -> io.StringIO:
         return io.StringIO(result_tables(self.result)[key].csv())
