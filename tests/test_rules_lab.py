@@ -325,7 +325,7 @@ def test_the_overall_shift_is_the_least_squares_minimum():
     for i, level in enumerate(fit.levels):
         p = np.array([float(brute_success(int(t), int(level))) for t in fit.targets])
 
-        def sse(s):
+        def sse(s, p=p):
             return sum((plain_line(t + s) - q) ** 2 for t, q in zip(fit.targets, p, strict=True))
 
         best = min(sse(s) for s in grid[::20])
