@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tb_playground.display import names
 from tb_playground.engine import (
     ELEMENTS,
     attack_elements,
@@ -71,23 +72,38 @@ ROLL_OVER = "roll_over_draft"
 #: Everything the lab compares: each switch, then the draft.
 LAB_SWITCHES = (*SWITCHES, ROLL_OVER)
 
-#: Short plain names for the lab's picker (the sentences are ``SWITCH_SENTENCES``).
-SWITCH_TITLES = {
-    "gift_check_ki_plus_stamina": "Gift Check against Ki + Stamina",
-    "never_moira": "Moira never attacks",
-    "boosts_before_roll": "Ki boosts chosen before the roll",
-    "vitals_002": "Poise stops at 0 (002 Vitals)",
-    "ki_pool_from_sub_stats": "Ki pool from five sub-stats",
-    "short_rest_half_klotho": "Short Rest gives half Klotho Ki",
-    "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
-    "death_at_negative_health": "Death at the negative Health sub-stat",
-    "slow_called_shot_advantage": "Slow Called Shot with Advantage",
-    "advantage_from_expert": "Training Advantage from Expert",
-    "below_zero_heals_per_rest": "Below 0, every rest heals a level",
-    "flustered_shaken_off": "Flustered can be shaken off",
-    "criticals_outrank": "Criticals outrank in opposed rolls",
-    "deception_water": "Deception rolls Water",
-    ROLL_OVER: "The roll-over draft (rules/003)",
+#: Short plain names for the lab's picker (``display.DISPLAY_NAMES["lab_switch"]``).
+SWITCH_TITLES = dict(names("lab_switch"))
+
+#: What ``switch_report``'s inputs mean for each switch (None: the switch does not read it).
+SWITCH_INPUTS: dict[str, dict[str, str | None]] = {
+    "gift_check_ki_plus_stamina": {"element": None, "stat": "Stamina", "dice": None},
+    "never_moira": {"element": "Moira", "stat": "Best other Element", "dice": "Damage dice"},
+    "boosts_before_roll": {
+        "element": None,
+        "stat": "What a boost adds (Ferocity, Presence or Psyche)",
+        "dice": "Damage dice",
+    },
+    "vitals_002": {"element": None, "stat": "Defender's Ki", "dice": None},
+    "ki_pool_from_sub_stats": {"element": "Strongest Element", "stat": None, "dice": None},
+    "short_rest_half_klotho": {"element": None, "stat": None, "dice": None},
+    "fate_spends_stamina_only": {"element": None, "stat": None, "dice": None},
+    "death_at_negative_health": {"element": None, "stat": None, "dice": None},
+    "slow_called_shot_advantage": {"element": "Element", "stat": None, "dice": "Damage dice"},
+    "advantage_from_expert": {"element": "Element", "stat": None, "dice": None},
+    "below_zero_heals_per_rest": {"element": None, "stat": "Health sub-stat", "dice": None},
+    "flustered_shaken_off": {"element": None, "stat": "Presence", "dice": None},
+    "criticals_outrank": {
+        "element": "Resister's Element (their TN is it + 5)",
+        "stat": None,
+        "dice": None,
+    },
+    "deception_water": {"element": "Fire", "stat": "Water", "dice": None},
+    ROLL_OVER: {
+        "element": "Element (the draft: Skill Rating)",
+        "stat": "Wall (Soak)",
+        "dice": "Damage dice (the draft: weapon rating)",
+    },
 }
 
 #: Each one's sentence; the draft's too.
@@ -407,6 +423,13 @@ class Curve:
         """Switched minus default at each ``x``."""
         return self.switched - self.default
 
+    def biggest_change(self) -> int | None:
+        """The index of the largest change in size (the first of equals); None if none."""
+        size = np.abs(np.nan_to_num(self.difference))
+        if not np.any(size > 1e-12):
+            return None
+        return int(np.argmax(size))
+
     def rows(self) -> list[dict[str, float]]:
         """One row per ``x``: the axis, the default, the switch and the difference."""
         return [
@@ -494,6 +517,16 @@ class SwitchReport:
     unchanged: str
     simulated: bool
     simulator_note: str
+
+    @property
+    def default_label(self) -> str:
+        """What the default line is called on a chart."""
+        return "20 Below" if self.switch == ROLL_OVER else "Default"
+
+    @property
+    def switched_label(self) -> str:
+        """What the switched line is called on a chart."""
+        return "Roll-over draft" if self.switch == ROLL_OVER else "Switch on"
 
 
 def _grid(fn: Callable[[int, int], float], xs, ys) -> np.ndarray:
