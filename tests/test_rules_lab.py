@@ -21,11 +21,13 @@ import pytest
 
 from tb_playground.lab import simulate
 from tb_playground.lab.rules_lab import (
+    LAB_QUOTES,
     LAB_SWITCHES,
     NOT_SIMULATED,
     QUANTITY_NAMES,
     ROLL_OVER,
     SIMULATED,
+    SWITCH_INPUTS,
     SWITCH_TITLES,
     TOUCHES,
     Cancelled,
@@ -33,10 +35,12 @@ from tb_playground.lab.rules_lab import (
     example_encounter,
     quantities,
     ruleset_for,
+    source_text,
     switch_report,
     win_comparison,
 )
 from tb_playground.models.ruleset import SWITCHES, VARIANT_SWITCHES, Ruleset
+from tb_playground.texts import rules_text
 from tests.brute_dice import brute_damage
 
 FACES = range(1, 11)
@@ -393,3 +397,33 @@ def test_win_comparison_cancels_and_says_what_it_cannot_play(encounter):
     for switch in ("boosts_before_roll", ROLL_OVER, "deception_water"):
         result = win_comparison(encounter, switch, fights=100)
         assert not result.simulated and result.note and result.default == {}
+
+
+# -- sources and inputs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("switch", LAB_SWITCHES)
+def test_each_source_quote_is_in_its_text_under_its_heading(switch):
+    number, heading, quote = LAB_QUOTES[switch]
+    text = " ".join(rules_text(number).split())
+    at = text.find(" ".join(quote.split()))
+    assert at >= 0, f"rules/{number} does not say {quote!r}"
+    assert 0 <= text.rfind(heading, 0, at), f"{quote!r} is not under {heading!r}"
+    assert "_" not in source_text(switch)  # plain words, no code names
+
+
+@pytest.mark.parametrize("switch", LAB_SWITCHES)
+def test_an_input_the_switch_does_not_read_changes_nothing(switch):
+    base = switch_report(switch, element=5, stat=3, dice=5)
+    for key, other in (("element", 9), ("stat", 8), ("dice", 11)):
+        moved = switch_report(switch, **{"element": 5, "stat": 3, "dice": 5, key: other})
+        same = all(
+            np.array_equal(a.default, b.default, equal_nan=True)
+            and np.array_equal(a.switched, b.switched, equal_nan=True)
+            and a.title == b.title
+            for a, b in zip(base.curves, moved.curves, strict=True)
+        ) and (
+            base.heatmap is None
+            or np.array_equal(base.heatmap.switched, moved.heatmap.switched, equal_nan=True)
+        )
+        assert same == (SWITCH_INPUTS[switch][key] is None), (switch, key)

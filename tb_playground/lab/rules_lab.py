@@ -113,11 +113,97 @@ LAB_SENTENCES = {
     "margin, capped by the weapon rating.",
 }
 
-#: Where each reading comes from (the switch's own documentation in ``Ruleset``).
-LAB_SOURCES = {
-    **{name: Ruleset.param[name].doc for name in SWITCHES},
-    ROLL_OVER: Ruleset.param["system"].doc,
+#: Where each reading comes from: (rules file, its heading, the words quoted verbatim).
+LAB_QUOTES: dict[str, tuple[str, str, str]] = {
+    "gift_check_ki_plus_stamina": (
+        "002",
+        "How Do I Use a Gift?",
+        "a resource-risk roll against your own Ki and Stamina combined",
+    ),
+    "never_moira": (
+        "002",
+        "How Do I Attack?",
+        "Earth, Air, Fire, or Water - whichever matches how you're actually attempting the "
+        "attack, not your weapon, and never Moira",
+    ),
+    "boosts_before_roll": (
+        "002",
+        "How Do I Deal Damage?",
+        "decided before any of the attack's dice are rolled, not chosen afterward to salvage "
+        "a bad one",
+    ),
+    "vitals_002": (
+        "002",
+        "What Happens to My Poise?",
+        "Poise can't go below 0",
+    ),
+    "ki_pool_from_sub_stats": (
+        "002",
+        "How Does Ki Work?",
+        "average your Soak, Initiative, Ferocity, Stamina, and Atropos sub-stats, then double "
+        "the result",
+    ),
+    "short_rest_half_klotho": (
+        "002",
+        "How Does Ki Work?",
+        "A Short Rest gives back half your Klotho, rounded up.",
+    ),
+    "fate_spends_stamina_only": (
+        "002",
+        "How Does Fate Work?",
+        "your Stamina score sets that cap",
+    ),
+    "death_at_negative_health": (
+        "002",
+        "What Happens to My Health?",
+        "at or below your negative Health sub-stat) and you die",
+    ),
+    "slow_called_shot_advantage": (
+        "002",
+        "How Do Action Brackets Work?",
+        "it allows called shots and gets Advantage on the attack",
+    ),
+    "advantage_from_expert": (
+        "002",
+        "What Are Advantage and Disadvantage?",
+        "an Expert or Master Skill Training Tier",
+    ),
+    "below_zero_heals_per_rest": (
+        "002",
+        "What Happens to My Health?",
+        "1 Health Level per rest, Short or Full, until you're back up to 0",
+    ),
+    "flustered_shaken_off": (
+        "002",
+        "What Happens to My Poise?",
+        "You can spend an action to roll Presence against a Difficulty to shake it off early",
+    ),
+    "criticals_outrank": (
+        "000",
+        "Opposed Rolls",
+        "If you both succeed, whoever came in further under their target number wins.",
+    ),
+    "deception_water": ("004", "Social Attacks", "Water carries Deception."),
+    ROLL_OVER: (
+        "003",
+        "Taking Actions and Rolling Dice",
+        "If you meet or exceed the DC, you succeed.",
+    ),
 }
+
+#: What the default reading says instead, and what the switch does with the quote.
+LAB_READINGS = {
+    "criticals_outrank": "The text is silent on criticals; by default a critical's margin counts "
+    "like any other, and the switch lets a critical beat any ordinary success.",
+}
+
+
+def source_text(switch: str) -> str:
+    """Where a reading comes from, in words: 'rules/002, "How Do I Attack?": "..."'."""
+    number, heading, quote = LAB_QUOTES[_check_switch(switch)]
+    extra = LAB_READINGS.get(switch)
+    return f'rules/{number}, "{heading}": "{quote}"' + (f" {extra}" if extra else "")
+
 
 #: The quantities ``quantities`` computes, in plain words.
 QUANTITY_NAMES = {
@@ -588,7 +674,7 @@ def switch_report(switch: str, element: int = 5, stat: int = 3, dice: int = 5) -
         switch=switch,
         title=SWITCH_TITLES[switch],
         sentence=LAB_SENTENCES[switch],
-        source=LAB_SOURCES[switch],
+        source=source_text(switch),
         touches=tuple(QUANTITY_NAMES[q] for q in sorted(TOUCHES[switch])),
         curves=tuple(curves),
         heatmap=heatmap,

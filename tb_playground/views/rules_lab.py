@@ -12,6 +12,7 @@ thread with a progress bar and a cancel button.
 from __future__ import annotations
 
 import io
+import textwrap
 import threading
 
 import holoviews as hv
@@ -55,7 +56,16 @@ CSS = """
 .lab-note { font-size: 0.92em; margin: 2px 0; }
 .lab-scroll { overflow-x: auto; max-width: 100%; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
+table.lab-fit { font-size: 0.85em; }
+table.lab-fit td, table.lab-fit th { padding: 2px 4px; }
 """
+
+
+def _box(*objects, flex: str = "1 1 340px", **kwargs) -> pn.Column:
+    """A flex item: its basis wide (one per row on a phone), growing to share a wide row."""
+    return pn.Column(
+        *objects, sizing_mode="stretch_width", styles={"flex": flex, "min-width": "0"}, **kwargs
+    )
 
 
 def _pane(css_class: str, **kwargs) -> pn.pane.HTML:
@@ -70,6 +80,15 @@ def _number(value: float, unit: str) -> str:
     if np.isnan(value):
         return "-"
     return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+
+
+#: Characters per line of a chart title: a title wraps instead of running off a phone's chart.
+TITLE_WIDTH = 40
+
+
+def _title(text: str) -> str:
+    """A chart title on lines of at most ``TITLE_WIDTH`` characters (Bokeh draws each line)."""
+    return "\n".join(textwrap.wrap(text, TITLE_WIDTH)) or text
 
 
 def _is_chance(label: str) -> bool:
@@ -98,7 +117,7 @@ def curve_plot(curve, default_label: str, switched_label: str) -> hv.Overlay:
     low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
     pad = max(0.05 * (high - low), 0.5 if not chance else 2.0)
     return hv.Overlay(lines).opts(
-        title=curve.title,
+        title=_title(curve.title),
         xlim=(x.min() - 0.5, x.max() + 0.5),
         ylim=(low - pad, high + pad),
         legend_cols=2,
@@ -120,7 +139,7 @@ def difference_plot(heat) -> hv.HeatMap:
     data = (xs[keep], ys[keep], diff[keep])
     label = f"Change ({unit})"
     return hv.HeatMap(data, [heat.x_label, heat.y_label], hv.Dimension("change", label=label)).opts(
-        title=heat.title,
+        title=_title(heat.title),
         cmap="RdBu_r",
         clim=(-top, top),
         colorbar=True,
@@ -142,7 +161,6 @@ def _csv_download(filename: str, callback, label: str = "Download CSV") -> pn.wi
         filename=filename,
         label=label,
         button_type="light",
-        sizing_mode="fixed",
         width=220,
         margin=(2, 10),
         css_classes=["lab-csv"],
@@ -200,10 +218,13 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
         f"{100 * fit.overall_rms[i]:.1f} percentage points.</p>"
     )
     return (
-        f"{summary}<div class='lab-scroll'><table class='tb lab-fit'><tr><th>{head}</th>"
-        f"<th class='num'>Plain</th><th class='num'>{escape(level_name)}</th>"
-        f"<th class='num'>Whole {word} shift</th><th class='num'>its error (points)</th>"
-        f"<th class='num'>Best {word} shift</th><th class='num'>its error (points)</th></tr>"
+        f"{summary}<div class='lab-scroll'><table class='tb lab-fit'>"
+        f"<tr><th rowspan='2'>{head}</th><th class='num' rowspan='2'>Plain</th>"
+        f"<th class='num' rowspan='2'>{escape(level_name)}</th>"
+        f"<th class='num' colspan='2'>Whole {word} shift</th>"
+        f"<th class='num' colspan='2'>Best {word} shift</th></tr>"
+        "<tr><th class='num'>shift</th><th class='num'>error</th>"
+        "<th class='num'>shift</th><th class='num'>error</th></tr>"
         f"{''.join(rows)}</table></div>"
         "<p class='lab-note'>A shift s means: the plain roll at "
         + (
@@ -211,8 +232,9 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
             if fit.system == "20 Below"
             else "DC, with s added to the dice, succeeds about as often as this roll."
         )
-        + " The error is the plain roll's chance at the shift minus this roll's (0 when the "
-        "best shift matches exactly; the plain roll never goes below 1% or above 99%).</p>"
+        + " The error, in percentage points, is the plain roll's chance at the shift minus this "
+        "roll's: 0 when the best shift matches exactly; the plain roll never goes below 1% or "
+        "above 99%, so at the ends no shift matches.</p>"
     )
 
 
@@ -255,7 +277,7 @@ class RulesLab(pn.viewable.Viewer):
     """Every rules reading side by side: curves, heatmap, Advantage as a TN, 004's tables."""
 
     switch = param.Selector(
-        default="advantage_from_expert",
+        default="slow_called_shot_advantage",
         objects=list(LAB_SWITCHES),
         doc="The reading compared with the default (a Ruleset switch or the roll-over draft).",
     )
@@ -300,6 +322,9 @@ class RulesLab(pn.viewable.Viewer):
             _csv_download(f"curve-{i + 1}.csv", lambda i=i: self._curve_csv_text(i))
             for i in range(2)
         ]
+        self._curve_boxes = [
+            _box(self._curves[i], self._changes[i], self._curve_csv[i]) for i in range(2)
+        ]
         self._heatmap = pn.pane.HoloViews(sizing_mode="stretch_width", css_classes=["lab-heatmap"])
         self._heatmap_note = _pane("lab-heatmap-note", margin=(0, 10))
         self._heatmap_csv = _csv_download("difference.csv", self._heatmap_csv_text)
@@ -333,10 +358,10 @@ class RulesLab(pn.viewable.Viewer):
         ]
         # P(win)
         self._party = pn.widgets.MultiChoice.from_param(
-            self.param.party, name="Party", options=characters, **width
+            self.param.party, name="Party", options=characters, description=None, **width
         )
         self._foes = pn.widgets.MultiChoice.from_param(
-            self.param.foes, name="Foes", options=creatures, **width
+            self.param.foes, name="Foes", options=creatures, description=None, **width
         )
         self._fights = pn.widgets.Select.from_param(
             self.param.fights, name="Fights under each reading", description=None, **width
@@ -383,7 +408,7 @@ class RulesLab(pn.viewable.Viewer):
 
     # -- the switch ------------------------------------------------------------------------------
 
-    def _on_inputs(self, event) -> None:
+    def _on_inputs(self, *events) -> None:
         self._refresh_report()
 
     def _refresh_report(self) -> None:
@@ -411,9 +436,7 @@ class RulesLab(pn.viewable.Viewer):
             self._no_inputs.visible = unused
             for i, pane in enumerate(self._curves):
                 shown = i < len(report.curves)
-                pane.visible = shown
-                self._curve_csv[i].visible = shown
-                self._changes[i].visible = shown
+                self._curve_boxes[i].visible = shown
                 if shown:
                     pane.object = curve_plot(
                         report.curves[i], report.default_label, report.switched_label
@@ -444,7 +467,7 @@ class RulesLab(pn.viewable.Viewer):
 
     # -- Advantage as a flat modifier --------------------------------------------------------------
 
-    def _on_fit(self, event) -> None:
+    def _on_fit(self, *events) -> None:
         self._refresh_fit()
 
     def _refresh_fit(self) -> None:
@@ -452,22 +475,30 @@ class RulesLab(pn.viewable.Viewer):
         self._fit_result = fit
         levels = [int(v) for v in fit.levels]
         options = {_level_name(fit, v): v for v in levels}
-        level = self.level if self.level in levels else 1
+        level = self.shown_level(levels)
         with pn.io.hold():
             self._level.param.update(options=options, value=level)
-            if self.level != level:
-                self.level = level
             self._fit.object = _fit_html(fit, level)
         if not getattr(self, "_level_linked", False):
             self._level.link(self, value="level")
             self._level_linked = True
+
+    def shown_level(self, levels: list[int]) -> int:
+        """The level the table shows: ``level`` if the system has it, else the nearest one.
+
+        Of the same sign (20 Below counts only the sign); Advantage for 0.
+        """
+        if self.level in levels:
+            return self.level
+        sign = 1 if self.level >= 0 else -1
+        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - self.level))
 
     def _fit_csv_text(self) -> str:
         return records_csv(self._fit_result.rows())
 
     # -- P(win) ------------------------------------------------------------------------------------
 
-    def _on_fight_inputs(self, event) -> None:
+    def _on_fight_inputs(self, *events) -> None:
         if not self._running:
             self._show_win_intro()
 
@@ -555,12 +586,7 @@ class RulesLab(pn.viewable.Viewer):
     # -- layout ------------------------------------------------------------------------------------
 
     def __panel__(self) -> pn.viewable.Viewable:
-        def box(*objects, flex: str = "1 1 340px", **kwargs) -> pn.Column:
-            return pn.Column(
-                *objects, sizing_mode="stretch_width", styles={"flex": flex, "min-width": "0"},
-                **kwargs,
-            )  # fmt: skip
-
+        box = _box
         self._show_win_intro()
         controls = box(
             pn.pane.Markdown("### Which rule", margin=(0, 10)),
@@ -572,10 +598,7 @@ class RulesLab(pn.viewable.Viewer):
             self._no_inputs,
             flex="0 1 420px",
         )
-        curves = [
-            box(self._curves[i], self._changes[i], self._curve_csv[i], flex="1 1 340px")
-            for i in range(2)
-        ]
+        curves = self._curve_boxes
         tables = [
             box(pn.pane.Markdown(f"#### {escape(title)}", margin=(0, 10)), md, csv)
             for title, md, csv in self._tables
