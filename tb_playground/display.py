@@ -95,6 +95,29 @@ DISPLAY_NAMES: dict[str, dict[object, str]] = {
         "deception_water": "Deception rolls Water",
         "roll_over_draft": "The roll-over draft (rules/003)",
     },
+    # The encounter lab's policies (``tb_playground.lab``): how a side plays a simulated fight.
+    "bracket_policy": {
+        "normal": "Normal: two attacks",
+        "fast": "Fast: one attack, first",
+        "slow_aim": "Slow with Aim when it is worth more",
+        "aim": "Slow with Aim, always",
+        "called_shot": "Slow with a Called Shot",
+        "bump": "Bump to Fast with Ki while it lasts",
+    },
+    "target_policy": {
+        "weakest": "The weakest foe",
+        "spread": "Spread the attacks",
+        "most_dangerous": "The most dangerous foe",
+        "finish": "Finish off foes who are down",
+    },
+    "boost_policy": {
+        "lift": "Boost every die a boost lifts over the wall",
+        "none": "Never boost",
+    },
+    "fight_end": {
+        "down": "Until one side is all down",
+        "dead": "Until one side is all dead or gone",
+    },
 }
 
 #: Kinds whose names come from ``models/ruleset.py`` (imported on first use).
