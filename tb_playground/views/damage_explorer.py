@@ -12,6 +12,7 @@ import holoviews as hv
 import panel as pn
 import param
 
+from tb_playground.display import dice_text
 from tb_playground.engine import (
     CONDITIONS,
     armor_covers,
@@ -176,8 +177,9 @@ def ronan_html() -> str:
     heads = "".join(f"<th>{k}</th>" for k in range(automatic, dice + 1))
     cells = "".join(f"<td>{escape(percent(p))}</td>" for p in dist[automatic:])
     return (
-        f"<p>Ronan critically hits with Onslaught: {dice} dice, Klotho {klotho}, against Soak "
-        f"{soak}. {automatic} dice connect outright; the other {rolled} roll with +{klotho}, "
+        f"<p>Ronan critically hits with Onslaught: {dice_text(dice)}, Klotho {klotho}, "
+        f"against Soak {soak}. {dice_text(automatic)} connect outright; the other {rolled} "
+        f"roll with +{klotho}, "
         f"each getting over the wall {escape(percent(p_die_over(soak, klotho)))} of the time. "
         f"The book's rolls {', '.join(map(str, rolls))} deal "
         f"<b class='ronan-levels'>{levels} levels</b> ({automatic} outright + "
