@@ -63,6 +63,8 @@ SWITCH_LABELS = {
     "deception_water": "Deception rolls Water",
 }
 
+#: The sheet's styles. Warning colours are mixed with the theme's text colour (60% red), so they
+#: stay dark red on a light page and turn light red on a dark one (>= 4.5:1 on both).
 CSS = """
 .sheet-stats { display: flex; flex-wrap: wrap; gap: 6px 16px; }
 .sheet-stat { min-width: 6.2em; }
@@ -73,11 +75,13 @@ CSS = """
 table.tb td.p { text-align: right; white-space: nowrap; }
 table.tb th.c { text-align: right; }
 table.tb td.name { white-space: nowrap; }
-table.skill-odds .name { position: sticky; left: 0; background: #fafafa; z-index: 1; }
+table.skill-odds .name { position: sticky; left: 0; z-index: 1;
+  background: var(--panel-background-color, #fafafa); }
 table.skill-odds .meta { display: block; font-size: 0.78em; opacity: 0.75; }
-.bad { color: #c0392b; }
-.cond { color: #a04000; }
-td.refused { color: #c0392b; font-style: italic; }
+.bad { color: color-mix(in srgb, #c0392b 60%, var(--panel-on-background-color, #000)); }
+.cond { color: color-mix(in srgb, #a04000 60%, var(--panel-on-background-color, #000)); }
+td.refused { color: color-mix(in srgb, #c0392b 60%, var(--panel-on-background-color, #000));
+  font-style: italic; }
 tr.skill-group td.name { white-space: normal; min-width: 12em; max-width: 22em; }
 tr.skill-group .names { display: block; font-size: 0.78em; opacity: 0.85; }
 """
@@ -1126,7 +1130,7 @@ class CharacterSheet(pn.viewable.Viewer):
             pn.FlexBox(*self._play, **flex),
             _label("Conditions on the character"),
             self._conditions,
-            pn.Row(self._flustered, self._end_scene, sizing_mode="stretch_width"),
+            pn.FlexBox(self._flustered, self._end_scene, **flex),
             css="card-play",
         )
         attacks = self._card(
