@@ -144,7 +144,23 @@ window.__tb = (() => {
       const [a, b] = [lum(shown), lum(bg)].sort((p, q) => q - p);
       return {text: el.textContent.trim().slice(0, 30), ratio: (a + 0.05) / (b + 0.05)};
     });
-  return {controlBoxes, charts, moveAll, contrast};
+  // Every control's value, by its title (sliders, selects...) or its type (button groups).
+  // A select's value is its option's label; a button group's, its chosen label(s).
+  const controlValues = () => models()
+    .map(m => [m, (m.type || "").split(".").pop()])
+    .filter(([m, t]) => CONTROL.test(t) && t !== "Selection" && !t.endsWith("Button"))
+    .map(([m, t]) => {
+      let value = m.value;
+      if (t.endsWith("ButtonGroup") && !Array.isArray(m.active)) value = m.labels[m.active];
+      else if (t.endsWith("ButtonGroup")) value = m.active.map(i => m.labels[i]);
+      else if (t === "Checkbox") value = m.active;
+      else if (t.endsWith("Select") && Array.isArray(m.options)) {
+        const o = m.options.find(o => (Array.isArray(o) ? o[0] : o) === m.value);
+        value = Array.isArray(o) ? o[1] : m.value;
+      }
+      return {type: t, title: m.title || m.label || "", value};
+    });
+  return {controlBoxes, charts, moveAll, contrast, controlValues};
 })();
 """
 

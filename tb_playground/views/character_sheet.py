@@ -767,7 +767,7 @@ class CharacterSheet(pn.viewable.Viewer):
         wanted = query_value("vs")
         for label, creature in self._target.options.items():
             if wanted in (label, creature.name):
-                self.target = creature
+                self._target.value = creature  # the Select sets ``target``
                 break
         sync_url(self, URL_KEYS)
         self._to_link()
