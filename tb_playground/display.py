@@ -196,6 +196,12 @@ def percent(p: float) -> str:
     return f"{100 * p:.1f}%"
 
 
+def dice_text(count: int) -> str:
+    """A number of dice in words that agree with it: "1 die", "2 dice", "0 dice"."""
+    count = int(count)
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def fraction_text(value: Fraction) -> str:
     """An exact probability as "11/20" (whole numbers as "0" or "1")."""
     value = Fraction(value)
