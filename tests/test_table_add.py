@@ -114,3 +114,41 @@ def test_refusals_write_nothing(table):
             }
         )
     assert table.state["version"] == version
+
+
+def test_the_gm_pages_control_adds_from_a_roster_file_or_an_upload(tmp_path, table):
+    """The view reads the file and sends the command; refusals show as plain sentences."""
+    from tb_playground.service import CombatService
+    from tb_playground.views.add_combatant import AddCombatant
+
+    sent = []
+
+    def send(command):
+        try:
+            table.apply(command)
+        except (ValueError, PermissionError):
+            return False
+        sent.append(command)
+        return True
+
+    files = CombatService(tmp_path / "other.sqlite", gm_key="k").creature_files()
+    adder = AddCombatant(send, files)
+    assert "grizzly_bear.yaml" in adder.pick.options
+    assert adder.add() is False  # nothing picked yet
+    assert "Pick a roster file" in adder.message.object
+    adder.pick.value = adder.pick.options["grizzly_bear.yaml"]
+    adder.side.value = "Wild"
+    adder.hidden.value = True
+    assert adder.add() is True
+    assert table.state["combatants"]["grizzly-bear"]["hidden"] is True
+    assert table.state["combatants"]["grizzly-bear"]["side"] == "Wild"
+    # An upload wins over the picked file; a bad one is a sentence, and nothing is added.
+    adder.upload.filename = "oops.yaml"
+    adder.upload.value = b"kind: creature\nschema_version: 1\ndata: {name: <b>x</b>, health: -1}\n"
+    version = table.state["version"]
+    assert adder.add() is False
+    assert table.state["version"] == version
+    adder.upload.value = b"{not json"
+    assert adder.add() is False
+    assert "<b>" not in adder.message.object and "Traceback" not in adder.message.object
+    assert "oops.yaml" in adder.message.object

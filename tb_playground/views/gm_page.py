@@ -20,6 +20,7 @@ from tb_playground.service import CombatService, get_service
 from tb_playground.table.rules import DEFAULT_UNTIL, SETTABLE_CONDITIONS
 
 from . import combat_render as render
+from .add_combatant import AddCombatant
 from .combat_session import (
     TableSession,
     TurnControls,
@@ -311,6 +312,7 @@ class GMPage(pn.viewable.Viewer):
         )
         self.note_button = button("Add note", "gm-note-go")
         self.note_button.on_click(lambda _e: self._note())
+        self.adder = AddCombatant(self.send, self.service.creature_files())
 
         self.table_view = pn.Column(
             self.header,
@@ -338,6 +340,8 @@ class GMPage(pn.viewable.Viewer):
                 self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
             ),
             row(self.note, self.note_button),
+            pn.pane.Markdown("### Add to the fight"),
+            self.adder,
             row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
             pn.pane.Markdown("### Log"),
             self.log,
