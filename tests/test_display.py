@@ -36,7 +36,7 @@ CODE_NAMES = [
     ("timing", engine.TIMINGS),
     ("zone", engine.ZONES),
     ("vital", engine.VITALS),
-    ("state", tuple({s for states in engine.STATE_NAMES.values() for s in states})),
+    ("state", tuple(sorted({s for states in engine.STATE_NAMES.values() for s in states}))),
     ("grid_statistic", engine.GRID_STATISTICS),
     ("advantage", (-1, 0, 1)),
     ("slow_action", SLOW_ACTIONS),

@@ -166,7 +166,7 @@ def _dask_client(scheduler, workers: int, processes: bool):
         n_workers=workers,
         threads_per_worker=1,
         processes=processes,
-        dashboard_address=None,
+        dashboard_address=":0",
         silence_logs=40,  # logging.ERROR
     )
     client = Client(cluster, set_as_default=False)

@@ -95,6 +95,14 @@ PAGES: tuple[PageInfo, ...] = (
         "table.jpg",
     ),
     PageInfo(
+        "lab",
+        "Rules lab",
+        "Pick a rules reading and see exactly what it changes: odds and damage side by side, "
+        "what Advantage is worth as a flat bonus, who wins the same fight, and the quick "
+        "reference tables.",
+        "lab.jpg",
+    ),
+    PageInfo(
         "rules",
         "Rules",
         "The rules these pages follow: the digest, and the texts it quotes.",
