@@ -42,6 +42,7 @@ from tb_playground.models.files import FORMATS, load
 from .combat_session import on_session_end, query_arg
 from .format import PHONE_CSS, TABLE_CSS, escape, percent
 from .labels import options_for
+from .share import csv_button, served, sync_url
 from .site import page
 
 #: A link with at most this many fights runs as soon as the page opens.
@@ -61,6 +62,14 @@ COPIES = 4
 
 #: Colour of the rounds bars (3:1 or better on white and on the dark theme's #181818).
 BAR_COLOR = "#2e8b57"
+
+#: The CSV files of the four result tables.
+FILE_NAMES = {
+    "wins": "encounter-who-wins.csv",
+    "rounds": "encounter-rounds.csv",
+    "characters": "encounter-characters.csv",
+    "damage": "encounter-damage-shares.csv",
+}
 
 #: The planner's CSS, inside each pane's shadow root.
 CSS = """
@@ -237,25 +246,25 @@ def result_tables(result) -> dict[str, ResultTable]:
     return {
         "wins": ResultTable(
             "Who wins",
-            "encounter-who-wins.csv",
+            FILE_NAMES["wins"],
             ("side", "p_win", "low_95", "high_95"),
             tuple(wins),
         ),
         "rounds": ResultTable(
             "Rounds",
-            "encounter-rounds.csv",
+            FILE_NAMES["rounds"],
             ("round", "p_fight_ends_in_round"),
             tuple(rounds),
         ),
         "characters": ResultTable(
             "Characters hurt",
-            "encounter-characters.csv",
+            FILE_NAMES["characters"],
             ("event", "p", "low_95", "high_95"),
             tuple(characters),
         ),
         "damage": ResultTable(
             "Damage shares",
-            "encounter-damage-shares.csv",
+            FILE_NAMES["damage"],
             ("combatant", "combatant_id", "side", "share", "low_95", "high_95"),
             tuple(damage),
         ),
@@ -675,16 +684,13 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.tables = {key: _html(f"enc-{key}") for key in ("rounds", "characters", "damage")}
         self.downloads = {}
         for key in ("wins", "rounds", "characters", "damage"):
-            self.downloads[key] = pn.widgets.FileDownload(
-                callback=lambda key=key: self._csv(key),
-                filename=f"encounter-{key}.csv",
-                label="Download CSV",
-                embed=False,
-                color="default",
-                css_classes=[f"enc-csv-{key}"],
-                visible=False,
-                width=150,
+            self.downloads[key] = csv_button(
+                "Download CSV",
+                FILE_NAMES[key],
+                lambda key=key: self._csv(key).getvalue(),
+                f"enc-csv-{key}",
             )
+            self.downloads[key].visible = False
         # sending the sides to the combat panel
         self.key_input = pn.widgets.PasswordInput(
             label="GM key", placeholder="the key the server printed", css_classes=["enc-key"],
@@ -787,22 +793,13 @@ class EncounterPlanner(pn.viewable.Viewer):
     # -- URL -----------------------------------------------------------------------------------
 
     def _sync_url(self) -> None:
-        location = pn.state.location
-        doc = pn.state.curdoc
-        if location is None or doc is None or doc.session_context is None:
+        """The settings in the URL, both ways (``share.sync_url``: a bad value is skipped)."""
+        if not served() or pn.state.location is None:
             return
-        given = set(location.query_params) & set(SYNCED)
-        location.sync(self.settings, {p: p for p in SYNCED}, on_error=self._apply_each)
+        given = set(pn.state.location.query_params) & set(SYNCED)
+        sync_url(self.settings, {p: p for p in SYNCED})
         if given and self.settings.fights <= AUTO_RUN_FIGHTS:
             pn.state.onload(self.start)
-
-    def _apply_each(self, values: dict) -> None:
-        """A link with a bad value (fights=0, an unknown policy): keep every good one."""
-        for key, value in values.items():
-            try:
-                self.settings.param.update(**{key: value})
-            except (ValueError, TypeError):
-                continue
 
     # -- the sides -----------------------------------------------------------------------------
 
