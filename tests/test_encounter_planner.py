@@ -19,6 +19,7 @@ import pytest
 
 from tb_playground.lab import simulate
 from tb_playground.service import CombatService
+from tb_playground.views import encounter_planner
 from tb_playground.views.encounter_planner import (
     EncounterPlanner,
     PlannerRun,
@@ -30,6 +31,17 @@ from tb_playground.views.encounter_planner import (
 )
 
 KEY = "planner-key"
+
+
+@pytest.fixture(autouse=True)
+def outside_a_session(monkeypatch):
+    """These tests drive the view as a notebook would: no browser session, no URL.
+
+    (Another test in the same process may leave Panel's current document set; the view must
+    not read that test's URL or start threads here.)
+    """
+    monkeypatch.setattr(encounter_planner, "served", lambda: False)
+    monkeypatch.setattr(encounter_planner, "query_arg", lambda _name: None)
 
 
 @pytest.fixture

@@ -897,7 +897,7 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.run = run
         self.run_button.disabled = True
         self.status.object = '<p class="enc-note">Running...</p>'
-        if wait or pn.state.curdoc is None or pn.state.curdoc.session_context is None:
+        if wait or not served():
             run.play()
             self._finish(run)
             return run
