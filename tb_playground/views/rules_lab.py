@@ -289,7 +289,11 @@ class RulesLab(pn.viewable.Viewer):
         objects=["20 Below", "roll-over draft"],
         doc="The dice system of the Advantage table.",
     )
-    level = param.Integer(default=1, bounds=(-3, 3), doc="The Advantage level of the table.")
+    level = param.Selector(
+        default=1,
+        objects=[-3, -2, -1, 1, 2, 3],
+        doc="The Advantage level of the table (negative: Disadvantage).",
+    )
     party = param.List(default=["Ronan", "The Brick"], item_type=str, doc="The party's fighters.")
     foes = param.List(default=["Grizzly bear", "Guard dog"], item_type=str, doc="Their foes.")
     fights = param.Selector(default=2000, objects=list(FIGHT_CHOICES), doc="Fights per reading.")
@@ -399,12 +403,21 @@ class RulesLab(pn.viewable.Viewer):
                     "foes": "foes",
                     "fights": "fights",
                 },
+                on_error=self._apply_each,
             )
         self._refresh_report()
         self._refresh_fit()
         self.param.watch(self._on_inputs, ["switch", "element", "stat", "dice"])
         self.param.watch(self._on_fit, ["system", "level"])
         self.param.watch(self._on_fight_inputs, ["switch", "party", "foes", "fights"])
+
+    def _apply_each(self, values: dict) -> None:
+        """A link with one value out of range: keep the others (each set on its own)."""
+        for key, value in values.items():
+            try:
+                setattr(self, key, value)
+            except (ValueError, TypeError):
+                pass
 
     # -- the switch ------------------------------------------------------------------------------
 
@@ -471,6 +484,9 @@ class RulesLab(pn.viewable.Viewer):
         self._refresh_fit()
 
     def _refresh_fit(self) -> None:
+        if type(self.level) is not int:  # a link's "-3" arrives as -3.0
+            with param.discard_events(self):
+                self.level = int(self.level)
         fit = advantage_as_tn(self.system)
         self._fit_result = fit
         levels = [int(v) for v in fit.levels]
@@ -488,10 +504,11 @@ class RulesLab(pn.viewable.Viewer):
 
         Of the same sign (20 Below counts only the sign); Advantage for 0.
         """
-        if self.level in levels:
-            return self.level
-        sign = 1 if self.level >= 0 else -1
-        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - self.level))
+        wanted = int(self.level)
+        if wanted in levels:
+            return wanted
+        sign = 1 if wanted >= 0 else -1
+        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - wanted))
 
     def _fit_csv_text(self) -> str:
         return records_csv(self._fit_result.rows())
