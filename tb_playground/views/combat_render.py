@@ -321,6 +321,19 @@ def attack_table(previews: list[dict], who: dict[str, str]) -> str:
     )
 
 
+def ranges(view: dict) -> str:
+    """The range bands the GM has set between pairs (rules/000 "Map or No Map")."""
+    who = names(view)
+    items = [
+        f"<span>{escape(who.get(r['a'], '?'))} – {escape(who.get(r['b'], '?'))}: "
+        f"{escape(r['band'].capitalize())}</span>"
+        for r in view.get("ranges") or []
+    ]
+    if not items:
+        return ""
+    return f'<div class="status">Ranges:</div><div class="order">{"".join(items)}</div>'
+
+
 def unique_labels(combatants: list[dict], suffix=lambda c: "") -> dict[str, str]:
     """Label -> id for a Select, numbering combatants that share a name ("Guard dog 2")."""
     out: dict[str, str] = {}
