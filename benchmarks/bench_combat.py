@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.models import Encounter, load  # noqa: E402
-from tb_playground.service import CombatService, set_service  # noqa: E402
+from tb_playground.service import TRIM_DELAY, CombatService, set_service  # noqa: E402
 
 KEY = "bench-key"
 ROSTER = ROOT / "examples" / "roster"
@@ -245,7 +245,7 @@ def settled(base: str, timeout: float = 90.0) -> dict:
         time.sleep(1)
 
 
-def bench_sessions(clients: int, actions: int, trace: bool = False) -> dict:
+def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bool = False) -> dict:
     tmp = tempfile.mkdtemp()
     db = Path(tmp) / "bench.sqlite"
     service = CombatService(db, gm_key=KEY)
@@ -257,6 +257,8 @@ def bench_sessions(clients: int, actions: int, trace: bool = False) -> dict:
     env = {**os.environ, "TB_TABLE_DB": str(db), "TB_GM_KEY": KEY}
     if trace:
         env["PYTHONTRACEMALLOC"] = "1"
+    if not pymalloc:  # as note 0009 advises serving: freed heap can go back to the system
+        env.update(PYTHONMALLOC="malloc", MALLOC_ARENA_MAX="2")
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "gm.py"),
@@ -328,7 +330,9 @@ def bench_sessions(clients: int, actions: int, trace: bool = False) -> dict:
         close_all(players)
         gm.close()
         gm.join(30)
-        after = settled(base)  # the server reaps the closed sessions (checked every second)
+        settled(base)  # the server reaps the closed sessions (checked every second)
+        time.sleep(TRIM_DELAY + 2)  # and trims its heap a little after the last one
+        after = memstats(base)
         trimmed = memstats(base, trim=True)
     finally:
         proc.terminate()
@@ -365,6 +369,9 @@ def main() -> None:
     parser.add_argument(
         "--trace", action="store_true", help="run the server under tracemalloc (traced heap)"
     )
+    parser.add_argument(
+        "--pymalloc", action="store_true", help="serve with CPython's own small-object allocator"
+    )
     args = parser.parse_args()
     if args.which in ("pages", "both"):
         r = bench_pages(args.actions)
@@ -373,7 +380,7 @@ def main() -> None:
             f"median {r['median_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
         )
     if args.which in ("sessions", "both"):
-        r = bench_sessions(args.clients, args.actions, args.trace)
+        r = bench_sessions(args.clients, args.actions, args.trace, args.pymalloc)
         print(
             f"{r['clients']} client sessions on one table ({r['actions']} GM actions): update "
             f"median {r['median_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
@@ -383,7 +390,8 @@ def main() -> None:
             f"GM, {r['rss_loaded_mb']:.0f} MB with {r['clients']} sessions "
             f"({r['mb_per_session']:.2f} MB per session), {r['rss_after_close_mb']:.0f} MB after "
             f"they closed ({100 * r['after_vs_start']:+.1f}% of the start), "
-            f"{r['rss_after_trim_mb']:.0f} MB after malloc_trim ({100 * r['trim_vs_start']:+.1f}%)"
+            f"{r['rss_after_trim_mb']:.0f} MB after one more malloc_trim "
+            f"({100 * r['trim_vs_start']:+.1f}%)"
         )
         blocks = " -> ".join(f"{b:,}" for b in r["blocks"])
         print(f"pymalloc blocks (start -> {r['clients']} open -> closed): {blocks}")

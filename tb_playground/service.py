@@ -20,6 +20,8 @@ No Panel import: the pages bind to a table through ``views.combat_session.TableS
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import secrets
@@ -41,6 +43,21 @@ PREVIEW_CACHE = 256
 
 #: How many (table, role, seat) drawings the service keeps (the newest version of each).
 DRAWN_CACHE = 512
+
+#: Seconds after the last page closed before freed heap is handed back to the system.
+TRIM_DELAY = 3.0
+
+
+def _libc_trim():
+    """The C library's ``malloc_trim`` (None where there is none)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_malloc_trim = _libc_trim()
 
 
 def _server_address(argv: list[str]) -> str:
@@ -82,6 +99,37 @@ class CombatService:
         self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
+        self._trim_timer: threading.Timer | None = None
+        #: How many times freed heap was handed back (tests).
+        self.trims = 0
+
+    # -- memory ------------------------------------------------------------------------------
+
+    def page_closed(self) -> None:
+        """A page left its table: soon after the last of a wave, give freed heap back.
+
+        A closed session's Python objects are all collected (benchmarks/bench_combat.py counts
+        them), but the C allocator keeps the pages they used, so the server's resident memory
+        stays at its high-water mark. ``malloc_trim`` returns them; it runs once,
+        ``TRIM_DELAY`` seconds after the last page closed, on a timer thread. With CPython's
+        small-object allocator most freed memory stays in its arenas: serve with
+        ``PYTHONMALLOC=malloc MALLOC_ARENA_MAX=2`` so the trim reaches it (note 0009).
+        """
+        if _malloc_trim is None:
+            return
+        with self._lock:
+            if self._trim_timer is not None:
+                self._trim_timer.cancel()
+            self._trim_timer = threading.Timer(TRIM_DELAY, self._trim)
+            self._trim_timer.daemon = True
+            self._trim_timer.start()
+
+    def _trim(self) -> None:
+        import gc
+
+        gc.collect()
+        _malloc_trim(0)
+        self.trims += 1
 
     # -- the GM key ----------------------------------------------------------------------------
 

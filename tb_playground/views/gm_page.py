@@ -71,7 +71,7 @@ class GMPage(pn.viewable.Viewer):
         self._build_prompt()
         self._build_chooser()
         self._build_table()
-        on_session_end(self.close)
+        on_session_end(self._session_ended)
         key = key if key is not None else query_arg("key")
         if self.service.gm_key_ok(key):
             self._unlocked(key, remember=False)
@@ -652,6 +652,10 @@ class GMPage(pn.viewable.Viewer):
         keep = self.tool_who.value if self.tool_who.value in tools.values() else first
         update(self.tool_who, options=tools, value=keep)
         self._tool_options()
+
+    def _session_ended(self) -> None:
+        self.close()
+        self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""

@@ -59,7 +59,7 @@ class TablePage(pn.viewable.Viewer):
         self._layout = pn.Column(sizing_mode="stretch_width")
         self._build_join()
         self._build_table()
-        on_session_end(self.close)
+        on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
         self._layout[:] = [self.join_view]
         if code:
@@ -381,6 +381,10 @@ class TablePage(pn.viewable.Viewer):
             visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
             d["attacks"] = attacks_html(self.service.previews(s.table, s.seat, visible), d["view"])
         update(self.attacks, object=d["attacks"])
+
+    def _session_ended(self) -> None:
+        self.close()
+        self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
