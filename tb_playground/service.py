@@ -219,15 +219,14 @@ class CombatService:
         declaration, another combatant's hit) costs every player page nothing. With
         ``compute=False`` a preview not in the cache is None rather than computed.
         """
-        state = table.state
-        key = (table.name, seat, _preview_key(state, seat, visible))
+        key = (table.name, seat, _preview_key(table.state_of([seat, *visible]), seat, visible))
         with self._lock:
             if key in self._previews:
                 self._previews.move_to_end(key)
                 return self._previews[key]
         if not compute:
             return None
-        found = attack_previews(state, seat, visible)
+        found = attack_previews(table.state, seat, visible)
         with self._lock:
             self._previews[key] = found
             while len(self._previews) > PREVIEW_CACHE:

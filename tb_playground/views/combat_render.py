@@ -57,6 +57,7 @@ CSS = """
           text-align: center; font-size: 1.15em; }
 .status { opacity: 0.9; }
 .err { color: #d22; }
+.hint { font-size: 0.85em; opacity: 0.8; }
 .order { display: flex; flex-wrap: wrap; gap: 4px; }
 .order span { border: 1px solid #bbb; border-radius: 4px; padding: 0 5px; }
 .order span.up { background: #d08700; color: #fff; border-color: #d08700; }

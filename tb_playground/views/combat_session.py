@@ -347,7 +347,7 @@ class SpendControls:
 
     def _explain(self) -> None:
         rule = FATE_SPENDS[self.fate_kind.value]
-        update(self.fate_help, object=f'<div class="meta">{render.escape(rule.effect)}</div>')
+        update(self.fate_help, object=f'<div class="hint">{render.escape(rule.effect)}</div>')
         self.fate_condition.visible = self.fate_kind.value in FATE_NEEDS_CONDITION
 
     def show(self, c: dict | None) -> None:
