@@ -11,6 +11,7 @@ shows it (names and notes are typed by people).
 
 from __future__ import annotations
 
+from tb_playground.display import dice_text
 from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 
@@ -172,7 +173,7 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
         auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
         return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {d['levels']} level(s) so far."
     if kind == "boosted":
-        boosted = f"{len(d['dice'])} di(c)e for {d['ki']} Ki"
+        boosted = f"{dice_text(len(d['dice']))} for {d['ki']} Ki"
         return f"{n(d['attacker'])} boosts {boosted}: {d['levels']} level(s)."
     if kind == "awaiting_prevention":
         return f"{n(d['target'])} may spend Ki to prevent up to {d['levels']} level(s)."
@@ -209,6 +210,9 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
                 return f"The GM adjusts {n(d['combatant'])}."
         field = SETTABLE_WORDS.get(d["field"], d["field"])
         return f"The GM sets {n(d['combatant'])}'s {field} to {d['value']}."
+    if kind == "added":
+        init = f", Initiative {d['initiative']}" if "initiative" in d else ""
+        return f"{n(d['combatant'])} joins the fight ({d['side']}{init})."
     if kind == "hidden":
         return f"{n(d['combatant'])} is hidden."
     if kind == "shown":

@@ -12,6 +12,7 @@ import holoviews as hv
 import panel as pn
 import param
 
+from tb_playground.display import dice_text
 from tb_playground.engine import (
     CONDITIONS,
     armor_covers,
@@ -45,6 +46,7 @@ from .format import (
 )
 from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
+from .share import csv_button, csv_text, sync_url
 from .site import page
 
 #: Largest pool on the heatmap.
@@ -176,8 +178,9 @@ def ronan_html() -> str:
     heads = "".join(f"<th>{k}</th>" for k in range(automatic, dice + 1))
     cells = "".join(f"<td>{escape(percent(p))}</td>" for p in dist[automatic:])
     return (
-        f"<p>Ronan critically hits with Onslaught: {dice} dice, Klotho {klotho}, against Soak "
-        f"{soak}. {automatic} dice connect outright; the other {rolled} roll with +{klotho}, "
+        f"<p>Ronan critically hits with Onslaught: {dice_text(dice)}, Klotho {klotho}, "
+        f"against Soak {soak}. {dice_text(automatic)} connect outright; the other {rolled} "
+        f"roll with +{klotho}, "
         f"each getting over the wall {escape(percent(p_die_over(soak, klotho)))} of the time. "
         f"The book's rolls {', '.join(map(str, rolls))} deal "
         f"<b class='ronan-levels'>{levels} levels</b> ({automatic} outright + "
@@ -185,6 +188,62 @@ def ronan_html() -> str:
         f'<table class="tb ronan"><tr><th>Levels</th>{heads}</tr><tr><td>Chance</td>{cells}'
         f"</tr></table><p>Expected: <b>{expected_levels(dist):.2f}</b> levels. A critical hit "
         "alone still stops the target at 0 (RULES.md, Vitals).</p>"
+    )
+
+
+#: The attack's settings kept in the page URL, by their own names; ``kind`` first, since it
+#: narrows the approaches and dice sources the later ones choose from.
+URL_ATTACK = (
+    "kind", "approach", "element", "dice_source", "weapon_rating", "gift_dice", "skill_tier",
+    "boosts", "bonus", "klotho", "attacker_ki", "bracket", "bracket_bumps", "slow_action",
+    "target_prone", "partial_cover", "off_hand", "reach", "attacker_conditions",
+    "attacker_exhausted", "target_defense_stat", "target_wall", "target_levels",
+    "target_conditions", "target_armor_levels", "target_armor_hardness", "target_armor_zone",
+    "target_ki", "target_ki_policy",
+)  # fmt: skip
+
+#: The rules/002 switches the page shows, kept in the URL too.
+URL_SWITCHES = ("boosts_before_roll", "never_moira", "vitals_002")
+
+
+def ronan_csv() -> str:
+    """rules/000's critical-hit example as CSV: the chance of each number of levels."""
+    dice, klotho, soak = RONAN["dice"], RONAN["klotho"], RONAN["soak"]
+    automatic, _rolled = critical_split(dice)
+    dist = damage_distribution(dice, soak, critical=True, klotho=klotho)
+    return csv_text(["Levels", "Chance"], [(k, float(dist[k])) for k in range(automatic, dice + 1)])
+
+
+def levels_csv(attack: Attack) -> str:
+    """The "Levels dealt" numbers as CSV: P(levels == k) on a hit, a critical hit, an attack.
+
+    Levels over the wall, whatever armor is worn (the chart shows the armor's loss instead
+    while armor covers the attack; the headline's expected levels are these).
+    """
+    columns = (attack.on_hit, attack.on_critical, attack.per_attack)
+    size = max(len(c) for c in columns)
+    rows = [[k, *(float(c[k]) if k < len(c) else 0.0 for c in columns)] for k in range(size)]
+    return csv_text(
+        ["Levels", "Chance on an ordinary hit", "Chance on a critical hit", "Chance per attack"],
+        rows,
+    )
+
+
+def grid_csv(attack: Attack, statistic: str) -> str:
+    """The heatmap's numbers as CSV: one row per dice pool and wall, per hit."""
+    grid = attack.grid(statistic, GRID_MAX_DICE)
+    what = (
+        "Expected levels per hit"
+        if statistic == "expected"
+        else "Chance of at least one level per hit"
+    )
+    return csv_text(
+        ["Dice", "Wall", what],
+        [
+            (dice, wall, float(grid[dice - 1, wall]))
+            for dice in range(1, grid.shape[0] + 1)
+            for wall in range(grid.shape[1])
+        ],
     )
 
 
@@ -348,6 +407,22 @@ class DamageExplorer(pn.viewable.Viewer):
         self._armor = pn.pane.HTML(
             css_classes=["dmg-armor"], stylesheets=[CSS], sizing_mode="stretch_width"
         )
+        self._csv = {
+            "levels": csv_button(
+                "Download levels dealt (CSV)", "levels.csv", lambda: levels_csv(a), "csv-levels"
+            ),
+            "grid": csv_button(
+                "Download the heatmap (CSV)",
+                "walls-and-dice.csv",
+                lambda: grid_csv(a, self.statistic),
+                "csv-grid",
+            ),
+            "ronan": csv_button("Download the example (CSV)", "ronan.csv", ronan_csv, "csv-ronan"),
+        }
+        # A link to the page reproduces the attack, the target and the switches.
+        sync_url(a, {name: name for name in URL_ATTACK})
+        sync_url(a.ruleset, {name: name for name in URL_SWITCHES})
+        sync_url(self, {"statistic": "cells"})
         self._refresh()
         a.param.watch(
             self._refresh, ["fight", "to_hit", "per_attack", "against_armor", "modifiers"]
@@ -439,12 +514,20 @@ class DamageExplorer(pn.viewable.Viewer):
             self._stats,
             self._armor,
             pn.FlexBox(
-                pn.Column(self._levels, sizing_mode="stretch_width", min_width=320),
+                pn.Column(
+                    self._levels, self._csv["levels"], sizing_mode="stretch_width", min_width=320
+                ),
                 pn.Column(self._rounds, sizing_mode="stretch_width", min_width=320),
                 sizing_mode="stretch_width",
             ),
             pn.FlexBox(
-                pn.Column(toggle, self._grid_pane, sizing_mode="stretch_width", min_width=320),
+                pn.Column(
+                    toggle,
+                    self._grid_pane,
+                    self._csv["grid"],
+                    sizing_mode="stretch_width",
+                    min_width=320,
+                ),
                 pn.Column(self._ki, sizing_mode="stretch_width", min_width=320),
                 sizing_mode="stretch_width",
             ),
@@ -455,6 +538,7 @@ class DamageExplorer(pn.viewable.Viewer):
                 stylesheets=[TABLE_CSS],
                 sizing_mode="stretch_width",
             ),
+            self._csv["ronan"],
             sizing_mode="stretch_width",
         )
 

@@ -25,6 +25,7 @@ from tb_playground.table.rules import (
 )
 
 from . import combat_render as render
+from .add_combatant import AddCombatant
 from .combat_session import (
     SpendControls,
     TableSession,
@@ -358,6 +359,7 @@ class GMPage(pn.viewable.Viewer):
         )
         self.note_button = button("Add note", "gm-note-go")
         self.note_button.on_click(lambda _e: self._note())
+        self.adder = AddCombatant(self.send, self.service.creature_files())
 
         self.table_view = pn.Column(
             self.header,
@@ -395,6 +397,8 @@ class GMPage(pn.viewable.Viewer):
             row(self.range_a, self.range_b, self.range_band, self.range_button),
             self.ranges,
             row(self.note, self.note_button),
+            pn.pane.Markdown("### Add to the fight"),
+            self.adder,
             row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
             pn.pane.Markdown("### Log"),
             self.log,
