@@ -88,7 +88,7 @@ def test_armor_chart_and_sentence_agree():
     a = view.attack
     a.param.update(target_armor_levels=3, target_armor_zone="head", slow_action="called_shot")
     assert "takes nothing while it holds" in view._armor.object
-    chart = view._levels_chart(a.on_hit, a.on_critical, a.per_attack, a.against_armor)
+    chart = view._levels_chart(view.plotted_levels)
     assert "wearer takes none" in _opts(chart)["xlabel"]
     # Bars only at 0 or 1 armour level lost; the ordinary hit's 1 equals the sentence's share.
     assert chart.data["x1"].max() < 1.5
@@ -99,7 +99,7 @@ def test_armor_chart_and_sentence_agree():
     # Without the called shot the head armour stands aside: the chart is levels over the wall.
     a.slow_action = "none"
     assert "does not cover" in view._armor.object
-    chart = view._levels_chart(a.on_hit, a.on_critical, a.per_attack, a.against_armor)
+    chart = view._levels_chart(view.plotted_levels)
     assert _opts(chart)["xlabel"] == "Levels that get over the wall"
 
 
@@ -146,3 +146,25 @@ def test_damage_controls_speak_plain_words():
     view.attack.approach = "Water"
     assert view._element_slider.name == "Water"
     assert np.all(view.attack.grid("any", 3) >= 0)
+
+
+def test_a_move_redraws_only_the_charts_it_changes():
+    """The Element moves the odds (levels per attack, rounds), not the dice's charts."""
+    view = DamageExplorer()
+    a = view.attack
+    redrawn = []
+    view.param.watch(
+        lambda *events: redrawn.append(sorted(e.name for e in events)),
+        ["plotted_levels", "plotted_fight", "plotted_ki", "plotted_grid", "plotted_marker"],
+    )
+    a.element += 1
+    assert redrawn == [["plotted_fight", "plotted_levels"]]
+    redrawn.clear()
+    a.weapon_rating += 1  # more dice: every chart but the heatmap's numbers
+    assert redrawn == [["plotted_fight", "plotted_ki", "plotted_levels", "plotted_marker"]]
+    redrawn.clear()
+    a.element -= 1
+    a.element += 1  # back and forth: the same (cached) numbers as before
+    assert all(names == ["plotted_fight", "plotted_levels"] for names in redrawn)
+    levels = view.plotted_levels
+    assert levels[2] is a.per_attack and not levels[2].flags.writeable
