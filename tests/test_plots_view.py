@@ -168,3 +168,23 @@ def test_a_move_redraws_only_the_charts_it_changes():
     assert all(names == ["plotted_fight", "plotted_levels"] for names in redrawn)
     levels = view.plotted_levels
     assert levels[2] is a.per_attack and not levels[2].flags.writeable
+
+
+def test_the_heatmaps_colour_bar_names_the_statistic_after_a_toggle():
+    """The colour bar's title is drawn once per chart: a toggle draws a new heatmap."""
+    view = DamageExplorer()
+    first = view._grid_pane.object
+    view.statistic = "any"
+    assert view._grid_pane.object is not first
+    heat = view._grid_pane.object[()].get(0)  # the heatmap layer of the first frame
+    image = heat if isinstance(heat, hv.Image) else heat.get(0)
+    assert _opts(image)["colorbar_opts"]["title"] == "% at least one"
+    redrawn = view._grid_pane.object
+    view.attack.boosts = 1  # numbers change, the statistic not: the same chart
+    assert view._grid_pane.object is redrawn
+
+
+def test_a_refused_attack_says_what_the_charts_show():
+    view = DamageExplorer()
+    view.attack.attacker_exhausted = 5
+    assert "No attack" in view._stats.object and "as it would go" in view._stats.object

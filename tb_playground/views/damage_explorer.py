@@ -102,13 +102,23 @@ def _stat(label: str, value: str, css: str) -> str:
     )
 
 
+#: Under "No attack": what the charts below still show.
+REFUSED_CHARTS = (
+    "The charts below show this attack as it would go if it could be made; as things stand "
+    "it deals nothing."
+)
+
+
 def _stats_html(attack: Attack) -> str:
     to_hit, fight = attack.to_hit, attack.fight
     rules = attack.rules
     why = attack.modifiers.describe()
     why_html = f'<p class="dmg-why">{escape(why)}</p>' if why else ""
     if not attack.allowed:
-        return f'<p class="dmg-refused"><b>No attack:</b> {escape(attack.modifiers.reason)}</p>'
+        return (
+            f'<p class="dmg-refused"><b>No attack:</b> {escape(attack.modifiers.reason)}</p>'
+            f'<p class="dmg-summary">{escape(REFUSED_CHARTS)}</p>'
+        )
     cells = [
         _stat(f"to hit (TN {to_hit.target})", percent(to_hit.p_hit), "dmg-hit"),
         _stat("critical hit", percent(to_hit.p_critical), "dmg-crit"),
@@ -393,10 +403,8 @@ class DamageExplorer(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             css_classes=["dmg-levels"],
         )
-        grid = hv.DynamicMap(pn.bind(self._grid, self.param.plotted_grid))
-        marker = hv.DynamicMap(pn.bind(self._marker, self.param.plotted_marker))
         self._grid_pane = pn.pane.HoloViews(
-            grid_chart(grid, marker), sizing_mode="stretch_width", css_classes=["dmg-grid"]
+            self._grid_chart(), sizing_mode="stretch_width", css_classes=["dmg-grid"]
         )
         self._ki = pn.pane.HoloViews(
             hv.DynamicMap(pn.bind(ki_plot, self.param.plotted_ki)),
@@ -496,6 +504,16 @@ class DamageExplorer(pn.viewable.Viewer):
     def _grid(grid: tuple) -> hv.Overlay:
         return grid_plot(*grid)
 
+    def _grid_chart(self) -> hv.Overlay:
+        """The heatmap with its marker, drawn afresh.
+
+        Its colour bar's title is fixed at the first draw, so a change of statistic draws a
+        new chart.
+        """
+        grid = hv.DynamicMap(pn.bind(self._grid, self.param.plotted_grid))
+        marker = hv.DynamicMap(pn.bind(self._marker, self.param.plotted_marker))
+        return grid_chart(grid, marker)
+
     @staticmethod
     def _marker(marker: tuple) -> hv.Points:
         return grid_marker(*marker, GRID_MAX_DICE)
@@ -533,9 +551,15 @@ class DamageExplorer(pn.viewable.Viewer):
             for name, value in self._chart_inputs().items()
             if not _same_chart(getattr(self, name), value)
         }
-        if changed:
-            with pn.io.hold(freeze=True):
-                self.param.update(**changed)
+        if not changed:
+            return
+        new_statistic = "plotted_grid" in changed and changed["plotted_grid"][1] != (
+            self.plotted_grid[1] if self.plotted_grid else None
+        )
+        with pn.io.hold(freeze=True):
+            self.param.update(**changed)
+            if new_statistic:
+                self._grid_pane.object = self._grid_chart()
 
     def _show_rating(self, *events) -> None:
         """Show only the slider for where the dice come from; name the Element slider."""
