@@ -20,7 +20,14 @@ from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: 
 
 from tb_playground.models import load  # noqa: E402
 from tb_playground.service import CombatService, set_service  # noqa: E402
-from tb_playground.views import PAGES, character_page, damage_page, odds_page, rules_page  # noqa: E402
+from tb_playground.views import (  # noqa: E402
+    PAGES,
+    character_page,
+    damage_page,
+    lab_page,
+    odds_page,
+    rules_page,
+)
 from tb_playground.views.gm_page import gm_page  # noqa: E402
 from tb_playground.views.table_page import table_page  # noqa: E402
 
@@ -32,6 +39,7 @@ FACTORIES = {
     "damage": damage_page,
     "character": lambda: character_page(load(ROOT / "examples" / "roster" / "ronan.json")),
     "rules": rules_page,
+    "lab": lab_page,
     "gm": gm_page,
     "table": table_page,
 }

@@ -77,6 +77,47 @@ DISPLAY_NAMES: dict[str, dict[object, str]] = {
     "weapon_range": {"normal": "Normal range", "long": "Long range", "beyond": "Beyond range"},
     "grid_statistic": {"expected": "Expected levels", "any": "Chance of at least one level"},
     "system": {"20 Below": "20 Below (roll under)", "roll-over draft": "Roll-over draft"},
+    # The rules lab's picker: each Ruleset switch, and the rules/003 draft, in a few words.
+    "lab_switch": {
+        "gift_check_ki_plus_stamina": "Gift Check against Ki + Stamina",
+        "never_moira": "Moira never attacks",
+        "boosts_before_roll": "Ki boosts chosen before the roll",
+        "vitals_002": "Poise stops at 0 (the Q&A's Vitals)",
+        "ki_pool_from_sub_stats": "Ki pool from five sub-stats",
+        "short_rest_half_klotho": "Short Rest gives half Klotho in Ki",
+        "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
+        "death_at_negative_health": "Death at the negative Health sub-stat",
+        "slow_called_shot_advantage": "Slow Called Shot with Advantage",
+        "advantage_from_expert": "Training Advantage from Expert",
+        "below_zero_heals_per_rest": "Below 0, every rest heals a level",
+        "flustered_shaken_off": "Flustered can be shaken off",
+        "criticals_outrank": "Criticals outrank in opposed rolls",
+        "deception_water": "Deception rolls Water",
+        "roll_over_draft": "The roll-over draft (rules/003)",
+    },
+    # The encounter lab's policies (``tb_playground.lab``): how a side plays a simulated fight.
+    "bracket_policy": {
+        "normal": "Normal: two attacks",
+        "fast": "Fast: one attack, first",
+        "slow_aim": "Slow with Aim when it is worth more",
+        "aim": "Slow with Aim, always",
+        "called_shot": "Slow with a Called Shot",
+        "bump": "Bump to Fast with Ki while it lasts",
+    },
+    "target_policy": {
+        "weakest": "The weakest foe",
+        "spread": "Spread the attacks",
+        "most_dangerous": "The most dangerous foe",
+        "finish": "Finish off foes who are down",
+    },
+    "boost_policy": {
+        "lift": "Boost every die a boost lifts over the wall",
+        "none": "Never boost",
+    },
+    "fight_end": {
+        "down": "Until one side is all down",
+        "dead": "Until one side is all dead or gone",
+    },
 }
 
 #: Kinds whose names come from ``models/ruleset.py`` (imported on first use).

@@ -39,6 +39,9 @@ ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 #: How many (table, version, seat) attack previews the service keeps.
 PREVIEW_CACHE = 256
 
+#: How many (table, role, seat) drawings the service keeps (the newest version of each).
+DRAWN_CACHE = 512
+
 
 def _server_address(argv: list[str]) -> str:
     """host:port the server listens on, read from ``panel serve``'s arguments (or the default)."""
@@ -76,6 +79,7 @@ class CombatService:
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
         self._previews: OrderedDict = OrderedDict()
+        self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
 
@@ -133,12 +137,39 @@ class CombatService:
                 return table
         return None
 
-    def previews(self, table: Table, seat: str, visible: list[str]) -> list[dict]:
+    def drawn(self, table: Table, role: str, seat: str | None, draw) -> dict:
+        """What ``draw(view)`` makes of the table as ``role`` and ``seat`` see it, now.
+
+        Every page of the same role and seat shows the same thing, so the view and its HTML
+        are made once per table version and shared: the first page to refresh after a change
+        calls ``draw(Table.view_for(role, seat))``, the others get the same dict (plain data
+        and strings, never a Bokeh model; treat it as read-only). Only the newest version of
+        each (table, role, seat) is kept.
+        """
+        key = (table.name, role, seat)
+        with self._lock:
+            hit = self._drawn.get(key)
+        if hit is not None and hit["view"]["version"] == table.version:
+            return hit
+        made = draw(table.view_for(role, seat))
+        with self._lock:
+            old = self._drawn.get(key)
+            if old is None or old["view"]["version"] <= made["view"]["version"]:
+                self._drawn[key] = made
+                self._drawn.move_to_end(key)
+            while len(self._drawn) > DRAWN_CACHE:
+                self._drawn.popitem(last=False)
+        return made
+
+    def previews(
+        self, table: Table, seat: str, visible: list[str], compute: bool = True
+    ) -> list[dict] | None:
         """``attack_previews`` for ``seat`` against ``visible`` (cached).
 
         The cache key is everything the previews read (the ruleset, the ranges, the round, the
         attacker's and the targets' records), so an event that changes none of it (a note, a
-        declaration, another combatant's hit) costs every player page nothing.
+        declaration, another combatant's hit) costs every player page nothing. With
+        ``compute=False`` a preview not in the cache is None rather than computed.
         """
         state = table.state
         key = (table.name, seat, _preview_key(state, seat, visible))
@@ -146,6 +177,8 @@ class CombatService:
             if key in self._previews:
                 self._previews.move_to_end(key)
                 return self._previews[key]
+        if not compute:
+            return None
         found = attack_previews(state, seat, visible)
         with self._lock:
             self._previews[key] = found

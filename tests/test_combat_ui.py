@@ -301,6 +301,8 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         ronan.goto(f"{base}/table?code={code}&seat=ronan")
         ronan.locator(".tp-faces input").fill("3 4")
         click(ronan, "tp-faces-go")
+        # The page clears the box once the roll is in: wait for it before typing the damage.
+        expect(ronan.locator(".tp-pending")).to_contain_text("damage roll next")
         ronan.locator(".tp-faces input").fill("9 9 9 9 9 9 2")
         click(ronan, "tp-faces-go")  # 6 over the wall of 3; a boost would lift the 2
         expect(gm.locator(".gm-pending")).to_contain_text("boost")

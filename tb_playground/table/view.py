@@ -204,6 +204,9 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
             if not state["share_foes"]:
                 return f"The GM adjusts {n(d['combatant'])}."
         return f"The GM sets {n(d['combatant'])}'s {d['field']} to {d['value']}."
+    if kind == "added":
+        init = f", Initiative {d['initiative']}" if "initiative" in d else ""
+        return f"{n(d['combatant'])} joins the fight ({d['side']}{init})."
     if kind == "hidden":
         return f"{n(d['combatant'])} is hidden."
     if kind == "shown":

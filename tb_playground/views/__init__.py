@@ -15,3 +15,7 @@ __all__ += ["CharacterSheet", "character_page"]
 from .site import PAGES, landing_page, page, rules_page  # noqa: E402
 
 __all__ += ["PAGES", "landing_page", "page", "rules_page"]
+
+from .rules_lab import RulesLab, lab_page  # noqa: E402
+
+__all__ += ["RulesLab", "lab_page"]

@@ -20,39 +20,27 @@ from tb_playground.service import CombatService, get_service
 from tb_playground.table.rules import DEFAULT_UNTIL, SETTABLE_CONDITIONS
 
 from . import combat_render as render
+from .add_combatant import AddCombatant
 from .combat_session import (
     TableSession,
+    TurnControls,
+    button,
+    html_pane,
     on_session_end,
     parse_faces,
     phone_page,
     query_arg,
     remember_in_url,
+    row,
     update,
 )
 from .format import escape
 
 BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
-COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
 
 #: A row of toggle buttons that wraps on a phone instead of running off the screen.
 WRAP_BUTTONS = ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
-
-
-def _row(*items, **kw) -> pn.FlexBox:
-    return pn.FlexBox(
-        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
-    )
-
-
-def _html(css_class: str, **kw) -> pn.pane.HTML:
-    return pn.pane.HTML(
-        "", css_classes=[css_class], stylesheets=[render.CSS], sizing_mode="stretch_width", **kw
-    )
-
-
-def _button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
-    return pn.widgets.Button(label=label, color=kind, css_classes=[css], width=130)
 
 
 class GMPage(pn.viewable.Viewer):
@@ -72,7 +60,7 @@ class GMPage(pn.viewable.Viewer):
         self.session: TableSession | None = None
         self.view: dict | None = None
         self._layout = pn.Column(sizing_mode="stretch_width")
-        self.message = _html("gm-message")
+        self.message = html_pane("gm-message")
         self._build_prompt()
         self._build_chooser()
         self._build_table()
@@ -96,14 +84,14 @@ class GMPage(pn.viewable.Viewer):
             label="GM key", placeholder="the key printed when the server started",
             css_classes=["gm-key"], sizing_mode="stretch_width",
         )  # fmt: skip
-        self.key_button = _button("Enter", "gm-key-enter", "primary")
-        self.key_message = _html("gm-key-message")
+        self.key_button = button("Enter", "gm-key-enter", "primary")
+        self.key_message = html_pane("gm-key-message")
         self.key_button.on_click(lambda _e: self._try_key())
         self.prompt = pn.Column(
             pn.pane.Markdown(
                 "## GM dashboard\nThis page needs the GM key.", css_classes=["gm-prompt"]
             ),
-            _row(self.key_input, self.key_button),
+            row(self.key_input, self.key_button),
             self.key_message,
             sizing_mode="stretch_width",
         )
@@ -126,7 +114,7 @@ class GMPage(pn.viewable.Viewer):
 
     def _build_chooser(self) -> None:
         self.open_select = pn.widgets.Select(label="Tables", css_classes=["gm-tables"], width=260)
-        self.open_button = _button("Open table", "gm-open", "primary")
+        self.open_button = button("Open table", "gm-open", "primary")
         self.open_button.on_click(lambda _e: self.open_table(self.open_select.value))
         files = self.service.encounter_files()
         self.encounter_select = pn.widgets.Select(
@@ -142,15 +130,15 @@ class GMPage(pn.viewable.Viewer):
             css_classes=["gm-extra"], sizing_mode="stretch_width",
         )  # fmt: skip
         self.new_name = pn.widgets.TextInput(label="Table name", css_classes=["gm-name"], width=260)
-        self.create_button = _button("Create table", "gm-create", "primary")
+        self.create_button = button("Create table", "gm-create", "primary")
         self.create_button.on_click(lambda _e: self.create_table())
-        self.chooser_message = _html("gm-chooser-message")
+        self.chooser_message = html_pane("gm-chooser-message")
         self.chooser = pn.Column(
             pn.pane.Markdown("## GM dashboard"),
             pn.pane.Markdown("### Open a table"),
-            _row(self.open_select, self.open_button),
+            row(self.open_select, self.open_button),
             pn.pane.Markdown("### Or start a new one"),
-            _row(self.encounter_select, self.new_name, self.create_button),
+            row(self.encounter_select, self.new_name, self.create_button),
             pn.pane.Markdown("An encounter file of your own (instead of the one above):"),
             self.encounter_upload,
             self.extra,
@@ -217,28 +205,28 @@ class GMPage(pn.viewable.Viewer):
     # -- the table -----------------------------------------------------------------------------
 
     def _build_table(self) -> None:  # noqa: PLR0915 - one widget per control
-        self.header = _html("gm-header")
-        self.status = _html("gm-status")
-        self.board = _html("gm-board")
-        self.log = _html("gm-log")
-        self.pending = _html("gm-pending")
+        self.header = html_pane("gm-header")
+        self.status = html_pane("gm-status")
+        self.board = html_pane("gm-board")
+        self.log = html_pane("gm-log")
+        self.pending = html_pane("gm-pending")
 
-        self.start_button = _button("Start the fight", "gm-start", "primary")
+        self.start_button = button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
             label="Initiative d10s (optional, in card order)", css_classes=["gm-init-faces"],
             placeholder="blank: the table rolls", width=260,
         )  # fmt: skip
-        self.reveal_button = _button("Reveal brackets", "gm-reveal", "primary")
-        self.undo_button = _button("Undo", "gm-undo")
-        self.redo_button = _button("Redo", "gm-redo")
+        self.reveal_button = button("Reveal brackets", "gm-reveal", "primary")
+        self.undo_button = button("Undo", "gm-undo")
+        self.redo_button = button("Redo", "gm-redo")
         self.share_toggle = pn.widgets.Toggle(
             label="Share foes' numbers", css_classes=["gm-share"], width=170
         )
-        self.rotate_button = _button("New join code", "gm-rotate")
-        self.short_rest = _button("Short Rest", "gm-short-rest")
-        self.full_night = _button("Full Night", "gm-full-night")
-        self.end_scene = _button("End of Scene", "gm-end-scene")
-        self.leave_button = _button("Other tables", "gm-leave")
+        self.rotate_button = button("New join code", "gm-rotate")
+        self.short_rest = button("Short Rest", "gm-short-rest")
+        self.full_night = button("Full Night", "gm-full-night")
+        self.end_scene = button("End of Scene", "gm-end-scene")
+        self.leave_button = button("Other tables", "gm-leave")
 
         self.start_button.on_click(lambda _e: self._start())
         self.reveal_button.on_click(lambda _e: self.send({"type": "reveal"}))
@@ -261,56 +249,47 @@ class GMPage(pn.viewable.Viewer):
         self.declare_bumps = pn.widgets.IntInput(
             label="Ki bumps", value=0, start=0, end=2, width=90
         )
-        self.declare_button = _button("Declare", "gm-declare", "primary")
+        self.declare_button = button("Declare", "gm-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
-        self.declare_row = _row(
+        self.declare_row = row(
             self.declare_who, self.declare_bracket, self.declare_bumps, self.declare_button
         )
 
         # The turn of whoever is up.
-        self.target = pn.widgets.Select(label="Target", css_classes=["gm-target"], width=200)
-        self.attack = pn.widgets.Select(label="Attack", css_classes=["gm-attack"], width=240)
-        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
-        self.attack_button = _button("Attack", "gm-attack-go", "primary")
-        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
-        self.move_button = _button("Move", "gm-move")
-        self.end_turn = _button("End turn", "gm-end-turn", "warning")
-        self.attack_button.on_click(lambda _e: self._attack())
-        self.move_button.on_click(lambda _e: self._move())
-        self.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
-        self.turn_row = _row(
-            self.target, self.attack, self.cover, self.attack_button,
-            self.move_metres, self.move_button, self.end_turn,
-        )  # fmt: skip
+        self.turn = TurnControls("gm", "End turn")
+        self.turn.attack_button.on_click(lambda _e: self._attack())
+        self.turn.move_button.on_click(lambda _e: self._move())
+        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn_row = self.turn.row
 
         # The attack under way.
-        self.roll_button = _button("Roll (table dice)", "gm-roll", "primary")
+        self.roll_button = button("Roll (table dice)", "gm-roll", "primary")
         self.faces = pn.widgets.TextInput(
             label="Or type the physical dice", placeholder="e.g. 3 7", css_classes=["gm-faces"],
             width=200,
         )  # fmt: skip
-        self.faces_button = _button("Use these dice", "gm-faces-go")
+        self.faces_button = button("Use these dice", "gm-faces-go")
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
-        self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
+        self.roll_row = row(self.roll_button, self.faces, self.faces_button)
         self.boost_dice = pn.widgets.CheckButtonGroup(
             options={}, css_classes=["gm-boost-dice"], stylesheets=[WRAP_BUTTONS],
             sizing_mode="stretch_width",
         )  # fmt: skip
-        self.boost_button = _button("Boost these dice", "gm-boost", "primary")
+        self.boost_button = button("Boost these dice", "gm-boost", "primary")
         self.boost_button.on_click(lambda _e: self._boost())
-        self.boost_row = _row(self.boost_dice, self.boost_button)
+        self.boost_row = row(self.boost_dice, self.boost_button)
         self.prevent_ki = pn.widgets.IntInput(
             label="Ki to prevent", value=0, start=0, width=120, css_classes=["gm-prevent-ki"]
         )
-        self.prevent_button = _button("Prevent", "gm-prevent", "primary")
+        self.prevent_button = button("Prevent", "gm-prevent", "primary")
         self.prevent_button.on_click(lambda _e: self._prevent())
-        self.prevent_row = _row(self.prevent_ki, self.prevent_button)
+        self.prevent_row = row(self.prevent_ki, self.prevent_button)
 
         # GM tools on one combatant.
         self.tool_who = pn.widgets.Select(label="Combatant", css_classes=["gm-tool-who"], width=200)
-        self.hide_button = _button("Hide", "gm-hide")
-        self.show_button = _button("Show", "gm-show")
+        self.hide_button = button("Hide", "gm-hide")
+        self.show_button = button("Show", "gm-show")
         self.hide_button.on_click(lambda _e: self._tool("hide"))
         self.show_button.on_click(lambda _e: self._tool("show"))
         self.condition = pn.widgets.Select(
@@ -320,23 +299,24 @@ class GMPage(pn.viewable.Viewer):
         self.until = pn.widgets.Select(label="Lasts", options=UNTIL_LABELS, width=200)
         self.condition.param.watch(self._default_until, "value")
         self._default_until()
-        self.set_condition = _button("Set condition", "gm-set-condition")
+        self.set_condition = button("Set condition", "gm-set-condition")
         self.set_condition.on_click(lambda _e: self._condition())
         self.clear_which = pn.widgets.Select(
             label="Clear", width=160, css_classes=["gm-clear-which"]
         )
-        self.clear_button = _button("Clear condition", "gm-clear")
+        self.clear_button = button("Clear condition", "gm-clear")
         self.clear_button.on_click(lambda _e: self._clear())
         self.tool_who.param.watch(lambda _e: self._tool_options(), "value")
         self.note = pn.widgets.TextInput(
             label="Note for the log", css_classes=["gm-note"], width=260
         )
-        self.note_button = _button("Add note", "gm-note-go")
+        self.note_button = button("Add note", "gm-note-go")
         self.note_button.on_click(lambda _e: self._note())
+        self.adder = AddCombatant(self.send, self.service.creature_files())
 
         self.table_view = pn.Column(
             self.header,
-            _row(
+            row(
                 self.start_button,
                 self.initiative_faces,
                 self.reveal_button,
@@ -355,12 +335,14 @@ class GMPage(pn.viewable.Viewer):
             self.prevent_row,
             self.board,
             pn.pane.Markdown("### GM tools"),
-            _row(self.tool_who, self.hide_button, self.show_button),
-            _row(
+            row(self.tool_who, self.hide_button, self.show_button),
+            row(
                 self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
             ),
-            _row(self.note, self.note_button),
-            _row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
+            row(self.note, self.note_button),
+            pn.pane.Markdown("### Add to the fight"),
+            self.adder,
+            row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
             pn.pane.Markdown("### Log"),
             self.log,
             sizing_mode="stretch_width",
@@ -413,23 +395,12 @@ class GMPage(pn.viewable.Viewer):
         )
 
     def _attack(self) -> None:
-        if self.view is None or not self.view["up"]:
-            return
-        self.send(
-            {
-                "type": "attack",
-                "attacker": self.view["up"],
-                "target": self.target.value,
-                "attack": self.attack.value,
-                "cover": self.cover.value,
-            }
-        )
+        if self.view is not None and self.view["up"]:
+            self.send(self.turn.attack_command(self.view["up"]))
 
     def _move(self) -> None:
         if self.view is not None and self.view["up"]:
-            self.send(
-                {"type": "move", "combatant": self.view["up"], "metres": self.move_metres.value}
-            )
+            self.send(self.turn.move_command(self.view["up"]))
 
     def _roll(self, typed: bool) -> None:
         command: dict = {"type": "roll"}
@@ -494,25 +465,20 @@ class GMPage(pn.viewable.Viewer):
             self.show_button.visible = c["hidden"]
 
     def refresh(self) -> None:
-        """Redraw from the table's GM view (runs in this session's document)."""
+        """Redraw from the table's GM view (runs in this session's document).
+
+        The view and its HTML are made once per table version for every GM page
+        (``CombatService.drawn``); this page sets only what changed.
+        """
         if self.session is None:
             return
-        v = self.view = self.session.view()
+        d = self.service.drawn(self.session.table, "gm", None, draw_gm)
+        v = self.view = d["view"]
         cs = v["combatants"]
         by_id = {c["id"]: c for c in cs}
         phase = v["phase"]
-        head = (
-            f'<div class="status"><b>{escape(v["table"])}</b> · '
-            f'<span class="counter">{render.counter(v)}</span> · '
-            f"{render.PHASE_WORDS.get(phase, phase)} · join code "
-            f'<b class="join-code">{escape(v["join_code"])}</b></div>'
-        )
-        update(self.header, object=head)
-        status = render.declaration_status(v) + render.order_line(v)
-        update(self.status, object=status)
-        update(self.board, object=render.board(v))
-        update(self.log, object=render.log(v))
-        update(self.pending, object=render.pending(v))
+        for pane in ("header", "status", "board", "log", "pending"):
+            update(getattr(self, pane), object=d[pane])
 
         self.start_button.visible = self.initiative_faces.visible = phase == "setup"
         self.reveal_button.visible = phase == "declare"
@@ -533,19 +499,7 @@ class GMPage(pn.viewable.Viewer):
 
         p = v["pending"]
         up = by_id.get(v["up"]) if v["up"] else None
-        self.turn_row.visible = phase == "resolve" and up is not None and p is None
-        if self.turn_row.visible:
-            targets = render.unique_labels([c for c in cs if c["id"] != up["id"] and not c["out"]])
-            keep = self.target.value if self.target.value in targets.values() else None
-            first_foe = next(
-                (c["id"] for c in cs if c["id"] in targets.values() and c["side"] != up["side"]),
-                None,
-            )
-            update(self.target, options=targets, value=keep or first_foe)
-            attacks = {a["name"]: a["index"] for a in up["attacks"] or []}
-            keep = self.attack.value if self.attack.value in attacks.values() else None
-            update(self.attack, options=attacks, value=keep if keep is not None else 0)
-            self.attack_button.disabled = not attacks or not targets
+        self.turn.show(v, up if phase == "resolve" and p is None else None)
 
         step = p["step"] if p else None
         self.roll_row.visible = step in ("to_hit", "damage")
@@ -578,6 +532,25 @@ class GMPage(pn.viewable.Viewer):
             self.session.close()
             self.session = None
             self.view = None
+
+
+def draw_gm(v: dict) -> dict:
+    """The GM page's HTML for the view ``v`` (shared by every GM page at this version)."""
+    phase = v["phase"]
+    head = (
+        f'<div class="status"><b>{escape(v["table"])}</b> · '
+        f'<span class="counter">{render.counter(v)}</span> · '
+        f"{render.PHASE_WORDS.get(phase, phase)} · join code "
+        f'<b class="join-code">{escape(v["join_code"])}</b></div>'
+    )
+    return {
+        "view": v,
+        "header": head,
+        "status": render.declaration_status(v) + render.order_line(v),
+        "board": render.board(v),
+        "log": render.log(v),
+        "pending": render.pending(v),
+    }
 
 
 def gm_page(service: CombatService | None = None) -> pn.Template:

@@ -74,6 +74,13 @@ PAGES: tuple[PageInfo, ...] = (
         "character.jpg",
     ),
     PageInfo(
+        "encounter",
+        "Encounter planner",
+        "Pick the party and the foes and how each side plays: the chance each side wins, in "
+        "how many rounds, how often a character goes down, and who does the damage.",
+        "encounter.jpg",
+    ),
+    PageInfo(
         "gm",
         "GM dashboard",
         "Run a fight: open a table from an encounter file, reveal the brackets, resolve each "
@@ -86,6 +93,14 @@ PAGES: tuple[PageInfo, ...] = (
         "For the players' phones: join with the GM's code, pick your seat, declare in secret and "
         "see your odds before every roll.",
         "table.jpg",
+    ),
+    PageInfo(
+        "lab",
+        "Rules lab",
+        "Pick a rules reading and see exactly what it changes: odds and damage side by side, "
+        "what Advantage is worth as a flat bonus, who wins the same fight, and the quick "
+        "reference tables.",
+        "lab.jpg",
     ),
     PageInfo(
         "rules",

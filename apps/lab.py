@@ -1,0 +1,10 @@
+"""Rules lab: every rules reading side by side. `panel serve apps/lab.py`."""
+
+import panel as pn
+
+from tb_playground.views import lab_page
+
+pn.extension(sizing_mode="stretch_width")
+
+if pn.state.served:
+    lab_page().servable()
