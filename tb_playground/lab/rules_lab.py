@@ -1083,8 +1083,8 @@ def _roll_over(element, stat, dice):
         return [_expected_per_attack(element, d, dice, stat, 0) for d in D11]
 
     dmg = _curve(
-        f"Expected damage per attack ({dice} dice against wall {stat}; draft: weapon rating "
-        f"{dice}, damage points)",
+        f"Expected damage per attack (20 Below: {dice} {'die' if dice == 1 else 'dice'}, wall "
+        f"{stat}; draft: rating {dice}, in points)",
         "Target's Defense (draft: 11 + Defense)",
         "Expected damage",
         D11,
@@ -1092,9 +1092,9 @@ def _roll_over(element, stat, dice):
         "damage",
     )
     heat = _heatmap(
-        f"Chance to hit (Element {element}): draft minus 20 Below",
+        f"Chance to hit (Element {element}, 20 Below counts only the sign): draft minus 20 Below",
         "Target's Defense (draft: 11 + Defense)",
-        "Advantages (+) or Disadvantages (-); 20 Below counts only the sign",
+        "Advantages (+) or Disadvantages (-)",
         "Chance to hit",
         D11,
         np.arange(-3, 4),

@@ -52,6 +52,7 @@ FIGHT_CHOICES = (500, 1000, 2000, 5000, 10000, 20000)
 
 CSS = """
 .lab-help p { margin: 4px 0; font-size: 0.92em; }
+.lab-help ul { margin: 0 0 4px 0; padding-left: 1.2em; font-size: 0.92em; }
 .lab-help .source { opacity: 0.85; }
 .lab-note { font-size: 0.92em; margin: 2px 0; }
 .lab-scroll { overflow-x: auto; max-width: 100%; }
@@ -83,7 +84,7 @@ def _number(value: float, unit: str) -> str:
 
 
 #: Characters per line of a chart title: a title wraps instead of running off a phone's chart.
-TITLE_WIDTH = 40
+TITLE_WIDTH = 34
 
 
 def _title(text: str) -> str:
@@ -130,7 +131,7 @@ def difference_plot(heat) -> hv.HeatMap:
     """Switched minus default over two axes, a diverging colour map centred on 0."""
     chance = _is_chance(heat.value_label)
     scale = 100.0 if chance else 1.0
-    unit = "percentage points" if chance else heat.value_label.lower()
+    unit = "percentage points" if chance else heat.value_label
     diff = np.asarray(heat.difference, dtype=float) * scale
     xs, ys = np.meshgrid(np.asarray(heat.x), np.asarray(heat.y))
     keep = np.isfinite(diff)
@@ -160,7 +161,7 @@ def _csv_download(filename: str, callback, label: str = "Download CSV") -> pn.wi
         callback=make,
         filename=filename,
         label=label,
-        button_type="light",
+        color="light",
         width=220,
         margin=(2, 10),
         css_classes=["lab-csv"],
@@ -168,11 +169,11 @@ def _csv_download(filename: str, callback, label: str = "Download CSV") -> pn.wi
 
 
 def _help_html(report: SwitchReport) -> str:
-    touches = ", ".join(report.touches)
+    touches = "".join(f"<li>{escape(t)}</li>" for t in report.touches)
     return (
         f"<p><b>{escape(report.sentence)}</b></p>"
         f'<p class="source">Where it comes from: {escape(report.source)}</p>'
-        f"<p>Changes: {escape(touches)}.</p>"
+        f"<p>What it changes:</p><ul class='lab-touches'>{touches}</ul>"
         f"<p>Leaves alone: {escape(report.unchanged)}</p>"
     )
 
@@ -184,6 +185,12 @@ def _change_html(report: SwitchReport, index: int) -> str:
     curve = report.curves[index]
     where = curve.biggest_change()
     if where is None:
+        gaps = np.isnan(curve.default) != np.isnan(curve.switched)
+        if np.any(gaps):
+            return (
+                '<p class="lab-note">No change where both readings have a value; where one '
+                "line stops, that value cannot happen under that reading.</p>"
+            )
         return '<p class="lab-note">No change on this curve at these settings.</p>'
     unit = "chance" if _is_chance(curve.y_label) else "value"
     d, s = float(curve.default[where]), float(curve.switched[where])
@@ -207,20 +214,21 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
             f"<tr><td>{int(t)}</td><td class='num'>{escape(percent(fit.p_plain[j]))}</td>"
             f"<td class='num'>{escape(percent(fit.p[i, j]))}</td>"
             f"<td class='num'>{int(fit.integer_shift[i, j]):+d}</td>"
-            f"<td class='num'>{100 * fit.integer_error[i, j]:+.1f}</td>"
+            f"<td class='num'>{_points(fit.integer_error[i, j])}</td>"
             f"<td class='num'>{fit.real_shift[i, j]:+.2f}</td>"
-            f"<td class='num'>{100 * fit.real_error[i, j]:+.1f}</td></tr>"
+            f"<td class='num'>{_points(fit.real_error[i, j])}</td></tr>"
         )
     level_name = _level_name(fit, level)
     summary = (
-        f"<p class='lab-note lab-overall'>One {word} shift for every {head}: "
+        f"<p class='lab-note lab-overall'>{escape(level_name)}: one {word} shift for every "
+        f"{head}: "
         f"<b>{fit.overall_shift[i]:+.2f}</b>, root mean square error "
         f"{100 * fit.overall_rms[i]:.1f} percentage points.</p>"
     )
     return (
         f"{summary}<div class='lab-scroll'><table class='tb lab-fit'>"
         f"<tr><th rowspan='2'>{head}</th><th class='num' rowspan='2'>Plain</th>"
-        f"<th class='num' rowspan='2'>{escape(level_name)}</th>"
+        "<th class='num' rowspan='2'>With it</th>"
         f"<th class='num' colspan='2'>Whole {word} shift</th>"
         f"<th class='num' colspan='2'>Best {word} shift</th></tr>"
         "<tr><th class='num'>shift</th><th class='num'>error</th>"
@@ -236,6 +244,12 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
         "roll's: 0 when the best shift matches exactly; the plain roll never goes below 1% or "
         "above 99%, so at the ends no shift matches.</p>"
     )
+
+
+def _points(p: float) -> str:
+    """A difference of chances in percentage points, one decimal; never "-0.0"."""
+    text = f"{100 * p:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
 
 
 def _level_name(fit: AdvantageFit, level: int) -> str:
@@ -289,7 +303,11 @@ class RulesLab(pn.viewable.Viewer):
         objects=["20 Below", "roll-over draft"],
         doc="The dice system of the Advantage table.",
     )
-    level = param.Integer(default=1, bounds=(-3, 3), doc="The Advantage level of the table.")
+    level = param.Selector(
+        default=1,
+        objects=[-3, -2, -1, 1, 2, 3],
+        doc="The Advantage level of the table (negative: Disadvantage).",
+    )
     party = param.List(default=["Ronan", "The Brick"], item_type=str, doc="The party's fighters.")
     foes = param.List(default=["Grizzly bear", "Guard dog"], item_type=str, doc="Their foes.")
     fights = param.Selector(default=2000, objects=list(FIGHT_CHOICES), doc="Fights per reading.")
@@ -334,12 +352,12 @@ class RulesLab(pn.viewable.Viewer):
             name="Dice system",
             options=options_for("system", ["20 Below", "roll-over draft"]),
             description=None,
-            button_type="success",
-            button_style="outline",
+            color="success",
+            variant="outline",
             css_classes=["lab-system"],
             **width,
         )
-        self._level = pn.widgets.Select(name="Advantage level", css_classes=["lab-level"], **width)
+        self._level = pn.widgets.Select(label="Advantage level", css_classes=["lab-level"], **width)
         self._fit = _pane("lab-fit-table", margin=(0, 10))
         self._fit_csv = _csv_download("advantage-as-tn.csv", self._fit_csv_text)
         # 004's tables
@@ -367,10 +385,10 @@ class RulesLab(pn.viewable.Viewer):
             self.param.fights, name="Fights under each reading", description=None, **width
         )
         self._run = pn.widgets.Button(
-            name="Play the fights", button_type="primary", css_classes=["lab-run"]
+            label="Play the fights", color="primary", css_classes=["lab-run"]
         )
         self._cancel = pn.widgets.Button(
-            name="Cancel", button_type="warning", disabled=True, css_classes=["lab-cancel"]
+            label="Cancel", color="warning", disabled=True, css_classes=["lab-cancel"]
         )
         self._progress = pn.indicators.Progress(
             value=0, max=100, visible=False, sizing_mode="stretch_width", css_classes=["lab-bar"]
@@ -399,12 +417,21 @@ class RulesLab(pn.viewable.Viewer):
                     "foes": "foes",
                     "fights": "fights",
                 },
+                on_error=self._apply_each,
             )
         self._refresh_report()
         self._refresh_fit()
         self.param.watch(self._on_inputs, ["switch", "element", "stat", "dice"])
         self.param.watch(self._on_fit, ["system", "level"])
         self.param.watch(self._on_fight_inputs, ["switch", "party", "foes", "fights"])
+
+    def _apply_each(self, values: dict) -> None:
+        """A link with one value out of range: keep the others (each set on its own)."""
+        for key, value in values.items():
+            try:
+                setattr(self, key, value)
+            except (ValueError, TypeError):
+                pass
 
     # -- the switch ------------------------------------------------------------------------------
 
@@ -471,6 +498,9 @@ class RulesLab(pn.viewable.Viewer):
         self._refresh_fit()
 
     def _refresh_fit(self) -> None:
+        if type(self.level) is not int:  # a link's "-3" arrives as -3.0
+            with param.discard_events(self):
+                self.level = int(self.level)
         fit = advantage_as_tn(self.system)
         self._fit_result = fit
         levels = [int(v) for v in fit.levels]
@@ -488,10 +518,11 @@ class RulesLab(pn.viewable.Viewer):
 
         Of the same sign (20 Below counts only the sign); Advantage for 0.
         """
-        if self.level in levels:
-            return self.level
-        sign = 1 if self.level >= 0 else -1
-        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - self.level))
+        wanted = int(self.level)
+        if wanted in levels:
+            return wanted
+        sign = 1 if wanted >= 0 else -1
+        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - wanted))
 
     def _fit_csv_text(self) -> str:
         return records_csv(self._fit_result.rows())
