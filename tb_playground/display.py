@@ -99,24 +99,24 @@ DISPLAY_NAMES: dict[str, dict[object, str]] = {
     "bracket_policy": {
         "normal": "Normal: two attacks",
         "fast": "Fast: one attack, first",
-        "slow_aim": "Slow with Aim when it is worth more",
+        "slow_aim": "Slow with Aim when it pays",
         "aim": "Slow with Aim, always",
         "called_shot": "Slow with a Called Shot",
-        "bump": "Bump to Fast with Ki while it lasts",
+        "bump": "Bump to Fast (1 Ki) while Ki lasts",
     },
     "target_policy": {
         "weakest": "The weakest foe",
         "spread": "Spread the attacks",
         "most_dangerous": "The most dangerous foe",
-        "finish": "Finish off foes who are down",
+        "finish": "Finish off the fallen too",
     },
     "boost_policy": {
-        "lift": "Boost every die a boost lifts over the wall",
+        "lift": "Boost dice up over the wall",
         "none": "Never boost",
     },
     "fight_end": {
-        "down": "Until one side is all down",
-        "dead": "Until one side is all dead or gone",
+        "down": "Until a side is all down",
+        "dead": "Until a side is all dead",
     },
 }
 

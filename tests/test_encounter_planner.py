@@ -118,11 +118,15 @@ def test_csv_round_trips(service):
     assert (float(characters[0][2]), float(characters[0][3])) == (result.p_character_down_interval)
     damage = parse("damage")
     assert [r[0] for r in damage] == result.names
-    assert [r[1] for r in damage] == ["Party", "Foes", "Foes", "Foes"]
+    assert [r[1] for r in damage] == result.ids
+    assert [r[2] for r in damage] == ["Party", "Foes", "Foes", "Foes"]
     for row, cid in zip(damage, result.ids, strict=True):
-        assert float(row[2]) == result.damage_share[cid]
-        assert (float(row[3]), float(row[4])) == result.damage_share_interval[cid]
-    assert sum(float(r[2]) for r in damage) == pytest.approx(1.0, abs=1e-12)
+        assert float(row[3]) == result.damage_share[cid]
+        assert (float(row[4]), float(row[5])) == result.damage_share_interval[cid]
+    assert sum(float(r[3]) for r in damage) == pytest.approx(1.0, abs=1e-12)
+    # on the page, the two guard dogs are told apart
+    assert ">Guard dog 1<" in view.tables["damage"].object
+    assert ">Guard dog 2<" in view.tables["damage"].object
 
 
 def test_cancel_stops_a_run():

@@ -691,7 +691,7 @@ class _Fights:
 def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[dict, int]:
     """Play ``rows`` fights with their own generator; return their arrays and attack count.
 
-    ``tick(decided)``, if given, is called after every round with the fights decided so far.
+    ``tick(decided)``, if given, is called after every acting slot with the fights decided so far.
     """
     n = len(prep.names)
     out = {
@@ -758,6 +758,8 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
                     f.attack(act, i, emp[i][act] if same[i] is None else same[i][1], round_no,
                              winner, rounds)  # fmt: skip
                 f.end_turn(group, i, round_no)
+            if tick is not None:  # a stop asked for mid-round is heard within one slot
+                tick(rows - int(f.live.sum()))
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True

@@ -42,6 +42,7 @@ from tb_playground.models.files import FORMATS, load
 from .combat_session import on_session_end, query_arg
 from .format import PHONE_CSS, TABLE_CSS, escape, percent
 from .labels import options_for
+from .share import csv_button, served, sync_url
 from .site import page
 
 #: A link with at most this many fights runs as soon as the page opens.
@@ -62,6 +63,14 @@ COPIES = 4
 #: Colour of the rounds bars (3:1 or better on white and on the dark theme's #181818).
 BAR_COLOR = "#2e8b57"
 
+#: The CSV files of the four result tables.
+FILE_NAMES = {
+    "wins": "encounter-who-wins.csv",
+    "rounds": "encounter-rounds.csv",
+    "characters": "encounter-characters.csv",
+    "damage": "encounter-damage-shares.csv",
+}
+
 #: The planner's CSS, inside each pane's shadow root.
 CSS = """
 .enc-stats { display: flex; flex-wrap: wrap; gap: 8px 12px; }
@@ -74,8 +83,10 @@ CSS = """
 .enc-note { font-size: 0.9em; margin: 4px 0; }
 .enc-note.err { color: #e03131; font-weight: 600; }
 .enc-table { overflow-x: auto; }
+details.enc-rounds-table summary { cursor: pointer; padding: 4px 0; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
 a.enc-link { font-weight: 600; }
+ul.enc-brings { margin: 2px 0 4px; padding-left: 1.2em; }
 """
 
 
@@ -229,32 +240,32 @@ def result_tables(result) -> dict[str, ResultTable]:
         ("Any character dead", result.p_character_dead, *result.p_character_dead_interval),
     ]  # fmt: skip
     damage = [
-        (name, side, result.damage_share[cid], *result.damage_share_interval[cid])
+        (name, cid, side, result.damage_share[cid], *result.damage_share_interval[cid])
         for name, cid, side in zip(result.names, result.ids, result.combatant_sides, strict=True)
     ]
     return {
         "wins": ResultTable(
             "Who wins",
-            "encounter-who-wins.csv",
+            FILE_NAMES["wins"],
             ("side", "p_win", "low_95", "high_95"),
             tuple(wins),
         ),
         "rounds": ResultTable(
             "Rounds",
-            "encounter-rounds.csv",
+            FILE_NAMES["rounds"],
             ("round", "p_fight_ends_in_round"),
             tuple(rounds),
         ),
         "characters": ResultTable(
             "Characters hurt",
-            "encounter-characters.csv",
+            FILE_NAMES["characters"],
             ("event", "p", "low_95", "high_95"),
             tuple(characters),
         ),
         "damage": ResultTable(
             "Damage shares",
-            "encounter-damage-shares.csv",
-            ("combatant", "side", "share", "low_95", "high_95"),
+            FILE_NAMES["damage"],
+            ("combatant", "combatant_id", "side", "share", "low_95", "high_95"),
             tuple(damage),
         ),
     }
@@ -264,26 +275,53 @@ def _interval(low: float, high: float) -> str:
     return f"{percent(low)} to {percent(high)}"
 
 
-def _table_html(table: ResultTable, percent_columns: int, first: str) -> str:
-    """A result table in words: percentages, the 95% interval as one column."""
-    head = f"<tr><th>{escape(first)}</th>"
-    if table.columns[1] == "side":
-        head += "<th>Side</th>"
-    head += '<th class="num">Chance</th>' if percent_columns else ""
-    if "low_95" in table.columns:
-        head += '<th class="num">95% interval</th>'
-    head += "</tr>"
+def display_names(names: list[str]) -> list[str]:
+    """Names told apart: a name that appears more than once gets its number ("Guard dog 2")."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if names.count(name) == 1 else f"{name} {seen[name]}")
+    return out
+
+
+def _table_html(table: ResultTable, headers: tuple[str, ...], words: int = 1) -> str:
+    """A result table in words: ``words`` text columns, a percentage, its 95% interval.
+
+    The percentage's exact value is in the cell's ``data-p``; the interval is one column.
+    """
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers[:words])
+    head += "".join(f'<th class="num">{escape(h)}</th>' for h in headers[words:])
     body = []
     for row in table.rows:
-        cells = [f"<td>{escape(row[0])}</td>"]
-        rest = list(row[1:])
-        if table.columns[1] == "side":
-            cells.append(f"<td>{escape(rest.pop(0))}</td>")
-        cells.append(f'<td class="num" data-p="{rest[0]!r}">{escape(percent(rest[0]))}</td>')
-        if len(rest) == 3:
-            cells.append(f'<td class="num">{escape(_interval(rest[1], rest[2]))}</td>')
+        text, numbers_ = row[:words], row[words:]
+        cells = [f"<td>{escape(v)}</td>" for v in text]
+        cells.append(
+            f'<td class="num" data-p="{float(numbers_[0])!r}">{escape(percent(numbers_[0]))}</td>'
+        )
+        if len(numbers_) == 3:
+            cells.append(f'<td class="num">{escape(_interval(numbers_[1], numbers_[2]))}</td>')
         body.append(f"<tr>{''.join(cells)}</tr>")
-    return f'<div class="enc-table"><table class="tb">{head}{"".join(body)}</table></div>'
+    return f'<div class="enc-table"><table class="tb"><tr>{head}</tr>{"".join(body)}</table></div>'
+
+
+def _damage_html(table: ResultTable) -> str:
+    names = display_names([row[0] for row in table.rows])
+    shown = ResultTable(
+        table.title,
+        table.file_name,
+        table.columns,
+        tuple((name, row[2], *row[3:]) for name, row in zip(names, table.rows, strict=True)),
+    )
+    return _table_html(shown, ("Combatant", "Side", "Share", "95% interval"), words=2)
+
+
+def _rounds_html(table: ResultTable) -> str:
+    rows = ResultTable(table.title, table.file_name, table.columns, table.rows)
+    return (
+        '<details class="enc-rounds-table"><summary>Every round as a table</summary>'
+        f"{_table_html(rows, ('Round', 'Chance the fight ends in it'))}</details>"
+    )
 
 
 def wins_html(result) -> str:
@@ -320,21 +358,25 @@ def wins_html(result) -> str:
     )
 
 
-def rounds_plot(result) -> hv.Bars:
-    """The rounds distribution as bars: P(the fight ends in round r)."""
+def rounds_plot(result) -> hv.Histogram:
+    """The rounds distribution as bars on a numeric axis: P(the fight ends in round r), %."""
     rows = result_tables(result)["rounds"].rows
-    return hv.Bars(
-        [(str(r), 100 * p) for r, p in rows], "Round", "Chance the fight ends in it (%)"
+    edges = [r - 0.5 for r, _ in rows] + [rows[-1][0] + 0.5]
+    return hv.Histogram(
+        (edges, [100 * p for _, p in rows]),
+        kdims=["Round"],
+        vdims=["Chance the fight ends in it (%)"],
     ).opts(
         color=BAR_COLOR,
+        line_color=None,
         responsive=True,
         min_height=240,
         height=260,
         toolbar=None,
         default_tools=["hover"],
-        title="",
         fontsize={"labels": "10pt", "xticks": "9pt", "yticks": "9pt"},
         ylim=(0, None),
+        xlim=(0.5, max(rows[-1][0], 5) + 0.5),
     )
 
 
@@ -517,6 +559,8 @@ class EncounterPlanner(pn.viewable.Viewer):
         self._service = service
         self.settings = settings or PlannerSettings()
         self.run: PlannerRun | None = None
+        self.result = None
+        self._result_parts: list = []
         self._poller = None
         self._gm = False
         self._build()
@@ -524,7 +568,9 @@ class EncounterPlanner(pn.viewable.Viewer):
         if self.service_key_ok(query_arg("key")):
             self._unlock()
         self._on_source()
+        self._on_file()
         self.settings.param.watch(lambda _e: self._on_source(), ["source"])
+        self.settings.param.watch(lambda _e: self._on_file(), ["encounter"])
         on_session_end(self.close)
 
     # -- service and key ----------------------------------------------------------------------
@@ -594,6 +640,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             s.param.table, options=[], label="Table", css_classes=["enc-table-pick"], **plain
         )
         self.table_note = _html("enc-table-note")
+        self.file_note = _html("enc-file-note")
 
         def policy(parameter, kind, label, css):
             return pn.widgets.Select.from_param(
@@ -630,21 +677,20 @@ class EncounterPlanner(pn.viewable.Viewer):
             value=0, max=100, visible=False, css_classes=["enc-progress"], **wide
         )
         self.status = _html("enc-status")
-        self.wins = _html("enc-wins")
+        self.wins = _html(
+            "enc-wins", object='<p class="enc-note enc-no-run">No run yet: press Run.</p>'
+        )
         self.plot = pn.pane.HoloViews(None, css_classes=["enc-rounds-plot"], **wide)
         self.tables = {key: _html(f"enc-{key}") for key in ("rounds", "characters", "damage")}
         self.downloads = {}
         for key in ("wins", "rounds", "characters", "damage"):
-            self.downloads[key] = pn.widgets.FileDownload(
-                callback=lambda key=key: self._csv(key),
-                filename=f"encounter-{key}.csv",
-                label="Download CSV",
-                embed=False,
-                color="default",
-                css_classes=[f"enc-csv-{key}"],
-                visible=False,
-                width=150,
+            self.downloads[key] = csv_button(
+                "Download CSV",
+                FILE_NAMES[key],
+                lambda key=key: self._csv(key).getvalue(),
+                f"enc-csv-{key}",
             )
+            self.downloads[key].visible = False
         # sending the sides to the combat panel
         self.key_input = pn.widgets.PasswordInput(
             label="GM key", placeholder="the key the server printed", css_classes=["enc-key"],
@@ -660,7 +706,9 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.send_message = _html("enc-send-message")
 
     def __panel__(self) -> pn.viewable.Viewable:
-        files = pn.Column(self.encounter_select, self.party_pick, self.foes_pick, **_wide())
+        files = pn.Column(
+            self.encounter_select, self.file_note, self.party_pick, self.foes_pick, **_wide()
+        )
         self._files_box = files
         self._table_box = pn.Column(self.table_select, self.table_note, **_wide())
         plays = pn.FlexBox(
@@ -672,7 +720,7 @@ class EncounterPlanner(pn.viewable.Viewer):
         )  # fmt: skip
         run = pn.FlexBox(
             _box(self.fights_input, flex="1 1 120px"),
-            _box(self.seed_input, flex="1 1 120px"),
+            _box(self.seed_input, flex="1 1 150px"),
             _box(self.end_select, flex="2 1 220px"),
             **_wide(),
         )
@@ -689,7 +737,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.progress,
             self.cancel_button,
             self.status,
-            flex="0 1 460px",
+            flex="1 1 420px",
         )
 
         def titled(title, pane, key):
@@ -700,16 +748,21 @@ class EncounterPlanner(pn.viewable.Viewer):
                 **_wide(),
             )
 
-        results = _box(
-            pn.pane.Markdown("### Who wins", margin=(0, 10)),
-            self.wins,
-            self.downloads["wins"],
+        self._result_parts = [
             titled(
                 "How many rounds", pn.Column(self.plot, self.tables["rounds"], **_wide()), "rounds"
             ),  # fmt: skip
             titled("The characters", self.tables["characters"], "characters"),
             titled("Who did the damage", self.tables["damage"], "damage"),
-            flex="1 1 340px",
+        ]
+        for part in self._result_parts:
+            part.visible = self.result is not None
+        results = _box(
+            pn.pane.Markdown("### Who wins", margin=(0, 10)),
+            self.wins,
+            self.downloads["wins"],
+            *self._result_parts,
+            flex="2 1 340px",
         )
         send = _box(
             pn.pane.Markdown("### Play it at the table", margin=(0, 10)),
@@ -740,22 +793,13 @@ class EncounterPlanner(pn.viewable.Viewer):
     # -- URL -----------------------------------------------------------------------------------
 
     def _sync_url(self) -> None:
-        location = pn.state.location
-        doc = pn.state.curdoc
-        if location is None or doc is None or doc.session_context is None:
+        """The settings in the URL, both ways (``share.sync_url``: a bad value is skipped)."""
+        if not served() or pn.state.location is None:
             return
-        given = set(location.query_params) & set(SYNCED)
-        location.sync(self.settings, {p: p for p in SYNCED}, on_error=self._apply_each)
+        given = set(pn.state.location.query_params) & set(SYNCED)
+        sync_url(self.settings, {p: p for p in SYNCED})
         if given and self.settings.fights <= AUTO_RUN_FIGHTS:
             pn.state.onload(self.start)
-
-    def _apply_each(self, values: dict) -> None:
-        """A link with a bad value (fights=0, an unknown policy): keep every good one."""
-        for key, value in values.items():
-            try:
-                self.settings.param.update(**{key: value})
-            except (ValueError, TypeError):
-                continue
 
     # -- the sides -----------------------------------------------------------------------------
 
@@ -778,6 +822,31 @@ class EncounterPlanner(pn.viewable.Viewer):
                 if self._gm
                 else '<p class="enc-note">A live table needs the GM key (below).</p>'
             )
+
+    def _on_file(self) -> None:
+        """Say who the chosen encounter file brings, side by side (the pickers add to them)."""
+        name = self.settings.encounter
+        if not name:
+            self.file_note.object = ""
+            self.file_note.visible = False
+            return
+        try:
+            plain = plain_from_files(name, [], [])
+        except (ValueError, OSError) as err:
+            self.file_note.object = f'<p class="enc-note err">{escape(err)}</p>'
+        else:
+            by_side = {}
+            for record in plain["combatants"]:
+                by_side.setdefault(record["side"], []).append(record["name"])
+            lines = "".join(
+                f"<li><b>{escape(side)}</b>: {escape(', '.join(names))}</li>"
+                for side, names in by_side.items()
+            )
+            self.file_note.object = (
+                f'<div class="enc-note">The file brings<ul class="enc-brings">{lines}</ul>'
+                "The pickers below add to its first and second side.</div>"
+            )
+        self.file_note.visible = True
 
     def encounter_source(self):
         """A callable giving the chosen sides as plain data (run in the run's thread)."""
@@ -857,6 +926,8 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.progress.value = int(100 * run.progress)
             self.status.object = (
                 f'<p class="enc-note">{run.decided:,} of {run.fights:,} fights decided...</p>'
+                if run.decided
+                else '<p class="enc-note">Setting up the fights...</p>'
             )
 
     def _stop_polling(self) -> None:
@@ -889,11 +960,15 @@ class EncounterPlanner(pn.viewable.Viewer):
         tables = result_tables(result)
         self.wins.object = wins_html(result)
         self.plot.object = rounds_plot(result)
-        self.tables["rounds"].object = _table_html(tables["rounds"], 1, "Round")
-        self.tables["characters"].object = _table_html(tables["characters"], 1, "Event")
-        self.tables["damage"].object = _table_html(tables["damage"], 1, "Combatant")
+        self.tables["rounds"].object = _rounds_html(tables["rounds"])
+        self.tables["characters"].object = _table_html(
+            tables["characters"], ("What happens", "Chance", "95% interval")
+        )
+        self.tables["damage"].object = _damage_html(tables["damage"])
         for download in self.downloads.values():
             download.visible = True
+        for part in self._result_parts:
+            part.visible = True
 
     def _csv(self, key: str) -> io.StringIO:
         return io.StringIO(result_tables(self.result)[key].csv())
