@@ -16,6 +16,7 @@ import pytest
 from tb_playground.lab.reference_tables import read_csv
 from tb_playground.lab.rules_lab import (
     LAB_SWITCHES,
+    SUGGESTED_FIGHTS,
     SWITCH_INPUTS,
     example_encounter,
     win_comparison,
@@ -50,6 +51,14 @@ def test_every_switch_draws_in_plain_words(lab):
         header, rows = read_csv(lab._curve_csv_text(0))
         assert header == [report.curves[0].x_label, "Default", "Switched", "Difference"]
         assert len(rows) == len(report.curves[0].x)
+
+
+def test_picking_a_rule_starts_from_its_suggested_fight(lab):
+    lab.switch = "vitals_002"
+    assert (tuple(lab.party), tuple(lab.foes)) == SUGGESTED_FIGHTS["vitals_002"]
+    assert not lab._run.disabled
+    lab.switch = "fate_spends_stamina_only"
+    assert lab._run.disabled and "Fate" in lab._win.object
 
 
 def test_a_link_with_a_bad_value_keeps_the_others(lab):

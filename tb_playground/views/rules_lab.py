@@ -27,6 +27,7 @@ from tb_playground.lab.reference_tables import TABLES, records_csv
 from tb_playground.lab.rules_lab import (
     LAB_SWITCHES,
     ROLL_OVER,
+    SUGGESTED_FIGHTS,
     SWITCH_INPUTS,
     AdvantageFit,
     Cancelled,
@@ -280,7 +281,8 @@ def _win_html(result: WinComparison, report: SwitchReport) -> str:
         f"<th class='num'>{escape(report.default_label)}</th>"
         f"<th class='num'>{escape(report.switched_label)}</th>"
         f"<th class='num'>Change (points)</th></tr>{''.join(rows)}</table></div>"
-        f"<p class='lab-note'>{result.fights:,} fights under each reading, the same dice for "
+        f"<p class='lab-note'>{escape(result.note)} "
+        f"{result.fights:,} fights under each reading, the same dice for "
         "both; 95% intervals under each chance. Draws (no winner by round 50): "
         f"{escape(percent(result.default_draw))} and {escape(percent(result.switched_draw))}."
         "</p>"
@@ -308,8 +310,8 @@ class RulesLab(pn.viewable.Viewer):
         objects=[-3, -2, -1, 1, 2, 3],
         doc="The Advantage level of the table (negative: Disadvantage).",
     )
-    party = param.List(default=["Ronan", "The Brick"], item_type=str, doc="The party's fighters.")
-    foes = param.List(default=["Grizzly bear", "Guard dog"], item_type=str, doc="Their foes.")
+    party = param.List(default=["The Brick"], item_type=str, doc="The party's fighters.")
+    foes = param.List(default=["Nightmare"], item_type=str, doc="Their foes.")
     fights = param.Selector(default=2000, objects=list(FIGHT_CHOICES), doc="Fights per reading.")
 
     def __init__(self, **params):
@@ -530,6 +532,11 @@ class RulesLab(pn.viewable.Viewer):
     # -- P(win) ------------------------------------------------------------------------------------
 
     def _on_fight_inputs(self, *events) -> None:
+        picked = [e for e in events if e.name == "switch"]
+        if picked and self.switch in SUGGESTED_FIGHTS and not self._running:
+            party, foes = SUGGESTED_FIGHTS[self.switch]
+            self.param.update(party=list(party), foes=list(foes))  # comes back here
+            return
         if not self._running:
             self._show_win_intro()
 
@@ -545,7 +552,8 @@ class RulesLab(pn.viewable.Viewer):
         else:
             self._win.object = (
                 "<p class='lab-note'>Press the button to play the same fight under the default "
-                "and under the switch (a few seconds).</p>"
+                "and under the switch (a few seconds). Picking a rule starts from a fight close "
+                "enough for a change to show.</p>"
             )
 
     def _start(self, event=None) -> None:
