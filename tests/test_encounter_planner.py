@@ -188,3 +188,15 @@ def test_an_empty_side_is_said_in_words(service):
     view = planner(service, party=[], foes=["guard_dog.yaml"])
     assert view.start(wait=True) is None
     assert "at least one combatant for each side" in view.status.object
+
+
+def test_the_source_switch_shows_its_own_pickers(service):
+    view = planner(service, source="table")
+    assert view.table_select.visible and not view.party_pick.visible
+    view.settings.source = "files"
+    assert view.party_pick.visible and view.foes_pick.visible and not view.table_select.visible
+    view.settings.encounter = "warehouse.encounter.yaml"
+    assert view.file_note.visible
+    assert "Ronan, The Brick, The Nerdy Hacker" in view.file_note.object
+    view.settings.source = "table"
+    assert not view.file_note.visible and not view.encounter_select.visible

@@ -805,13 +805,10 @@ class EncounterPlanner(pn.viewable.Viewer):
 
     def _on_source(self) -> None:
         from_table = self.settings.source == "table"
-        if hasattr(self, "_files_box"):
-            self._files_box.visible = not from_table
-            self._table_box.visible = from_table
-        else:  # before __panel__: the widgets themselves
-            for w in (self.encounter_select, self.party_pick, self.foes_pick):
-                w.visible = not from_table
-            self.table_select.visible = from_table
+        for w in (self.encounter_select, self.party_pick, self.foes_pick):
+            w.visible = not from_table
+        self.file_note.visible = not from_table and bool(self.settings.encounter)
+        self.table_select.visible = self.table_note.visible = from_table
         self.send_button.disabled = from_table
         if from_table:
             self._refresh_tables()
@@ -846,7 +843,7 @@ class EncounterPlanner(pn.viewable.Viewer):
                 f'<div class="enc-note">The file brings<ul class="enc-brings">{lines}</ul>'
                 "The pickers below add to its first and second side.</div>"
             )
-        self.file_note.visible = True
+        self.file_note.visible = self.settings.source == "files"
 
     def encounter_source(self):
         """A callable giving the chosen sides as plain data (run in the run's thread)."""
