@@ -2,7 +2,8 @@
 
 Serves every page in-process, opens each at 1280 x 800 in Debian's Chromium and saves the
 visible part as a JPEG (small enough to ship with the package and embed in the landing page).
-Run it again after a page changes: ``python scripts/take_pictures.py``.
+Run it again after a page changes: ``python scripts/take_pictures.py`` (every page) or
+``python scripts/take_pictures.py encounter odds`` (those pages only).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from tb_playground.views import (  # noqa: E402
     odds_page,
     rules_page,
 )
+from tb_playground.views.encounter_planner import encounter_page  # noqa: E402
 from tb_playground.views.gm_page import gm_page  # noqa: E402
 from tb_playground.views.table_page import table_page  # noqa: E402
 
@@ -39,17 +41,21 @@ FACTORIES = {
     "damage": damage_page,
     "character": lambda: character_page(load(ROOT / "examples" / "roster" / "ronan.json")),
     "rules": rules_page,
+    "encounter": encounter_page,
     "lab": lab_page,
     "gm": gm_page,
     "table": table_page,
 }
 
 #: Where each picture is taken (the GM dashboard with its key).
-URLS = {"gm": f"gm?key={KEY}"}
+URLS = {"gm": f"gm?key={KEY}", "encounter": "encounter?fights=2000&seed=1"}
+
+#: Pages that show their picture's content only after a run: the element that says it is done.
+DONE = {"encounter": ".enc-done"}
 
 
-def main() -> None:
-    """Save one picture per page in ``PAGES``."""
+def main(routes: list[str] | None = None) -> None:
+    """Save one picture per page in ``PAGES`` (only ``routes``, if given)."""
     import tempfile
 
     set_service(CombatService(Path(tempfile.mkdtemp()) / "tables.sqlite", gm_key=KEY))
@@ -70,9 +76,13 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             for info in PAGES:
+                if routes and info.route not in routes:
+                    continue
                 page.goto(f"http://127.0.0.1:{port}/{URLS.get(info.route, info.route)}")
                 page.locator(".site-nav").first.wait_for()
                 page.wait_for_load_state("networkidle")
+                if info.route in DONE:
+                    page.locator(DONE[info.route]).wait_for(timeout=90_000)
                 time.sleep(3)  # plots draw after the page settles
                 path = out / info.picture
                 page.screenshot(path=str(path), type="jpeg", quality=70)
@@ -83,4 +93,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

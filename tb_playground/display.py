@@ -95,6 +95,29 @@ DISPLAY_NAMES: dict[str, dict[object, str]] = {
         "deception_water": "Deception rolls Water",
         "roll_over_draft": "The roll-over draft (rules/003)",
     },
+    # The encounter lab's policies (``tb_playground.lab``): how a side plays a simulated fight.
+    "bracket_policy": {
+        "normal": "Normal: two attacks",
+        "fast": "Fast: one attack, first",
+        "slow_aim": "Slow with Aim when it pays",
+        "aim": "Slow with Aim, always",
+        "called_shot": "Slow with a Called Shot",
+        "bump": "Bump to Fast (1 Ki) while Ki lasts",
+    },
+    "target_policy": {
+        "weakest": "The weakest foe",
+        "spread": "Spread the attacks",
+        "most_dangerous": "The most dangerous foe",
+        "finish": "Finish off the fallen too",
+    },
+    "boost_policy": {
+        "lift": "Boost dice up over the wall",
+        "none": "Never boost",
+    },
+    "fight_end": {
+        "down": "Until a side is all down",
+        "dead": "Until a side is all dead",
+    },
 }
 
 #: Kinds whose names come from ``models/ruleset.py`` (imported on first use).
@@ -171,6 +194,12 @@ def percent(p: float) -> str:
     if p > 0.9995:
         return ">99.9%"
     return f"{100 * p:.1f}%"
+
+
+def dice_text(count: int) -> str:
+    """A number of dice in words that agree with it: "1 die", "2 dice", "0 dice"."""
+    count = int(count)
+    return f"{count} {'die' if count == 1 else 'dice'}"
 
 
 def fraction_text(value: Fraction) -> str:

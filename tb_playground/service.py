@@ -20,6 +20,8 @@ No Panel import: the pages bind to a table through ``views.combat_session.TableS
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import secrets
@@ -38,6 +40,24 @@ ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 
 #: How many (table, version, seat) attack previews the service keeps.
 PREVIEW_CACHE = 256
+
+#: How many (table, role, seat) drawings the service keeps (the newest version of each).
+DRAWN_CACHE = 512
+
+#: Seconds after the last page closed before freed heap is handed back to the system.
+TRIM_DELAY = 3.0
+
+
+def _libc_trim():
+    """The C library's ``malloc_trim`` (None where there is none)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_malloc_trim = _libc_trim()
 
 
 def _server_address(argv: list[str]) -> str:
@@ -76,8 +96,40 @@ class CombatService:
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
         self._previews: OrderedDict = OrderedDict()
+        self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
+        self._trim_timer: threading.Timer | None = None
+        #: How many times freed heap was handed back (tests).
+        self.trims = 0
+
+    # -- memory ------------------------------------------------------------------------------
+
+    def page_closed(self) -> None:
+        """A page left its table: soon after the last of a wave, give freed heap back.
+
+        A closed session's Python objects are all collected (benchmarks/bench_combat.py counts
+        them), but the C allocator keeps the pages they used, so the server's resident memory
+        stays at its high-water mark. ``malloc_trim`` returns them; it runs once,
+        ``TRIM_DELAY`` seconds after the last page closed, on a timer thread. With CPython's
+        small-object allocator most freed memory stays in its arenas: serve with
+        ``PYTHONMALLOC=malloc MALLOC_ARENA_MAX=2`` so the trim reaches it (note 0009).
+        """
+        if _malloc_trim is None:
+            return
+        with self._lock:
+            if self._trim_timer is not None:
+                self._trim_timer.cancel()
+            self._trim_timer = threading.Timer(TRIM_DELAY, self._trim)
+            self._trim_timer.daemon = True
+            self._trim_timer.start()
+
+    def _trim(self) -> None:
+        import gc
+
+        gc.collect()
+        _malloc_trim(0)
+        self.trims += 1
 
     # -- the GM key ----------------------------------------------------------------------------
 
@@ -133,20 +185,48 @@ class CombatService:
                 return table
         return None
 
-    def previews(self, table: Table, seat: str, visible: list[str]) -> list[dict]:
+    def drawn(self, table: Table, role: str, seat: str | None, draw) -> dict:
+        """What ``draw(view)`` makes of the table as ``role`` and ``seat`` see it, now.
+
+        Every page of the same role and seat shows the same thing, so the view and its HTML
+        are made once per table version and shared: the first page to refresh after a change
+        calls ``draw(Table.view_for(role, seat))``, the others get the same dict (plain data
+        and strings, never a Bokeh model; treat it as read-only). Only the newest version of
+        each (table, role, seat) is kept.
+        """
+        key = (table.name, role, seat)
+        with self._lock:
+            hit = self._drawn.get(key)
+        if hit is not None and hit["view"]["version"] == table.version:
+            return hit
+        made = draw(table.view_for(role, seat))
+        with self._lock:
+            old = self._drawn.get(key)
+            if old is None or old["view"]["version"] <= made["view"]["version"]:
+                self._drawn[key] = made
+                self._drawn.move_to_end(key)
+            while len(self._drawn) > DRAWN_CACHE:
+                self._drawn.popitem(last=False)
+        return made
+
+    def previews(
+        self, table: Table, seat: str, visible: list[str], compute: bool = True
+    ) -> list[dict] | None:
         """``attack_previews`` for ``seat`` against ``visible`` (cached).
 
         The cache key is everything the previews read (the ruleset, the ranges, the round, the
         attacker's and the targets' records), so an event that changes none of it (a note, a
-        declaration, another combatant's hit) costs every player page nothing.
+        declaration, another combatant's hit) costs every player page nothing. With
+        ``compute=False`` a preview not in the cache is None rather than computed.
         """
-        state = table.state
-        key = (table.name, seat, _preview_key(state, seat, visible))
+        key = (table.name, seat, _preview_key(table.state_of([seat, *visible]), seat, visible))
         with self._lock:
             if key in self._previews:
                 self._previews.move_to_end(key)
                 return self._previews[key]
-        found = attack_previews(state, seat, visible)
+        if not compute:
+            return None
+        found = attack_previews(table.state, seat, visible)
         with self._lock:
             self._previews[key] = found
             while len(self._previews) > PREVIEW_CACHE:

@@ -23,6 +23,19 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
+
+    With ``-n auto --dist loadgroup`` (pyproject.toml) the other worker runs the engine,
+    property and notebook tests beside them, so the suite takes about as long as the larger
+    of the two halves instead of their sum.
+    """
+    for item in items:
+        if item.get_closest_marker("ui") is not None:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Drive Debian's Chromium (never a downloaded browser); fail loudly if it is missing."""

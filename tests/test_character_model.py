@@ -244,3 +244,14 @@ def test_every_parameter_is_documented():
 def test_model_methods_name_the_bad_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call(Character())
+
+
+def test_attack_labels_count_one_die_and_many_dice(ronan):
+    labels = [a.label for a in ronan.attacks]
+    assert "Fists (1 die)" in labels and "Onslaught (Gift 5, 7 dice)" in labels
+    c = Character(
+        weapons=[Weapon(name="Knife", dice=2)],
+        gifts=[Gift(name="Spark", level=1, dice=1, kind="mental")],
+    )
+    assert [a.label for a in c.attacks][:2] == ["Knife (2 dice)", "Spark (Gift 1, 1 die)"]
+    assert not any("1 dice" in a.label for a in c.attacks)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from tb_playground import display, engine
+from tb_playground import display, engine, lab
 from tb_playground.engine import conditions as engine_conditions
 from tb_playground.models import ruleset as ruleset_module
 from tb_playground.models.attack import SLOW_ACTIONS
@@ -15,6 +15,10 @@ from tb_playground.models.attack import SLOW_ACTIONS
 # Every tuple of code names the engine and models hand out, with the kind that names it.
 CODE_NAMES = [
     ("ki_policy", engine.KI_POLICIES),
+    ("bracket_policy", lab.BRACKET_POLICIES),
+    ("target_policy", lab.TARGET_POLICIES),
+    ("boost_policy", lab.BOOST_POLICIES),
+    ("fight_end", lab.ENDS),
     ("attack_kind", engine.ATTACK_KINDS),
     ("roll_kind", engine.ROLL_KINDS),
     ("dice_source", engine.DICE_SOURCES),
@@ -32,7 +36,7 @@ CODE_NAMES = [
     ("timing", engine.TIMINGS),
     ("zone", engine.ZONES),
     ("vital", engine.VITALS),
-    ("state", tuple({s for states in engine.STATE_NAMES.values() for s in states})),
+    ("state", tuple(sorted({s for states in engine.STATE_NAMES.values() for s in states}))),
     ("grid_statistic", engine.GRID_STATISTICS),
     ("advantage", (-1, 0, 1)),
     ("slow_action", SLOW_ACTIONS),

@@ -4,6 +4,7 @@
 times at once (numpy, vectorized over fights) under the real round and returns who wins, in
 how many rounds, who goes down and who did the damage, each with a confidence interval.
 ``tactics`` compares the options of one attack exactly, from the engine's distributions.
+``sweep`` runs many encounters (builds, creatures, readings) as Dask tasks.
 
 No Panel import; numpy and the engine only (issue 11, section 1).
 """
@@ -17,6 +18,7 @@ from .simulate import (
     simulate,
     wilson_interval,
 )
+from .sweep import SweepResult, sweep
 from .tactics import (
     TACTICS,
     AttackOption,
@@ -34,10 +36,12 @@ __all__ = [
     "TARGET_POLICIES",
     "AttackOption",
     "EncounterResult",
+    "SweepResult",
     "TacticsReport",
     "WinChange",
     "compare_tactics",
     "simulate",
+    "sweep",
     "tactic_win_change",
     "wilson_interval",
 ]

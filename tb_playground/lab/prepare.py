@@ -111,10 +111,20 @@ def _records(encounter, ruleset):
         records = [dict(r) for r in encounter]
         switches = dict.fromkeys(RULESET_SWITCHES, False)
         sides = list(dict.fromkeys(r["side"] for r in records))
+    elif isinstance(encounter, dict) and "combatants" in encounter:
+        # a live table's state (combatants by id, in "ids" order) or ``plain_encounter``'s form
+        found = encounter["combatants"]
+        if isinstance(found, dict):
+            found = [found[cid] for cid in encounter.get("ids", list(found))]
+        records = [dict(r) for r in found]
+        given = encounter.get("ruleset") or {}
+        switches = {k: bool(given.get(k, False)) for k in RULESET_SWITCHES}
+        sides = list(encounter.get("sides") or dict.fromkeys(r["side"] for r in records))
     else:
         raise TypeError(
-            "encounter must be an Encounter or a list of combatant records "
-            f"(table.roster.encounter_records), got {type(encounter).__name__}"
+            "encounter must be an Encounter, a list of combatant records "
+            "(table.roster.encounter_records) or a table's state, "
+            f"got {type(encounter).__name__}"
         )
     if ruleset:
         unknown = set(ruleset) - set(RULESET_SWITCHES)
@@ -125,6 +135,17 @@ def _records(encounter, ruleset):
     if len(sides) < 2:
         raise ValueError("encounter must have combatants on at least two sides")
     return records, switches, sides
+
+
+def plain_encounter(encounter, ruleset: dict | None = None) -> dict:
+    """``encounter`` as plain data (lists, dicts, numbers): what a Dask task ships.
+
+    Returns ``{"combatants": records, "sides": sides, "ruleset": switches}``, which
+    ``simulate`` and ``prepare`` accept and play exactly as the Encounter itself (same
+    combatant order, same side order, same switches).
+    """
+    records, switches, sides = _records(encounter, ruleset)
+    return {"combatants": records, "sides": sides, "ruleset": switches}
 
 
 def resolve_policy(name: str, value, records: list[dict], choices, default) -> list:

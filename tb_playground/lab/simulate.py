@@ -165,6 +165,8 @@ class EncounterResult:
     fights, seed, max_rounds, end : as passed.
     sides, names, ids : list of str
         The sides, and each combatant's name and id, in the encounter's order.
+    combatant_sides : list of str
+        Each combatant's side, in the encounter's order.
     policies : dict
         Each policy, resolved per combatant id.
     winner : numpy.ndarray
@@ -203,6 +205,7 @@ class EncounterResult:
     dead_round: np.ndarray
     attacks: int
     dead_at: np.ndarray = field(repr=False)
+    combatant_sides: list[str] = field(default_factory=list)
 
     @cached_property
     def p_win(self) -> dict[str, float]:
@@ -516,7 +519,9 @@ class _Fights:
         t = self.choose_targets(rows, a)
         ok = t >= 0
         if not ok.all():
-            rows, emp, t = rows[ok], emp[ok], t[ok]
+            rows, t = rows[ok], t[ok]
+            if np.ndim(emp):
+                emp = emp[ok]
         # the roll's Advantage sign (or 2: not allowed) by target, condition code, empowerment
         roll = self.roll_table[a][(t * 8 + self.code[a][rows]) * 3 + emp]
         allowed = roll < 2
@@ -683,8 +688,11 @@ class _Fights:
         self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
 
 
-def _run_chunk(prep: Prepared, rows: int, seed, opts: dict) -> tuple[dict, int]:
-    """Play ``rows`` fights with their own generator; return their arrays and attack count."""
+def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[dict, int]:
+    """Play ``rows`` fights with their own generator; return their arrays and attack count.
+
+    ``tick(decided)``, if given, is called after every acting slot with the fights decided so far.
+    """
     n = len(prep.names)
     out = {
         "winner": np.full(rows, -1, dtype=np.int64),
@@ -713,23 +721,45 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict) -> tuple[dict, int]:
         if done.any():
             flush(done)
             f.keep(np.flatnonzero(f.live))
+            if tick is not None:
+                tick(rows - f.fid.size)
         if f.fid.size == 0:
             break
         if opts["spread"]:
             f.hit_count[:] = 0
         order, attacks, emp = f.declare(round_no)
+        # per combatant: its attacks and empowered choice as one contiguous row, or one number
+        # when its policy gives every fight the same (no per-fight gather then)
+        attacks, emp = attacks.T.copy(), emp.T.copy()
+        same = [
+            (int(attacks[i, 0]), int(emp[i, 0]))
+            if attacks.shape[1]
+            and (attacks[i] == attacks[i, 0]).all()
+            and (emp[i] == emp[i, 0]).all()
+            else None
+            for i in range(n)
+        ]
         for s in range(n):
             a = order[:, s].astype(np.int16)  # a stable sort of small ints is a radix sort
             by_actor = np.argsort(a, kind="stable")
             bounds = np.concatenate([[0], np.cumsum(np.bincount(a, minlength=n))])
             for i in range(n):
                 group = by_actor[bounds[i] : bounds[i + 1]]
+                act = group
                 for k in range(2):
-                    act = group[f.live[group] & f.can[i][group] & (attacks[group, i] > k)]
+                    keep = f.live[act] & f.can[i][act]
+                    if same[i] is None:
+                        keep &= attacks[i][act] > k
+                    elif same[i][0] <= k:
+                        break
+                    act = act[keep]
                     if act.size == 0:
                         break
-                    f.attack(act, i, emp[act, i], round_no, winner, rounds)
+                    f.attack(act, i, emp[i][act] if same[i] is None else same[i][1], round_no,
+                             winner, rounds)  # fmt: skip
                 f.end_turn(group, i, round_no)
+            if tick is not None:  # a stop asked for mid-round is heard within one slot
+                tick(rows - int(f.live.sum()))
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True
@@ -758,14 +788,16 @@ def simulate(
     off_balance: bool = True,
     ruleset: dict | None = None,
     workers: int = 1,
+    progress=None,
 ) -> EncounterResult:
     """Simulate ``encounter`` ``fights`` times (see the module docstring for the round).
 
     Parameters
     ----------
-    encounter : Encounter or list of dict
-        An Encounter (its sides, combatants and Ruleset), or the live table's plain combatant
-        records (``table.roster.encounter_records``).
+    encounter : Encounter, list of dict or dict
+        An Encounter (its sides, combatants and Ruleset), the live table's plain combatant
+        records (``table.roster.encounter_records``), a live table's state (its combatants as
+        they are now and its Ruleset), or ``prepare.plain_encounter``'s form.
     fights : int
         How many fights, 1..10,000,000.
     seed : int, optional
@@ -788,6 +820,11 @@ def simulate(
         Processes to share the fights, 1..64. The fights are played in chunks of ``CHUNK``,
         each with its own generator spawned from ``seed``, so the result is the same for any
         number of workers.
+    progress : callable, optional
+        ``progress(decided, fights)``, called as the fights are decided (after every round of
+        every chunk in one process; after every chunk with ``workers`` > 1). An exception it
+        raises stops the simulation and is raised from ``simulate``: that is how a page
+        cancels a run. It never changes the result.
 
     Returns
     -------
@@ -838,9 +875,17 @@ def simulate(
 
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
-            parts = list(pool.map(_run_job, jobs))
+            parts = []
+            for part in pool.map(_run_job, jobs):
+                parts.append(part)
+                if progress is not None:
+                    progress(sum(len(x[0]["winner"]) for x in parts), fights)
     else:
-        parts = [_run_job(job) for job in jobs]
+        parts = []
+        for prep_, rows, sq, opts_ in jobs:
+            before = sum(len(x[0]["winner"]) for x in parts)
+            tick = None if progress is None else (lambda d, b=before: progress(b + d, fights))
+            parts.append(_run_chunk(prep_, rows, sq, opts_, tick))
     out = {k: np.concatenate([part[0][k] for part in parts]) for k in parts[0][0]}
     attacks = sum(part[1] for part in parts)
     n = len(prep.names)
@@ -870,5 +915,6 @@ def simulate(
         },
         attacks=attacks,
         dead_at=-prep.maximum[:, 0],
+        combatant_sides=[prep.sides[int(i)] for i in prep.side],
         **out,
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import param
 
+from tb_playground.display import dice_text
 from tb_playground.engine import (
     ATTACK_KIND_RULES,
     ATTACK_KINDS,
@@ -679,11 +680,11 @@ class Character(param.Parameterized):
     @param.depends("weapons", "gifts", "skills", watch=True, on_init=True)
     def _update_attacks(self) -> None:
         sources = [
-            AttackSource(f"{w.name} ({w.dice} dice)", "physical", "weapon", w.dice)
+            AttackSource(f"{w.name} ({dice_text(w.dice)})", "physical", "weapon", w.dice)
             for w in self.weapons
         ]
         sources += [
-            AttackSource(f"{g.name} (Gift {g.level}, {g.dice} dice)", g.kind, "gift", g.dice)
+            AttackSource(f"{g.name} (Gift {g.level}, {dice_text(g.dice)})", g.kind, "gift", g.dice)
             for g in self.gifts
             if g.dice > 0
         ]

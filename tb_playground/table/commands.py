@@ -24,9 +24,12 @@ from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_element
 from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
 from tb_playground.engine.validation import require_bool, require_choice, require_int
+from tb_playground.models.encounter import Combatant
+from tb_playground.models.files import KINDS, from_dict, validate_document
 
 from . import rules
-from .state import BRACKETS
+from .roster import combatant_record, slug
+from .state import BRACKETS, combatant_state
 
 #: Who may send commands.
 ROLES = ("gm", "player", "spectator")
@@ -413,6 +416,8 @@ def _set_condition(state, command, role, seat, roll) -> list[Event]:
     name = require_choice("condition", command.get("condition"), rules.SETTABLE_CONDITIONS)
     until = require_choice("until", command.get("until", rules.DEFAULT_UNTIL[name]), rules.UNTIL)
     info = rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
+    if name == "Distracted":  # the roll it asks for: Atropos + this Difficulty (rules/004)
+        info["difficulty"] = require_int("difficulty", command.get("difficulty", 5), 0, 10)
     changes = [[_path(c["id"], "conditions", name), info]]
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
@@ -434,7 +439,12 @@ def _set(state, command, role, seat, roll) -> list[Event]:
     c = _combatant(state, command)
     field = require_choice("field", command.get("field"), tuple(rules.SETTABLE))
     low, high = rules.SETTABLE[field](c)
-    value = require_int("value", command.get("value"), low, high)
+    value = command.get("value")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(
+            f"value: {rules.SETTABLE_WORDS[field]} of {c['name']} must be a whole number from "
+            f"{low} to {high}, got {value!r}"
+        )
     path = _path(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
     changes = [[path, value]] + rules.track_consequences(state, c, field, value)
     return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
@@ -471,6 +481,52 @@ def _set_range(state, command, role, seat, roll) -> list[Event]:
     return [("range_set", data, [[["ranges", key], band]])]
 
 
+def _add(state, command, role, seat, roll) -> list[Event]:
+    """GM: a character or creature joins the fight from its file (issue 9: "add creatures").
+
+    In setup it simply joins. Once the fight has started it rolls Initiative (or takes the d10
+    typed as ``initiative``) and takes its place in the order; it declares like everyone else
+    from the next declaration on (one added while brackets resolve acts from the next round).
+    """
+    _gm_only(role, "add combatants")
+    doc = command.get("document")
+    errors = validate_document(doc)
+    if not errors and doc["kind"] not in ("character", "creature"):
+        errors = [f"This file holds a {doc['kind']}, not a character or creature."]
+    if errors:
+        raise ValueError("document: " + " ".join(errors[:5]))
+    side = _text(command, "side")
+    hidden = require_bool("hidden", command.get("hidden", False))
+    who = from_dict(KINDS[doc["kind"]], doc["data"])
+    base, n = slug(who.name), 2
+    cid = base
+    while cid in state["combatants"]:
+        cid, n = f"{base}-{n}", n + 1
+    record = combatant_record(Combatant(side=side, who=who), cid)
+    record["hidden"] = hidden
+    joined = combatant_state(record)
+    ids = [*state["ids"], cid]
+    changes = [[["combatants", cid], joined], [["ids"], ids]]
+    if side not in state["sides"]:
+        changes.append([["sides"], [*state["sides"], side]])
+    data = {"combatant": cid, "name": record["name"], "side": side}
+    if state["phase"] != "setup":
+        face = command.get("initiative")
+        face = roll(1)[0] if face is None else require_int("initiative", face, 1, 10)
+        faces = {k: state["combatants"][k]["initiative"]["face"] for k in state["ids"]}
+        faces[cid] = face
+        order = rules.initiative_order(
+            {"ids": ids, "combatants": {**state["combatants"], cid: joined}}, faces
+        )
+        total = face + joined["initiative_stat"]
+        changes += [
+            [_path(cid, "initiative"), {"face": face, "total": total}],
+            [["initiative_order"], order],
+        ]
+        data["initiative"] = total
+    return [("added", data, changes)]
+
+
 def _note(state, command, role, seat, roll) -> list[Event]:
     if role == "spectator":
         raise PermissionError("a spectator only watches; players and the GM write notes")
@@ -484,12 +540,26 @@ def _rest(state, command, role, seat, roll) -> list[Event]:
 
 
 def _distracted(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "call for a Distracted roll")
+    """The Distracted roll: the GM calls it any time; a player rolls it when asked.
+
+    The GM asks by putting Distracted on a character (``set_condition``, with the roll's
+    Difficulty); its player may then roll it once for their own seat, at that Difficulty.
+    """
     c = _combatant(state, command)
-    difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    asked = c["conditions"].get("Distracted")
+    if role == "gm":
+        difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    else:
+        _own(state, role, seat, c, "roll Distracted")
+        if asked is None or asked.get("rolled"):
+            raise PermissionError("a player rolls Distracted only when the GM asks for it")
+        difficulty = asked.get("difficulty", 5)
     faces, by = _faces(command, 2, roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty)
-    return rules.distracted_events(state, c, reading, difficulty, by)
+    events = rules.distracted_events(state, c, reading, difficulty, by)
+    if asked is not None:
+        events[0][2].append([_path(c["id"], "conditions", "Distracted", "rolled"), True])
+    return events
 
 
 def _shake_off(state, command, role, seat, roll) -> list[Event]:
@@ -561,6 +631,7 @@ HANDLERS = {
     "distracted": _distracted,
     "shake_off": _shake_off,
     "rotate_code": _rotate,
+    "add": _add,
 }
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).

@@ -30,6 +30,7 @@ from tb_playground.engine import (
     fate_spend as engine_fate_spend,
 )
 from tb_playground.engine.character_stats import rate_after_conditions, vital_conditions
+from tb_playground.engine.conditions import CONDITION_RULES
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
 
@@ -62,16 +63,18 @@ SETTABLE_CONDITIONS = (
     "Squeezed",
 )
 
-#: Each settable condition's usual duration (rules/004 "Conditions"; rules/000, 001).
+#: How the table keeps each of the engine's durations (``CONDITION_RULES``); the others
+#: ("while the track is there", "until an action ends it", ...) are lifted by hand or by rules.
+_UNTIL = {
+    "round": "round",
+    "end of owner's next turn": "next_turn_end",
+    "scene": "scene",
+    "until a rest": "rest",
+}
+
+#: Each condition's usual duration, from the engine's one list (rules/004 "Conditions").
 DEFAULT_UNTIL = {
-    "Off Balance": "next_turn_end",
-    "Surprised": "round",
-    "Flustered": "scene",
-    "Distracted": "round",
-    "Prone": "manual",
-    "Belly Down": "manual",
-    "Grabbed": "manual",
-    "Squeezed": "manual",
+    name: _UNTIL.get(rule.duration, "manual") for name, rule in CONDITION_RULES.items()
 }
 
 #: What Ki can be spent on outside an attack (rules/000 "Recovering from Vitals Loss").
@@ -555,6 +558,16 @@ SETTABLE = {
     "ki": lambda c: (0, c["ki_pool"] + 100),
     "fate": lambda c: (0, max(c["fate_cap"], 0)),
     "exhausted": lambda c: (0, 5),
+}
+
+#: Each settable value in words, for messages.
+SETTABLE_WORDS = {
+    "health": "Health",
+    "poise": "Poise",
+    "sanity": "Sanity",
+    "ki": "Ki",
+    "fate": "Fate Tokens",
+    "exhausted": "Exhausted",
 }
 
 #: Where each settable value lives in a combatant's record.

@@ -32,29 +32,32 @@ BRACKETS = ("fast", "normal", "slow")
 NOT_UNDOABLE = frozenset({"created", "undone", "redone", "note", "code_rotated"})
 
 
+def combatant_state(record: dict) -> dict:
+    """A combatant's live state from its plain record: as set up, nothing rolled yet."""
+    c = copy.deepcopy(record)
+    c["conditions"] = {
+        name: {"until": "manual", "since": 0, "own_turn": False}
+        for name in record.get("conditions", [])
+    }
+    c.update(
+        initiative=None,
+        bracket=None,
+        bumps=0,
+        band=None,
+        actions=[],
+        metres=0,
+        acted=False,
+        hidden=bool(record.get("hidden", False)),
+        out=False,
+        carried={},
+        short_rest_taken=False,
+    )
+    return c
+
+
 def initial_state(data: dict) -> dict:
     """The state a "created" event starts: the combatants as set up, nothing rolled yet."""
-    combatants = {}
-    for record in data["combatants"]:
-        c = copy.deepcopy(record)
-        c["conditions"] = {
-            name: {"until": "manual", "since": 0, "own_turn": False}
-            for name in record.get("conditions", [])
-        }
-        c.update(
-            initiative=None,
-            bracket=None,
-            bumps=0,
-            band=None,
-            actions=[],
-            metres=0,
-            acted=False,
-            hidden=bool(record.get("hidden", False)),
-            out=False,
-            carried={},
-            short_rest_taken=False,
-        )
-        combatants[c["id"]] = c
+    combatants = {r["id"]: combatant_state(r) for r in data["combatants"]}
     return {
         "name": data["name"],
         "version": 0,

@@ -43,6 +43,7 @@ from tb_playground.models.ruleset import SWITCHES
 
 from .format import TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
+from .share import csv_button, csv_text, pack_text, query_value, set_query, sync_url, unpack_text
 from .site import page
 
 #: Short labels for the ruleset switches.
@@ -63,6 +64,8 @@ SWITCH_LABELS = {
     "deception_water": "Deception rolls Water",
 }
 
+#: The sheet's styles. Warning colours are mixed with the theme's text colour (60% red), so they
+#: stay dark red on a light page and turn light red on a dark one (>= 4.5:1 on both).
 CSS = """
 .sheet-stats { display: flex; flex-wrap: wrap; gap: 6px 16px; }
 .sheet-stat { min-width: 6.2em; }
@@ -73,11 +76,13 @@ CSS = """
 table.tb td.p { text-align: right; white-space: nowrap; }
 table.tb th.c { text-align: right; }
 table.tb td.name { white-space: nowrap; }
-table.skill-odds .name { position: sticky; left: 0; background: #fafafa; z-index: 1; }
+table.skill-odds .name { position: sticky; left: 0; z-index: 1;
+  background: var(--panel-background-color, #fafafa); }
 table.skill-odds .meta { display: block; font-size: 0.78em; opacity: 0.75; }
-.bad { color: #c0392b; }
-.cond { color: #a04000; }
-td.refused { color: #c0392b; font-style: italic; }
+.bad { color: color-mix(in srgb, #c0392b 60%, var(--panel-on-background-color, #000)); }
+.cond { color: color-mix(in srgb, #a04000 60%, var(--panel-on-background-color, #000)); }
+td.refused { color: color-mix(in srgb, #c0392b 60%, var(--panel-on-background-color, #000));
+  font-style: italic; }
 tr.skill-group td.name { white-space: normal; min-width: 12em; max-width: 22em; }
 tr.skill-group .names { display: block; font-size: 0.78em; opacity: 0.85; }
 """
@@ -618,6 +623,70 @@ def _file_name(name: str, suffix: str) -> str:
     return f"{stem}{suffix}"
 
 
+# -- CSV: the numbers of the sheet's tables, one row per Skill / attack / card number -----------
+
+
+def skill_odds_csv(c: Character, trained_only: bool = False) -> str:
+    """The Skill odds table as CSV: one row per Skill, chances from 0 to 1.
+
+    A grouped row of the page gives one row per Skill in it; a Skill that cannot be rolled has
+    empty chances and the reason in the last column.
+    """
+    columns = c.skill_odds_columns
+    word = "DC" if c.ruleset.roll_over else "Difficulty"
+    rows = []
+    for row in skill_odds_rows(c, trained_only):
+        for name in row.skills:
+            skill = c.skill(name)
+            odds = [float(p) for p in row.odds] if not row.refused else [""] * len(columns)
+            rows.append([name, skill.element, skill.tier_name, *odds, row.refused])
+    header = ["Skill", "Element", "Training", *(f"{word} {d}" for d in columns)]
+    return csv_text([*header, "Cannot be rolled because"], rows)
+
+
+def attack_odds_csv(c: Character, options) -> str:
+    """The attack table as CSV: each of ``options`` (``Character.attack_options``) as a row."""
+    roll_over = c.ruleset.roll_over
+    header = [
+        "Attack", "Kind", "Element", "Element score", "Beat" if roll_over else "Target Number",
+        "Hit chance", "Critical chance", "Expected damage" if roll_over else "Expected levels",
+        "Track", "Cannot attack because",
+    ]  # fmt: skip
+    rows = []
+    for o in options:
+        if o.allowed:
+            odds = [o.target_number, float(o.p_hit), float(o.p_critical), float(o.expected), ""]
+        else:
+            odds = ["", "", "", "", o.modifiers.reason]
+        rows.append(
+            [o.label, plain("kind", o.kind), o.element, o.score, *odds[:4], o.vital.title(),
+             odds[4]]
+        )  # fmt: skip
+    return csv_text(header, rows)
+
+
+def versus_card_csv(c: Character, creature: Creature) -> str:
+    """The character against the creature's card numbers, as CSV."""
+    return csv_text(
+        ["You roll", "Against its", "Its number", "Chance to succeed"],
+        [
+            (s.versus, s.name, s.value, float(c.versus_card(s.versus, s.value)))
+            for s in creature.static_numbers
+        ],
+    )
+
+
+#: The sheet's settings kept in the page URL (``/character?boosts=2&advantage=1``); the
+#: character itself is ``sheet`` (its file, packed) and the creature ``vs`` (its name).
+URL_KEYS = {
+    "approach": "approach",
+    "boosts": "boosts",
+    "advantage": "advantage",
+    "trained_only": "trained_only",
+    "target_conditions": "creature_is",
+}
+
+
 class CharacterSheet(pn.viewable.Viewer):
     """The editor for one ``Character``, with every derived value live.
 
@@ -683,6 +752,30 @@ class CharacterSheet(pn.viewable.Viewer):
             self._on_attack_controls,
             ["target", "approach", "boosts", "advantage", "trained_only", "target_conditions"],
         )
+        self._from_link()
+
+    # -- the page URL ---------------------------------------------------------------------------
+
+    def _from_link(self) -> None:
+        """Start from the page URL's character, creature and settings, then keep them there."""
+        token = query_value("sheet")
+        if isinstance(token, str) and token:
+            try:
+                self.load_text(unpack_text(token), "the link")
+            except ValueError as exc:
+                self._file_message.object = f'<p class="bad">{escape(exc)}.</p>'
+        wanted = query_value("vs")
+        for label, creature in self._target.options.items():
+            if wanted in (label, creature.name):
+                self._target.value = creature  # the Select sets ``target``
+                break
+        sync_url(self, URL_KEYS)
+        self._to_link()
+        self.param.watch(self._to_link, ["target"])
+
+    def _to_link(self, *events) -> None:
+        """Write the character (its file, packed) and the creature into the page URL."""
+        set_query(sheet=pack_text(dumps(self.character, "json")), vs=self.target.name)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -851,6 +944,24 @@ class CharacterSheet(pn.viewable.Viewer):
         )
         self._attacks = self._html("sheet-attacks")
         self._creature = self._html("sheet-creature")
+        self._csv_attacks = csv_button(
+            "Download attacks (CSV)",
+            "attacks.csv",
+            lambda: attack_odds_csv(self.character, self.attack_options()),
+            "csv-attacks",
+        )
+        self._csv_card = csv_button(
+            "Download the card odds (CSV)",
+            "card-odds.csv",
+            lambda: versus_card_csv(self.character, self.target),
+            "csv-card",
+        )
+        self._csv_skills = csv_button(
+            "Download Skill odds (CSV)",
+            "skill-odds.csv",
+            lambda: skill_odds_csv(self.character, self.trained_only),
+            "csv-skills",
+        )
 
     def _build_files(self) -> None:
         name = self.character.name
@@ -940,6 +1051,7 @@ class CharacterSheet(pn.viewable.Viewer):
             self._refresh_derived()
             self._refresh_attacks(creature=True)
             self._title_cards()
+        self._to_link()
 
     def _on_attack_controls(self, *events) -> None:
         names = {e.name for e in events}
@@ -966,24 +1078,27 @@ class CharacterSheet(pn.viewable.Viewer):
         to a setting already seen costs no recomputation.
         """
         c = self.character
-        approach = None if self.approach == "best" else self.approach
         key = (
             id(self.target),
             self.boosts,
-            approach,
+            self.approach,
             self.advantage,
             tuple(self.target_conditions),
         )
         html = self._attack_cache.get(key)
         if html is None:
-            options = c.attack_options(
-                self.target, self.boosts, approach, self.advantage, self.target_conditions
-            )
-            html = self._attack_cache[key] = attack_table_html(c, options)
+            html = self._attack_cache[key] = attack_table_html(c, self.attack_options())
         with pn.io.hold():
             if creature:
                 self._creature.object = creature_html(c, self.target)
             self._attacks.object = html
+
+    def attack_options(self) -> list:
+        """``Character.attack_options`` for the sheet's creature and attack settings."""
+        approach = None if self.approach == "best" else self.approach
+        return self.character.attack_options(
+            self.target, self.boosts, approach, self.advantage, self.target_conditions
+        )
 
     def _file(self, fmt: str) -> io.BytesIO:
         return io.BytesIO(dumps(self.character, fmt).encode("utf-8"))
@@ -1107,6 +1222,7 @@ class CharacterSheet(pn.viewable.Viewer):
             self._skills,
             pn.widgets.Checkbox.from_param(self.param.trained_only, label="Trained or better only"),
             self._skill_odds,
+            self._csv_skills,
             css="card-skills",
             **WIDE,
         )
@@ -1126,7 +1242,7 @@ class CharacterSheet(pn.viewable.Viewer):
             pn.FlexBox(*self._play, **flex),
             _label("Conditions on the character"),
             self._conditions,
-            pn.Row(self._flustered, self._end_scene, sizing_mode="stretch_width"),
+            pn.FlexBox(self._flustered, self._end_scene, **flex),
             css="card-play",
         )
         attacks = self._card(
@@ -1138,7 +1254,9 @@ class CharacterSheet(pn.viewable.Viewer):
             _label("The creature is"),
             self._target_conditions,
             self._attacks,
+            self._csv_attacks,
             self._creature,
+            self._csv_card,
             css="card-attacks",
             **WIDE,
         )

@@ -20,7 +20,11 @@ import panel as pn
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
+from tb_playground.engine import ACTIONS, FATE_SPENDS
 from tb_playground.table import ConflictError, Table
+from tb_playground.table.rules import KI_PURPOSES, MOVES
+
+from . import combat_render as render
 
 
 class TableSession:
@@ -125,6 +129,21 @@ class TableSession:
 # -- small helpers the combat pages share --------------------------------------------------------
 
 
+class LiveHTML(pn.pane.HTML):
+    """An HTML pane whose update sends its text and nothing else.
+
+    ``pn.pane.HTML`` re-sends all of its model's properties (14, its stylesheets among them,
+    which makes Bokeh walk the whole document's model graph again) each time ``object``
+    changes. The combat pages change only the text of their panes, many times a minute on
+    every seat, so this pane sets ``text`` alone: one small property change per pane.
+    """
+
+    def _update(self, ref: str, model) -> None:
+        text = self._transform_object(self.object)["object"]
+        if model.text != text:
+            model.text = text
+
+
 def query_arg(name: str) -> str | None:
     """The page URL's ``?name=`` value for this session (None outside a served session)."""
     args = getattr(pn.state, "session_args", None) or {}
@@ -164,7 +183,9 @@ def parse_faces(text: str) -> list[int] | None:
 def update(widget, **values) -> None:
     """Set only the widget parameters that change (fewer messages to the browser)."""
     changed = {k: v for k, v in values.items() if getattr(widget, k) != v}
-    if changed:
+    if len(changed) == 1:  # param's update() reads every parameter first: slow on a pane
+        setattr(widget, *next(iter(changed.items())))
+    elif changed:
         widget.param.update(**changed)
 
 
@@ -192,3 +213,160 @@ def phone_page(content, title: str, current: str | None = None) -> pn.Template:
     if doc is not None and doc.session_context is not None:
         pn.state.onload(lambda: setattr(doc, "title", title))
     return template
+
+
+# -- widgets both combat pages use ---------------------------------------------------------------
+
+COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
+
+#: How to move, in the engine's words (rules/000 "Moving in a Round"; rules/001).
+MOVE_LABELS = {"As the bracket allows": "", **{ACTIONS[k].label: k for k in MOVES}}
+
+
+def row(*items, **kw) -> pn.FlexBox:
+    """Widgets side by side, wrapping on a phone instead of running off the screen."""
+    return pn.FlexBox(
+        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
+    )
+
+
+def html_pane(css_class: str, **kw) -> LiveHTML:
+    """A full-width HTML pane with the combat stylesheet, found by ``css_class``."""
+    return LiveHTML(
+        "", css_classes=[css_class], stylesheets=[render.CSS], sizing_mode="stretch_width", **kw
+    )
+
+
+def button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
+    """A button found by ``css``."""
+    return pn.widgets.Button(label=label, color=kind, css_classes=[css], width=130)
+
+
+class TurnControls:
+    """The row whoever is up uses: target, attack, cover, a move and the end of the turn.
+
+    The GM page shows it for whoever is up, the players' page for the seat on its turn.
+    ``prefix`` starts every CSS class ("gm" or "tp": ``gm-target``, ``tp-attack-go``...).
+    The page wires the buttons: ``attack_command(actor)`` and ``move_command(actor)`` make
+    the commands from what is chosen.
+    """
+
+    def __init__(self, prefix: str, end_label: str):
+        self.target = pn.widgets.Select(label="Target", css_classes=[f"{prefix}-target"], width=200)
+        self.attack = pn.widgets.Select(label="Attack", css_classes=[f"{prefix}-attack"], width=220)
+        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
+        self.attack_button = button("Attack", f"{prefix}-attack-go", "primary")
+        self.move_metres = pn.widgets.IntInput(
+            label="Metres", value=5, start=1, end=1000, width=90, css_classes=[f"{prefix}-metres"]
+        )
+        self.move_how = pn.widgets.Select(
+            label="How", options=MOVE_LABELS, width=180, css_classes=[f"{prefix}-move-how"]
+        )
+        self.move_button = button("Move", f"{prefix}-move")
+        self.end_turn = button(end_label, f"{prefix}-end-turn", "warning")
+        self.row = row(
+            self.target, self.attack, self.cover, self.attack_button,
+            self.move_metres, self.move_how, self.move_button, self.end_turn,
+        )  # fmt: skip
+
+    def show(self, view: dict, actor: dict | None) -> None:
+        """Offer ``actor``'s targets and attacks (hide the row when ``actor`` is None)."""
+        self.row.visible = actor is not None
+        if actor is None:
+            return
+        cs = view["combatants"]
+        targets = render.unique_labels([c for c in cs if c["id"] != actor["id"] and not c["out"]])
+        keep = self.target.value if self.target.value in targets.values() else None
+        first_foe = next(
+            (c["id"] for c in cs if c["id"] in targets.values() and c["side"] != actor["side"]),
+            None,
+        )
+        update(self.target, options=targets, value=keep or first_foe)
+        attacks = {a["name"]: a["index"] for a in actor["attacks"] or []}
+        keep = self.attack.value if self.attack.value in attacks.values() else None
+        update(self.attack, options=attacks, value=keep if keep is not None else 0)
+        update(self.attack_button, disabled=not attacks or not targets)
+
+    def attack_command(self, actor: str | None) -> dict:
+        """The "attack" command for what is chosen."""
+        return {
+            "type": "attack",
+            "attacker": actor,
+            "target": self.target.value,
+            "attack": self.attack.value,
+            "cover": self.cover.value,
+        }
+
+    def move_command(self, actor: str | None) -> dict:
+        """The "move" command for what is chosen (``how`` left to the table when unchosen)."""
+        command = {"type": "move", "combatant": actor, "metres": self.move_metres.value}
+        if self.move_how.value:
+            command["how"] = self.move_how.value
+        return command
+
+
+#: Ki spends outside an attack, in words (rules/000 "Recovering from Vitals Loss").
+KI_LABELS = {
+    f"Ki: {p.split()[0]} {p.split()[1].capitalize()} (at 0 or below)": p for p in KI_PURPOSES
+}
+
+#: Fate Token spends in the engine's words (rules/004 "Fate Tokens"; rules/000).
+FATE_LABELS = {rule.label: key for key, rule in FATE_SPENDS.items()}
+
+#: Fate spends that name one of the combatant's conditions.
+FATE_NEEDS_CONDITION = ("shrug off",)
+
+
+class SpendControls:
+    """Ki and Fate Token spends outside an attack, for one combatant.
+
+    The GM page uses it for the combatant chosen in its tools, the players' page for the
+    seat. ``prefix`` starts every CSS class (``gm-spend-ki``, ``tp-fate-go``...).
+    """
+
+    def __init__(self, prefix: str):
+        self.ki_purpose = pn.widgets.Select(
+            label="Spend Ki", options=KI_LABELS, width=260, css_classes=[f"{prefix}-ki-purpose"]
+        )
+        self.ki_button = button("Spend Ki", f"{prefix}-spend-ki")
+        self.fate_kind = pn.widgets.Select(
+            label="Spend a Fate Token", options=FATE_LABELS, width=220,
+            css_classes=[f"{prefix}-fate-kind"],
+        )  # fmt: skip
+        self.fate_condition = pn.widgets.Select(
+            label="Condition to shrug off", width=180, css_classes=[f"{prefix}-fate-condition"]
+        )
+        self.fate_button = button("Spend a token", f"{prefix}-spend-fate")
+        self.fate_help = html_pane(f"{prefix}-fate-help")
+        self.fate_kind.param.watch(lambda _e: self._explain(), "value")
+        self.row = row(
+            self.ki_purpose, self.ki_button, self.fate_kind, self.fate_condition,
+            self.fate_button, self.fate_help,
+        )  # fmt: skip
+        self._explain()
+
+    def _explain(self) -> None:
+        rule = FATE_SPENDS[self.fate_kind.value]
+        update(self.fate_help, object=f'<div class="hint">{render.escape(rule.effect)}</div>')
+        self.fate_condition.visible = self.fate_kind.value in FATE_NEEDS_CONDITION
+
+    def show(self, c: dict | None) -> None:
+        """Offer the spends of ``c`` (a view's combatant; None hides the row)."""
+        self.row.visible = c is not None and c["ki"] is not None
+        if not self.row.visible:
+            return
+        names = [x["name"] for x in c["conditions"]]
+        update(self.fate_condition, options=names)
+        update(self.fate_button, disabled=not c["fate"]["tokens"])
+        update(self.ki_button, disabled=not c["ki"]["now"])
+
+    def ki_command(self, cid: str | None) -> dict:
+        """The "spend_ki" command for ``cid``."""
+        return {"type": "spend_ki", "combatant": cid, "purpose": self.ki_purpose.value}
+
+    def fate_command(self, cid: str | None) -> dict:
+        """The "spend_fate" command for ``cid``."""
+        command = {"type": "spend_fate", "combatant": cid, "spend": self.fate_kind.value}
+        if self.fate_kind.value in FATE_NEEDS_CONDITION:
+            command["condition"] = self.fate_condition.value
+        return command

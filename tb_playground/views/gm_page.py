@@ -17,42 +17,38 @@ import panel as pn
 
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
-from tb_playground.table.rules import DEFAULT_UNTIL, SETTABLE_CONDITIONS
+from tb_playground.table.rules import (
+    DEFAULT_UNTIL,
+    RANGE_BANDS,
+    SETTABLE_CONDITIONS,
+    SETTABLE_WORDS,
+)
 
 from . import combat_render as render
+from .add_combatant import AddCombatant
 from .combat_session import (
+    SpendControls,
     TableSession,
+    TurnControls,
+    button,
+    html_pane,
     on_session_end,
     parse_faces,
     phone_page,
     query_arg,
     remember_in_url,
+    row,
     update,
 )
 from .format import escape
 
 BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
-COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
+FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
+BAND_LABELS = {band.capitalize(): band for band in RANGE_BANDS}
 
 #: A row of toggle buttons that wraps on a phone instead of running off the screen.
 WRAP_BUTTONS = ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
-
-
-def _row(*items, **kw) -> pn.FlexBox:
-    return pn.FlexBox(
-        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
-    )
-
-
-def _html(css_class: str, **kw) -> pn.pane.HTML:
-    return pn.pane.HTML(
-        "", css_classes=[css_class], stylesheets=[render.CSS], sizing_mode="stretch_width", **kw
-    )
-
-
-def _button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
-    return pn.widgets.Button(label=label, color=kind, css_classes=[css], width=130)
 
 
 class GMPage(pn.viewable.Viewer):
@@ -72,11 +68,11 @@ class GMPage(pn.viewable.Viewer):
         self.session: TableSession | None = None
         self.view: dict | None = None
         self._layout = pn.Column(sizing_mode="stretch_width")
-        self.message = _html("gm-message")
+        self.message = html_pane("gm-message")
         self._build_prompt()
         self._build_chooser()
         self._build_table()
-        on_session_end(self.close)
+        on_session_end(self._session_ended)
         key = key if key is not None else query_arg("key")
         if self.service.gm_key_ok(key):
             self._unlocked(key, remember=False)
@@ -96,14 +92,14 @@ class GMPage(pn.viewable.Viewer):
             label="GM key", placeholder="the key printed when the server started",
             css_classes=["gm-key"], sizing_mode="stretch_width",
         )  # fmt: skip
-        self.key_button = _button("Enter", "gm-key-enter", "primary")
-        self.key_message = _html("gm-key-message")
+        self.key_button = button("Enter", "gm-key-enter", "primary")
+        self.key_message = html_pane("gm-key-message")
         self.key_button.on_click(lambda _e: self._try_key())
         self.prompt = pn.Column(
             pn.pane.Markdown(
                 "## GM dashboard\nThis page needs the GM key.", css_classes=["gm-prompt"]
             ),
-            _row(self.key_input, self.key_button),
+            row(self.key_input, self.key_button),
             self.key_message,
             sizing_mode="stretch_width",
         )
@@ -126,7 +122,7 @@ class GMPage(pn.viewable.Viewer):
 
     def _build_chooser(self) -> None:
         self.open_select = pn.widgets.Select(label="Tables", css_classes=["gm-tables"], width=260)
-        self.open_button = _button("Open table", "gm-open", "primary")
+        self.open_button = button("Open table", "gm-open", "primary")
         self.open_button.on_click(lambda _e: self.open_table(self.open_select.value))
         files = self.service.encounter_files()
         self.encounter_select = pn.widgets.Select(
@@ -142,15 +138,15 @@ class GMPage(pn.viewable.Viewer):
             css_classes=["gm-extra"], sizing_mode="stretch_width",
         )  # fmt: skip
         self.new_name = pn.widgets.TextInput(label="Table name", css_classes=["gm-name"], width=260)
-        self.create_button = _button("Create table", "gm-create", "primary")
+        self.create_button = button("Create table", "gm-create", "primary")
         self.create_button.on_click(lambda _e: self.create_table())
-        self.chooser_message = _html("gm-chooser-message")
+        self.chooser_message = html_pane("gm-chooser-message")
         self.chooser = pn.Column(
             pn.pane.Markdown("## GM dashboard"),
             pn.pane.Markdown("### Open a table"),
-            _row(self.open_select, self.open_button),
+            row(self.open_select, self.open_button),
             pn.pane.Markdown("### Or start a new one"),
-            _row(self.encounter_select, self.new_name, self.create_button),
+            row(self.encounter_select, self.new_name, self.create_button),
             pn.pane.Markdown("An encounter file of your own (instead of the one above):"),
             self.encounter_upload,
             self.extra,
@@ -217,28 +213,28 @@ class GMPage(pn.viewable.Viewer):
     # -- the table -----------------------------------------------------------------------------
 
     def _build_table(self) -> None:  # noqa: PLR0915 - one widget per control
-        self.header = _html("gm-header")
-        self.status = _html("gm-status")
-        self.board = _html("gm-board")
-        self.log = _html("gm-log")
-        self.pending = _html("gm-pending")
+        self.header = html_pane("gm-header")
+        self.status = html_pane("gm-status")
+        self.board = html_pane("gm-board")
+        self.log = html_pane("gm-log")
+        self.pending = html_pane("gm-pending")
 
-        self.start_button = _button("Start the fight", "gm-start", "primary")
+        self.start_button = button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
             label="Initiative d10s (optional, in card order)", css_classes=["gm-init-faces"],
             placeholder="blank: the table rolls", width=260,
         )  # fmt: skip
-        self.reveal_button = _button("Reveal brackets", "gm-reveal", "primary")
-        self.undo_button = _button("Undo", "gm-undo")
-        self.redo_button = _button("Redo", "gm-redo")
+        self.reveal_button = button("Reveal brackets", "gm-reveal", "primary")
+        self.undo_button = button("Undo", "gm-undo")
+        self.redo_button = button("Redo", "gm-redo")
         self.share_toggle = pn.widgets.Toggle(
             label="Share foes' numbers", css_classes=["gm-share"], width=170
         )
-        self.rotate_button = _button("New join code", "gm-rotate")
-        self.short_rest = _button("Short Rest", "gm-short-rest")
-        self.full_night = _button("Full Night", "gm-full-night")
-        self.end_scene = _button("End of Scene", "gm-end-scene")
-        self.leave_button = _button("Other tables", "gm-leave")
+        self.rotate_button = button("New join code", "gm-rotate")
+        self.short_rest = button("Short Rest", "gm-short-rest")
+        self.full_night = button("Full Night", "gm-full-night")
+        self.end_scene = button("End of Scene", "gm-end-scene")
+        self.leave_button = button("Other tables", "gm-leave")
 
         self.start_button.on_click(lambda _e: self._start())
         self.reveal_button.on_click(lambda _e: self.send({"type": "reveal"}))
@@ -261,56 +257,47 @@ class GMPage(pn.viewable.Viewer):
         self.declare_bumps = pn.widgets.IntInput(
             label="Ki bumps", value=0, start=0, end=2, width=90
         )
-        self.declare_button = _button("Declare", "gm-declare", "primary")
+        self.declare_button = button("Declare", "gm-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
-        self.declare_row = _row(
+        self.declare_row = row(
             self.declare_who, self.declare_bracket, self.declare_bumps, self.declare_button
         )
 
         # The turn of whoever is up.
-        self.target = pn.widgets.Select(label="Target", css_classes=["gm-target"], width=200)
-        self.attack = pn.widgets.Select(label="Attack", css_classes=["gm-attack"], width=240)
-        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
-        self.attack_button = _button("Attack", "gm-attack-go", "primary")
-        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
-        self.move_button = _button("Move", "gm-move")
-        self.end_turn = _button("End turn", "gm-end-turn", "warning")
-        self.attack_button.on_click(lambda _e: self._attack())
-        self.move_button.on_click(lambda _e: self._move())
-        self.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
-        self.turn_row = _row(
-            self.target, self.attack, self.cover, self.attack_button,
-            self.move_metres, self.move_button, self.end_turn,
-        )  # fmt: skip
+        self.turn = TurnControls("gm", "End turn")
+        self.turn.attack_button.on_click(lambda _e: self._attack())
+        self.turn.move_button.on_click(lambda _e: self._move())
+        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn_row = self.turn.row
 
         # The attack under way.
-        self.roll_button = _button("Roll (table dice)", "gm-roll", "primary")
+        self.roll_button = button("Roll (table dice)", "gm-roll", "primary")
         self.faces = pn.widgets.TextInput(
             label="Or type the physical dice", placeholder="e.g. 3 7", css_classes=["gm-faces"],
             width=200,
         )  # fmt: skip
-        self.faces_button = _button("Use these dice", "gm-faces-go")
+        self.faces_button = button("Use these dice", "gm-faces-go")
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
-        self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
+        self.roll_row = row(self.roll_button, self.faces, self.faces_button)
         self.boost_dice = pn.widgets.CheckButtonGroup(
             options={}, css_classes=["gm-boost-dice"], stylesheets=[WRAP_BUTTONS],
             sizing_mode="stretch_width",
         )  # fmt: skip
-        self.boost_button = _button("Boost these dice", "gm-boost", "primary")
+        self.boost_button = button("Boost these dice", "gm-boost", "primary")
         self.boost_button.on_click(lambda _e: self._boost())
-        self.boost_row = _row(self.boost_dice, self.boost_button)
+        self.boost_row = row(self.boost_dice, self.boost_button)
         self.prevent_ki = pn.widgets.IntInput(
             label="Ki to prevent", value=0, start=0, width=120, css_classes=["gm-prevent-ki"]
         )
-        self.prevent_button = _button("Prevent", "gm-prevent", "primary")
+        self.prevent_button = button("Prevent", "gm-prevent", "primary")
         self.prevent_button.on_click(lambda _e: self._prevent())
-        self.prevent_row = _row(self.prevent_ki, self.prevent_button)
+        self.prevent_row = row(self.prevent_ki, self.prevent_button)
 
         # GM tools on one combatant.
         self.tool_who = pn.widgets.Select(label="Combatant", css_classes=["gm-tool-who"], width=200)
-        self.hide_button = _button("Hide", "gm-hide")
-        self.show_button = _button("Show", "gm-show")
+        self.hide_button = button("Hide", "gm-hide")
+        self.show_button = button("Show", "gm-show")
         self.hide_button.on_click(lambda _e: self._tool("hide"))
         self.show_button.on_click(lambda _e: self._tool("show"))
         self.condition = pn.widgets.Select(
@@ -320,23 +307,63 @@ class GMPage(pn.viewable.Viewer):
         self.until = pn.widgets.Select(label="Lasts", options=UNTIL_LABELS, width=200)
         self.condition.param.watch(self._default_until, "value")
         self._default_until()
-        self.set_condition = _button("Set condition", "gm-set-condition")
+        self.set_condition = button("Set condition", "gm-set-condition")
         self.set_condition.on_click(lambda _e: self._condition())
         self.clear_which = pn.widgets.Select(
             label="Clear", width=160, css_classes=["gm-clear-which"]
         )
-        self.clear_button = _button("Clear condition", "gm-clear")
+        self.clear_button = button("Clear condition", "gm-clear")
         self.clear_button.on_click(lambda _e: self._clear())
         self.tool_who.param.watch(lambda _e: self._tool_options(), "value")
+        self._set_for: tuple | None = None
+        # Spends and overrides for the combatant chosen above.
+        self.spend = SpendControls("gm")
+        self.spend.ki_button.on_click(
+            lambda _e: self.send(self.spend.ki_command(self.tool_who.value))
+        )
+        self.spend.fate_button.on_click(
+            lambda _e: self.send(self.spend.fate_command(self.tool_who.value))
+        )
+        self.set_field = pn.widgets.Select(
+            label="Set", options=FIELD_LABELS, width=140, css_classes=["gm-set-field"]
+        )
+        self.set_value = pn.widgets.IntInput(
+            label="to", value=0, width=90, css_classes=["gm-set-value"]
+        )
+        self.set_field.param.watch(lambda _e: self._tool_options(), "value")
+        self.set_button = button("Set value", "gm-set")
+        self.set_button.on_click(lambda _e: self._set_value())
+        self.distracted_difficulty = pn.widgets.IntInput(
+            label="Difficulty", value=5, start=0, end=10, width=90,
+            css_classes=["gm-distracted-difficulty"],
+        )  # fmt: skip
+        self.distracted_faces = pn.widgets.TextInput(
+            label="Dice (blank: the table rolls)", placeholder="e.g. 4 9", width=200,
+            css_classes=["gm-distracted-faces"],
+        )  # fmt: skip
+        self.distracted_button = button("Roll Distracted", "gm-distracted")
+        self.distracted_button.on_click(lambda _e: self._distracted())
+        self.ask_distracted = button("Ask the player", "gm-ask-distracted")
+        self.ask_distracted.on_click(lambda _e: self._ask_distracted())
+        self.range_a = pn.widgets.Select(label="Range from", width=170, css_classes=["gm-range-a"])
+        self.range_b = pn.widgets.Select(label="to", width=170, css_classes=["gm-range-b"])
+        self.range_band = pn.widgets.Select(
+            label="Band", options=BAND_LABELS, width=110, css_classes=["gm-range-band"]
+        )
+        self.range_button = button("Set range", "gm-range")
+        self.range_button.on_click(lambda _e: self._set_range())
+        self.ranges = html_pane("gm-ranges")
+
         self.note = pn.widgets.TextInput(
             label="Note for the log", css_classes=["gm-note"], width=260
         )
-        self.note_button = _button("Add note", "gm-note-go")
+        self.note_button = button("Add note", "gm-note-go")
         self.note_button.on_click(lambda _e: self._note())
+        self.adder = AddCombatant(self.send, self.service.creature_files())
 
         self.table_view = pn.Column(
             self.header,
-            _row(
+            row(
                 self.start_button,
                 self.initiative_faces,
                 self.reveal_button,
@@ -355,12 +382,24 @@ class GMPage(pn.viewable.Viewer):
             self.prevent_row,
             self.board,
             pn.pane.Markdown("### GM tools"),
-            _row(self.tool_who, self.hide_button, self.show_button),
-            _row(
+            row(self.tool_who, self.hide_button, self.show_button),
+            row(
                 self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
             ),
-            _row(self.note, self.note_button),
-            _row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
+            row(self.set_field, self.set_value, self.set_button),
+            self.spend.row,
+            row(
+                self.distracted_difficulty,
+                self.distracted_faces,
+                self.distracted_button,
+                self.ask_distracted,
+            ),  # fmt: skip
+            row(self.range_a, self.range_b, self.range_band, self.range_button),
+            self.ranges,
+            row(self.note, self.note_button),
+            pn.pane.Markdown("### Add to the fight"),
+            self.adder,
+            row(self.short_rest, self.full_night, self.end_scene, self.leave_button),
             pn.pane.Markdown("### Log"),
             self.log,
             sizing_mode="stretch_width",
@@ -413,23 +452,12 @@ class GMPage(pn.viewable.Viewer):
         )
 
     def _attack(self) -> None:
-        if self.view is None or not self.view["up"]:
-            return
-        self.send(
-            {
-                "type": "attack",
-                "attacker": self.view["up"],
-                "target": self.target.value,
-                "attack": self.attack.value,
-                "cover": self.cover.value,
-            }
-        )
+        if self.view is not None and self.view["up"]:
+            self.send(self.turn.attack_command(self.view["up"]))
 
     def _move(self) -> None:
         if self.view is not None and self.view["up"]:
-            self.send(
-                {"type": "move", "combatant": self.view["up"], "metres": self.move_metres.value}
-            )
+            self.send(self.turn.move_command(self.view["up"]))
 
     def _roll(self, typed: bool) -> None:
         command: dict = {"type": "roll"}
@@ -477,6 +505,54 @@ class GMPage(pn.viewable.Viewer):
                 }
             )
 
+    def _set_value(self) -> None:
+        value = self.set_value.value
+        self.send(
+            {
+                "type": "set",
+                "combatant": self.tool_who.value,
+                "field": self.set_field.value,
+                "value": int(value) if value is not None else None,
+            }
+        )
+
+    def _distracted(self) -> None:
+        command = {
+            "type": "distracted",
+            "combatant": self.tool_who.value,
+            "difficulty": int(self.distracted_difficulty.value or 0),
+        }
+        try:
+            faces = parse_faces(self.distracted_faces.value)
+        except ValueError as err:
+            self.message.object = f'<p class="err">{escape(err)}</p>'
+            return
+        if faces is not None:
+            command["faces"] = faces
+        if self.send(command):
+            self.distracted_faces.value = ""
+
+    def _ask_distracted(self) -> None:
+        self.send(
+            {
+                "type": "set_condition",
+                "combatant": self.tool_who.value,
+                "condition": "Distracted",
+                "until": "round",
+                "difficulty": int(self.distracted_difficulty.value or 0),
+            }
+        )
+
+    def _set_range(self) -> None:
+        self.send(
+            {
+                "type": "set_range",
+                "a": self.range_a.value,
+                "b": self.range_b.value,
+                "band": self.range_band.value,
+            }
+        )
+
     def _note(self) -> None:
         if self.send({"type": "note", "text": self.note.value}):
             self.note.value = ""
@@ -492,27 +568,35 @@ class GMPage(pn.viewable.Viewer):
         if c is not None:
             self.hide_button.visible = not c["hidden"]
             self.show_button.visible = c["hidden"]
+            if self.set_field.value in ("health", "poise", "sanity") and c["vitals"]:
+                now = c["vitals"][self.set_field.value]["now"]
+            elif self.set_field.value == "ki" and c["ki"]:
+                now = c["ki"]["now"]
+            elif self.set_field.value == "fate" and c["fate"]:
+                now = c["fate"]["tokens"]
+            else:
+                now = None
+            if now is not None and self._set_for != (c["id"], self.set_field.value):
+                self._set_for = (c["id"], self.set_field.value)
+                update(self.set_value, value=now)
+        self.spend.show(c)
+        self.ask_distracted.disabled = c is None or c["kind"] != "character"
 
     def refresh(self) -> None:
-        """Redraw from the table's GM view (runs in this session's document)."""
+        """Redraw from the table's GM view (runs in this session's document).
+
+        The view and its HTML are made once per table version for every GM page
+        (``CombatService.drawn``); this page sets only what changed.
+        """
         if self.session is None:
             return
-        v = self.view = self.session.view()
+        d = self.service.drawn(self.session.table, "gm", None, draw_gm)
+        v = self.view = d["view"]
         cs = v["combatants"]
         by_id = {c["id"]: c for c in cs}
         phase = v["phase"]
-        head = (
-            f'<div class="status"><b>{escape(v["table"])}</b> · '
-            f'<span class="counter">{render.counter(v)}</span> · '
-            f"{render.PHASE_WORDS.get(phase, phase)} · join code "
-            f'<b class="join-code">{escape(v["join_code"])}</b></div>'
-        )
-        update(self.header, object=head)
-        status = render.declaration_status(v) + render.order_line(v)
-        update(self.status, object=status)
-        update(self.board, object=render.board(v))
-        update(self.log, object=render.log(v))
-        update(self.pending, object=render.pending(v))
+        for pane in ("header", "status", "board", "log", "pending"):
+            update(getattr(self, pane), object=d[pane])
 
         self.start_button.visible = self.initiative_faces.visible = phase == "setup"
         self.reveal_button.visible = phase == "declare"
@@ -533,19 +617,7 @@ class GMPage(pn.viewable.Viewer):
 
         p = v["pending"]
         up = by_id.get(v["up"]) if v["up"] else None
-        self.turn_row.visible = phase == "resolve" and up is not None and p is None
-        if self.turn_row.visible:
-            targets = render.unique_labels([c for c in cs if c["id"] != up["id"] and not c["out"]])
-            keep = self.target.value if self.target.value in targets.values() else None
-            first_foe = next(
-                (c["id"] for c in cs if c["id"] in targets.values() and c["side"] != up["side"]),
-                None,
-            )
-            update(self.target, options=targets, value=keep or first_foe)
-            attacks = {a["name"]: a["index"] for a in up["attacks"] or []}
-            keep = self.attack.value if self.attack.value in attacks.values() else None
-            update(self.attack, options=attacks, value=keep if keep is not None else 0)
-            self.attack_button.disabled = not attacks or not targets
+        self.turn.show(v, up if phase == "resolve" and p is None else None)
 
         step = p["step"] if p else None
         self.roll_row.visible = step in ("to_hit", "damage")
@@ -566,11 +638,28 @@ class GMPage(pn.viewable.Viewer):
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
             update(self.prevent_button, label=f"Prevent (Ki {t['ki']['now']})")
 
+        labels = render.unique_labels(cs)
+        a = (
+            self.range_a.value
+            if self.range_a.value in labels.values()
+            else (cs[0]["id"] if cs else None)
+        )
+        update(self.range_a, options=labels, value=a)
+        b = self.range_b.value if self.range_b.value in labels.values() else None
+        if b is None or b == a:
+            b = next((c["id"] for c in cs if c["id"] != a), None)
+        update(self.range_b, options=labels, value=b)
+        update(self.ranges, object=d["ranges"])
+
         tools = render.unique_labels(cs, lambda c: " (hidden)" if c["hidden"] else "")
         first = cs[0]["id"] if cs else None
         keep = self.tool_who.value if self.tool_who.value in tools.values() else first
         update(self.tool_who, options=tools, value=keep)
         self._tool_options()
+
+    def _session_ended(self) -> None:
+        self.close()
+        self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""
@@ -578,6 +667,26 @@ class GMPage(pn.viewable.Viewer):
             self.session.close()
             self.session = None
             self.view = None
+
+
+def draw_gm(v: dict) -> dict:
+    """The GM page's HTML for the view ``v`` (shared by every GM page at this version)."""
+    phase = v["phase"]
+    head = (
+        f'<div class="status"><b>{escape(v["table"])}</b> · '
+        f'<span class="counter">{render.counter(v)}</span> · '
+        f"{render.PHASE_WORDS.get(phase, phase)} · join code "
+        f'<b class="join-code">{escape(v["join_code"])}</b></div>'
+    )
+    return {
+        "view": v,
+        "header": head,
+        "status": render.declaration_status(v) + render.order_line(v),
+        "board": render.board(v),
+        "log": render.log(v),
+        "pending": render.pending(v),
+        "ranges": render.ranges(v),
+    }
 
 
 def gm_page(service: CombatService | None = None) -> pn.Template:

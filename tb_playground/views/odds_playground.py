@@ -34,6 +34,7 @@ from .plots import (
     distribution_plot,
 )
 from .ruleset_badge import RulesetBadge
+from .share import csv_button, csv_text, sync_url
 from .site import page
 
 #: The four headline outcomes: (label saying what it counts, css class, Odds attribute,
@@ -153,6 +154,49 @@ def _worth_html() -> str:
     )
 
 
+#: The check's settings as the page URL names them (``/odds?element=5&difficulty=6&tier=1``).
+URL_KEYS = {
+    "element": "element",
+    "difficulty": "difficulty",
+    "tier": "tier",
+    "advantage_sources": "advantage",
+    "disadvantage_sources": "disadvantage",
+}
+
+
+def odds_csv(odds: Odds) -> str:
+    """The four headline numbers as CSV (chances from 0 to 1, as the engine gives them)."""
+    return csv_text(
+        ["Outcome", "Chance"],
+        [(label, float(getattr(odds, attribute))) for label, _css, attribute, _c in HEADLINE],
+    )
+
+
+def worth_csv() -> str:
+    """rules/004's "What Your Target Is Worth" table as CSV: one row per Target Number.
+
+    Chances from 0 to 1; the last column is what one more point adds to a Normal roll's
+    chance (the table's "+4" is 0.04 here).
+    """
+    targets = np.array(PUBLISHED_TARGETS)
+    curves = {label: success_curve(targets, sign) for sign, label in ADVANTAGE_LABELS.items()}
+    step = difficulty_step(targets)
+    header = ["Target", *(f"{label} chance" for label in curves), "One more point adds (Normal)"]
+    rows = [
+        [int(t), *(float(c[i]) for c in curves.values()), float(step[i])]
+        for i, t in enumerate(targets)
+    ]
+    return csv_text(header, rows)
+
+
+def ladder_csv() -> str:
+    """rules/004's Difficulty ladder as CSV."""
+    return csv_text(
+        ["Difficulty", "Name", "Something that hard"],
+        [(d, name, example) for d, (name, example) in enumerate(DIFFICULTY_LADDER)],
+    )
+
+
 class OddsPlayground(pn.viewable.Viewer):
     """Sliders for a ``Check`` and everything its odds mean, live.
 
@@ -224,7 +268,22 @@ class OddsPlayground(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             css_classes=["odds-curves"],
         )
+        self._csv = {
+            "odds": csv_button(
+                "Download these odds (CSV)",
+                "odds.csv",
+                lambda: odds_csv(self.check.odds),
+                "csv-odds",
+            ),
+            "worth": csv_button(
+                "Download the table (CSV)", "target-worth.csv", worth_csv, "csv-worth"
+            ),
+            "ladder": csv_button(
+                "Download the ladder (CSV)", "difficulty-ladder.csv", ladder_csv, "csv-ladder"
+            ),
+        }
         self._plot_pending = False
+        sync_url(check, URL_KEYS)  # a link to the page reproduces these settings
         self._refresh_text()
         check.param.watch(self._on_odds, ["odds", "tier"])
 
@@ -289,7 +348,12 @@ class OddsPlayground(pn.viewable.Viewer):
             self._disadvantage,
             flex="0 1 440px",
         )
-        odds = box(pn.pane.Markdown("### Your odds", margin=(0, 10)), self._headline, self._summary)
+        odds = box(
+            pn.pane.Markdown("### Your odds", margin=(0, 10)),
+            self._headline,
+            self._summary,
+            self._csv["odds"],
+        )
         return pn.Column(
             pn.FlexBox(controls, odds, sizing_mode="stretch_width"),
             pn.FlexBox(
@@ -301,8 +365,13 @@ class OddsPlayground(pn.viewable.Viewer):
                 box(
                     pn.pane.Markdown("### What your Target Number is worth"),
                     _html_pane("odds-worth", object=_worth_html()),
+                    self._csv["worth"],
                 ),
-                box(pn.pane.Markdown("### Setting the Difficulty"), self._ladder),
+                box(
+                    pn.pane.Markdown("### Setting the Difficulty"),
+                    self._ladder,
+                    self._csv["ladder"],
+                ),
                 sizing_mode="stretch_width",
             ),
             sizing_mode="stretch_width",

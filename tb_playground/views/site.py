@@ -74,6 +74,13 @@ PAGES: tuple[PageInfo, ...] = (
         "character.jpg",
     ),
     PageInfo(
+        "encounter",
+        "Encounter planner",
+        "Pick the party and the foes and how each side plays: the chance each side wins, in "
+        "how many rounds, how often a character goes down, and who does the damage.",
+        "encounter.jpg",
+    ),
+    PageInfo(
         "gm",
         "GM dashboard",
         "Run a fight: open a table from an encounter file, reveal the brackets, resolve each "

@@ -20,16 +20,21 @@ from tb_playground.service import CombatService, get_service
 
 from . import combat_render as render
 from .combat_session import (
+    SpendControls,
     TableSession,
+    TurnControls,
+    button,
+    html_pane,
     on_session_end,
     parse_faces,
     phone_page,
     query_arg,
     remember_in_url,
+    row,
     update,
 )
 from .format import escape
-from .gm_page import BRACKET_LABELS, COVER_LABELS, WRAP_BUTTONS, _button, _html, _row
+from .gm_page import BRACKET_LABELS, WRAP_BUTTONS
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -54,7 +59,7 @@ class TablePage(pn.viewable.Viewer):
         self._layout = pn.Column(sizing_mode="stretch_width")
         self._build_join()
         self._build_table()
-        on_session_end(self.close)
+        on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
         self._layout[:] = [self.join_view]
         if code:
@@ -73,16 +78,16 @@ class TablePage(pn.viewable.Viewer):
             label="Join code", placeholder="the code the GM reads out", css_classes=["tp-code"],
             width=220,
         )  # fmt: skip
-        self.find_button = _button("Find the table", "tp-find", "primary")
+        self.find_button = button("Find the table", "tp-find", "primary")
         self.find_button.on_click(lambda _e: self.find())
         self.seat_select = pn.widgets.Select(label="Your seat", css_classes=["tp-seat"], width=220)
-        self.join_button = _button("Sit down", "tp-join", "primary")
+        self.join_button = button("Sit down", "tp-join", "primary")
         self.join_button.on_click(lambda _e: self.join(self.seat_select.value))
-        self.seat_row = _row(self.seat_select, self.join_button, visible=False)
-        self.join_message = _html("tp-join-message")
+        self.seat_row = row(self.seat_select, self.join_button, visible=False)
+        self.join_message = html_pane("tp-join-message")
         self.join_view = pn.Column(
             pn.pane.Markdown("## Join a fight"),
-            _row(self.code_input, self.find_button),
+            row(self.code_input, self.find_button),
             self.seat_row,
             self.join_message,
             sizing_mode="stretch_width",
@@ -141,65 +146,73 @@ class TablePage(pn.viewable.Viewer):
     # -- the table -----------------------------------------------------------------------------
 
     def _build_table(self) -> None:
-        self.banner = _html("tp-banner")
-        self.header = _html("tp-header")
-        self.message = _html("tp-message")
-        self.me = _html("tp-me")
-        self.attacks = _html("tp-attacks")
-        self.order = _html("tp-order")
-        self.board = _html("tp-board")
-        self.log = _html("tp-log")
-        self.pending = _html("tp-pending")
+        self.banner = html_pane("tp-banner")
+        self.header = html_pane("tp-header")
+        self.message = html_pane("tp-message")
+        self.me = html_pane("tp-me")
+        self.attacks = html_pane("tp-attacks")
+        self.order = html_pane("tp-order")
+        self.board = html_pane("tp-board")
+        self.log = html_pane("tp-log")
+        self.pending = html_pane("tp-pending")
 
         self.bracket = pn.widgets.RadioButtonGroup(
             options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
         )
         self.bumps = pn.widgets.IntInput(label="Ki bumps", value=0, start=0, end=2, width=90)
-        self.declare_button = _button("Declare in secret", "tp-declare", "primary")
+        self.declare_button = button("Declare in secret", "tp-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
-        self.declare_row = _row(self.bracket, self.bumps, self.declare_button)
+        self.declare_row = row(self.bracket, self.bumps, self.declare_button)
 
-        self.target = pn.widgets.Select(label="Target", css_classes=["tp-target"], width=200)
-        self.attack = pn.widgets.Select(label="Attack", css_classes=["tp-attack"], width=220)
-        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
-        self.attack_button = _button("Attack", "tp-attack-go", "primary")
-        self.move_metres = pn.widgets.IntInput(label="Metres", value=5, start=1, end=1000, width=90)
-        self.move_button = _button("Move", "tp-move")
-        self.end_turn = _button("End my turn", "tp-end-turn", "warning")
-        self.attack_button.on_click(lambda _e: self._attack())
-        self.move_button.on_click(lambda _e: self._move())
-        self.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
-        self.turn_row = _row(
-            self.target, self.attack, self.cover, self.attack_button,
-            self.move_metres, self.move_button, self.end_turn,
-        )  # fmt: skip
+        self.turn = TurnControls("tp", "End my turn")
+        self.turn.attack_button.on_click(lambda _e: self._attack())
+        self.turn.move_button.on_click(lambda _e: self._move())
+        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn_row = self.turn.row
 
-        self.roll_button = _button("Roll (table dice)", "tp-roll", "primary")
+        self.roll_button = button("Roll (table dice)", "tp-roll", "primary")
         self.faces = pn.widgets.TextInput(
             label="Or type your dice", placeholder="e.g. 3 7", css_classes=["tp-faces"], width=160
         )
-        self.faces_button = _button("Use my dice", "tp-faces-go")
+        self.faces_button = button("Use my dice", "tp-faces-go")
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
-        self.roll_row = _row(self.roll_button, self.faces, self.faces_button)
+        self.roll_row = row(self.roll_button, self.faces, self.faces_button)
         self.boost_dice = pn.widgets.CheckButtonGroup(
             options={}, css_classes=["tp-boost-dice"], stylesheets=[WRAP_BUTTONS],
             sizing_mode="stretch_width",
         )  # fmt: skip
-        self.boost_button = _button("Boost these dice", "tp-boost", "primary")
+        self.boost_button = button("Boost these dice", "tp-boost", "primary")
         self.boost_button.on_click(
             lambda _e: self.send({"type": "boost", "dice": list(self.boost_dice.value)})
         )
-        self.boost_row = _row(self.boost_dice, self.boost_button)
+        self.boost_row = row(self.boost_dice, self.boost_button)
         self.prevent_ki = pn.widgets.IntInput(
             label="Ki to prevent", value=0, start=0, width=120, css_classes=["tp-prevent-ki"]
         )
-        self.prevent_button = _button("Prevent", "tp-prevent", "primary")
+        self.prevent_button = button("Prevent", "tp-prevent", "primary")
         self.prevent_button.on_click(
             lambda _e: self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
         )
-        self.prevent_row = _row(self.prevent_ki, self.prevent_button)
-        self.leave_button = _button("Leave the table", "tp-leave")
+        self.prevent_row = row(self.prevent_ki, self.prevent_button)
+        self.spend = SpendControls("tp")
+        self.spend.ki_button.on_click(lambda _e: self.send(self.spend.ki_command(self._seat())))
+        self.spend.fate_button.on_click(lambda _e: self.send(self.spend.fate_command(self._seat())))
+        self.distracted_ask = html_pane("tp-distracted-ask")
+        self.distracted_roll = button("Roll (table dice)", "tp-distracted", "primary")
+        self.distracted_faces = pn.widgets.TextInput(
+            label="Or type your dice", placeholder="e.g. 4 9", width=160,
+            css_classes=["tp-distracted-faces"],
+        )  # fmt: skip
+        self.distracted_faces_button = button("Use my dice", "tp-distracted-faces-go")
+        self.distracted_roll.on_click(lambda _e: self._distracted(typed=False))
+        self.distracted_faces_button.on_click(lambda _e: self._distracted(typed=True))
+        self.distracted_row = pn.Column(
+            self.distracted_ask,
+            row(self.distracted_roll, self.distracted_faces, self.distracted_faces_button),
+            sizing_mode="stretch_width",
+        )
+        self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
 
         self.table_view = pn.Column(
@@ -212,7 +225,9 @@ class TablePage(pn.viewable.Viewer):
             self.roll_row,
             self.boost_row,
             self.prevent_row,
+            self.distracted_row,
             self.me,
+            self.spend.row,
             self.attacks,
             self.order,
             self.board,
@@ -245,20 +260,29 @@ class TablePage(pn.viewable.Viewer):
             }
         )
 
+    def _seat(self) -> str | None:
+        # Always the seat this session verified on the server, never anything from the browser.
+        return self.session.seat if self.session else None
+
     def _attack(self) -> None:
-        self.send(
-            {
-                "type": "attack",
-                "attacker": self.session.seat if self.session else None,
-                "target": self.target.value,
-                "attack": self.attack.value,
-                "cover": self.cover.value,
-            }
-        )
+        self.send(self.turn.attack_command(self._seat()))
 
     def _move(self) -> None:
-        seat = self.session.seat if self.session else None
-        self.send({"type": "move", "combatant": seat, "metres": self.move_metres.value})
+        self.send(self.turn.move_command(self._seat()))
+
+    def _distracted(self, typed: bool) -> None:
+        command: dict = {"type": "distracted", "combatant": self._seat()}
+        if typed:
+            try:
+                command["faces"] = parse_faces(self.distracted_faces.value)
+            except ValueError as err:
+                self.message.object = f'<p class="err">{escape(err)}</p>'
+                return
+            if command["faces"] is None:
+                self.message.object = '<p class="err">dice: type the faces first</p>'
+                return
+        if self.send(command):
+            self.distracted_faces.value = ""
 
     def _roll(self, typed: bool) -> None:
         command: dict = {"type": "roll"}
@@ -277,69 +301,32 @@ class TablePage(pn.viewable.Viewer):
     # -- drawing -------------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Redraw from the table's view for this seat (runs in this session's document)."""
+        """Redraw from the table's view for this seat (runs in this session's document).
+
+        The view and its HTML are made once per table version for every page of the same
+        seat (``CombatService.drawn``); this page sets only the panes that changed.
+        """
         s = self.session
         if s is None:
             return
         if not s.table.code_matches(self.code):
             self.drop("The GM changed the join code: ask for the new one.")
             return
-        v = self.view = s.view()
+        d = self.service.drawn(s.table, s.role, s.seat, lambda view: draw_table(view, s.seat))
+        v = self.view = d["view"]
+        for pane in ("header", "banner", "me", "order", "board", "pending", "log"):
+            update(getattr(self, pane), object=d[pane])
+        self._show_attacks(d)
+
         cs = v["combatants"]
-        by_id = {c["id"]: c for c in cs}
-        me = by_id.get(s.seat) if s.seat else None
+        me = next((c for c in cs if c["id"] == s.seat), None) if s.seat else None
         phase = v["phase"]
         p = v["pending"]
         step = p["step"] if p else None
-        who = "watching" if me is None else f"playing {escape(me['name'])}"
-        update(
-            self.header,
-            object=(
-                f'<div class="status"><b>{escape(v["table"])}</b> · '
-                f'<span class="counter">{render.counter(v)}</span> · '
-                f"{render.PHASE_WORDS.get(phase, phase)} · {who}</div>"
-            ),
-        )
-        banner = ""
-        if me is not None:
-            if v["up"] == me["id"]:
-                banner = "Your turn!"
-            elif step == "prevent" and p["target"] == me["id"]:
-                banner = "You are hit: spend Ki to prevent?"
-            elif phase == "declare" and not me["declared"] and me["can_act"]:
-                banner = "Declare your bracket (only the GM sees it until the reveal)."
-        update(self.banner, object=f'<div class="banner">{banner}</div>' if banner else "")
-        update(self.me, object=render.card(me, phase) if me else "")
-        if me is not None and me["attacks"]:
-            # The odds table is the slow part: drawn on the next tick, after every page's
-            # board has gone out.
-            doc = pn.state.curdoc
-            if doc is not None and doc.session_context is not None:
-                doc.add_next_tick_callback(self._draw_attacks)
-            else:
-                self._draw_attacks()
-        else:
-            update(self.attacks, object="")
-        update(self.order, object=render.declaration_status(v) + render.order_line(v))
-        others = {**v, "combatants": [c for c in cs if c is not me]}
-        update(self.board, object=render.board(others))
-        update(self.pending, object=render.pending(v))
-        update(self.log, object=render.log(v))
-
         mine = me is not None
         self.declare_row.visible = mine and phase == "declare" and me["can_act"]
         my_turn = mine and phase == "resolve" and v["up"] == me["id"] and p is None
-        self.turn_row.visible = my_turn
-        if my_turn:
-            targets = render.unique_labels([c for c in cs if c["id"] != me["id"] and not c["out"]])
-            keep = self.target.value if self.target.value in targets.values() else None
-            first_foe = next(
-                (c["id"] for c in cs if c["foe"] and c["id"] in targets.values()), None
-            )
-            update(self.target, options=targets, value=keep or first_foe)
-            attacks = {a["name"]: a["index"] for a in me["attacks"] or []}
-            keep = self.attack.value if self.attack.value in attacks.values() else 0
-            update(self.attack, options=attacks, value=keep)
+        self.turn.show(v, me if my_turn else None)
         attacker = mine and p is not None and p["attacker"] == me["id"]
         self.roll_row.visible = attacker and step in ("to_hit", "damage")
         if self.roll_row.visible:
@@ -353,20 +340,51 @@ class TablePage(pn.viewable.Viewer):
                 for i, d in enumerate(dice)
             }
             update(self.boost_dice, options=options)
+        asked = mine and any(x["to_roll"] for x in me["conditions"])
+        self.distracted_row.visible = asked
+        update(self.distracted_ask, object=d["distracted"])
+        self.spend.show(me)
         self.prevent_row.visible = mine and step == "prevent" and p["target"] == me["id"]
         if self.prevent_row.visible:
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
             update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
 
-    def _draw_attacks(self) -> None:
-        """The seat's attacks with their odds against each visible foe."""
-        s, v = self.session, self.view
-        if s is None or v is None or s.seat is None:
+    def _show_attacks(self, d: dict) -> None:
+        """The seat's attacks with their odds: now if known, else on the next tick.
+
+        Computing odds the cache does not hold yet is the slow part of a refresh, so it
+        waits for the next tick, after every page's board has gone out.
+        """
+        s = self.session
+        me = next((c for c in d["view"]["combatants"] if c["id"] == s.seat), None)
+        if me is None or not me["attacks"]:
+            update(self.attacks, object="")
             return
-        visible = [c["id"] for c in v["combatants"] if c["foe"]]
-        previews = self.service.previews(s.table, s.seat, visible)
-        table = render.attack_table(previews, render.names(v))
-        update(self.attacks, object=f"<div><b>Your attacks</b></div>{table}" if table else "")
+        if d.get("attacks") is None:
+            visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
+            previews = self.service.previews(s.table, s.seat, visible, compute=False)
+            if previews is None:
+                doc = pn.state.curdoc
+                if doc is not None and doc.session_context is not None:
+                    doc.add_next_tick_callback(lambda: self._draw_attacks(d))
+                    return
+                previews = self.service.previews(s.table, s.seat, visible)
+            d["attacks"] = attacks_html(previews, d["view"])
+        update(self.attacks, object=d["attacks"])
+
+    def _draw_attacks(self, d: dict) -> None:
+        """The seat's attacks with their odds against each visible foe (a tick later)."""
+        s = self.session
+        if s is None or self.view is not d["view"]:
+            return
+        if d.get("attacks") is None:
+            visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
+            d["attacks"] = attacks_html(self.service.previews(s.table, s.seat, visible), d["view"])
+        update(self.attacks, object=d["attacks"])
+
+    def _session_ended(self) -> None:
+        self.close()
+        self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
@@ -374,6 +392,55 @@ class TablePage(pn.viewable.Viewer):
             self.session.close()
             self.session = None
             self.view = None
+
+
+def attacks_html(previews: list[dict], v: dict) -> str:
+    """The "Your attacks" table of odds."""
+    table = render.attack_table(previews, render.names(v))
+    return f"<div><b>Your attacks</b></div>{table}" if table else ""
+
+
+def draw_table(v: dict, seat: str | None) -> dict:
+    """The players' page HTML for the view ``v`` of ``seat`` (shared by every page of it).
+
+    The attack odds are added under "attacks" once known (``TablePage._show_attacks``).
+    """
+    cs = v["combatants"]
+    me = next((c for c in cs if c["id"] == seat), None) if seat else None
+    phase = v["phase"]
+    p = v["pending"]
+    step = p["step"] if p else None
+    who = "watching" if me is None else f"playing {escape(me['name'])}"
+    banner = ""
+    if me is not None:
+        if v["up"] == me["id"]:
+            banner = "Your turn!"
+        elif step == "prevent" and p["target"] == me["id"]:
+            banner = "You are hit: spend Ki to prevent?"
+        elif phase == "declare" and not me["declared"] and me["can_act"]:
+            banner = "Declare your bracket (only the GM sees it until the reveal)."
+    others = {**v, "combatants": [c for c in cs if c is not me]}
+    return {
+        "view": v,
+        "header": (
+            f'<div class="status"><b>{escape(v["table"])}</b> · '
+            f'<span class="counter">{render.counter(v)}</span> · '
+            f"{render.PHASE_WORDS.get(phase, phase)} · {who}</div>"
+        ),
+        "banner": f'<div class="banner">{banner}</div>' if banner else "",
+        "me": render.card(me, phase) if me else "",
+        "order": render.declaration_status(v) + render.order_line(v),
+        "board": render.board(others),
+        "pending": render.pending(v),
+        "log": render.log(v),
+        "attacks": None,
+        "distracted": (
+            '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
+            "to hold your action together.</div>"
+            if me is not None and any(x["to_roll"] for x in me["conditions"])
+            else ""
+        ),
+    }
 
 
 def table_page(service: CombatService | None = None) -> pn.Template:

@@ -1,0 +1,102 @@
+"""The GM's "add to the fight" control: a character or creature from a file joins the table.
+
+The table does the work (its "add" command validates the file, makes the record and rolls
+Initiative once the fight has started: docs/notes/0008-table.md); this view only reads the file
+and sends the command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import panel as pn
+
+from tb_playground.display import escape
+from tb_playground.models.files import parse
+
+from .combat_session import button, html_pane, row
+
+#: Longest file the control reads (a character or creature file is a few kilobytes).
+MAX_FILE_BYTES = 200_000
+
+
+class AddCombatant(pn.viewable.Viewer):
+    """Pick a roster file or upload one, choose the side, and add it to the fight.
+
+    Parameters
+    ----------
+    send : callable
+        ``send(command) -> bool``: the page's way of sending a command as the GM (it shows the
+        table's refusal itself).
+    files : dict
+        Roster files by label (``CombatService.creature_files()``).
+    """
+
+    def __init__(self, send: Callable[[dict], bool], files: dict[str, Path], **params):
+        super().__init__(**params)
+        self._send = send
+        options = {"(upload one)": "", **{k: str(v) for k, v in files.items()}}
+        self.pick = pn.widgets.Select(
+            label="Character or creature", options=options, css_classes=["gm-add-pick"], width=220
+        )
+        self.upload = pn.widgets.FileInput(
+            accept=".yaml,.yml,.json", css_classes=["gm-add-upload"], width=220
+        )
+        self.side = pn.widgets.TextInput(
+            label="Side", value="Foes", css_classes=["gm-add-side"], width=120
+        )
+        self.hidden = pn.widgets.Checkbox(
+            label="Hidden from the players", css_classes=["gm-add-hidden"]
+        )
+        self.initiative = pn.widgets.IntInput(
+            label="Initiative d10 (blank: the table rolls)", value=None, start=1, end=10,
+            css_classes=["gm-add-initiative"], width=200,
+        )  # fmt: skip
+        self.go = button("Add to the fight", "gm-add-go")
+        self.go.on_click(lambda _e: self.add())
+        self.message = html_pane("gm-add-message")
+        self._layout = pn.Column(
+            row(self.pick, self.upload),
+            row(self.side, self.initiative, self.hidden, self.go),
+            self.message,
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout
+
+    def _document(self) -> tuple[object, str]:
+        if self.upload.value:
+            data, source = self.upload.value, self.upload.filename or "upload"
+        elif self.pick.value:
+            path = Path(self.pick.value)
+            data, source = path.read_bytes(), path.name
+        else:
+            raise ValueError("Pick a roster file or upload one first.")
+        if len(data) > MAX_FILE_BYTES:
+            raise ValueError(f"{source} is {len(data):,} bytes; a character or creature file is "
+                             f"at most {MAX_FILE_BYTES:,}.")  # fmt: skip
+        return parse(data, None, source), source
+
+    def add(self) -> bool:
+        """Send the "add" command for the chosen file; True when the table took it."""
+        try:
+            doc, source = self._document()
+        except (ValueError, OSError) as err:  # a FileFormatError is a ValueError
+            self.message.object = f'<p class="err">{escape(err)}</p>'
+            return False
+        command = {
+            "type": "add",
+            "document": doc,
+            "side": self.side.value,
+            "hidden": self.hidden.value,
+        }
+        if self.initiative.value is not None:
+            command["initiative"] = self.initiative.value
+        if not self._send(command):
+            self.message.object = ""
+            return False
+        self.message.object = f"<p>Added from {escape(source)}.</p>"
+        self.upload.value = None
+        return True
