@@ -21,7 +21,8 @@ from tb_playground.lab.rules_lab import (
     example_encounter,
     win_comparison,
 )
-from tb_playground.views.rules_lab import RulesLab
+from tb_playground.views.rules_lab import URL_SETTINGS, RulesLab
+from tb_playground.views.share import apply_query
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,8 @@ def test_picking_a_rule_starts_from_its_suggested_fight(lab):
 
 
 def test_a_link_with_a_bad_value_keeps_the_others(lab):
-    lab._apply_each({"element": 2, "level": 9, "stat": 7})
+    refused = apply_query(lab, {k: k for k in URL_SETTINGS}, {"element": 2, "level": 9, "stat": 7})
+    assert refused == ["level"]
     assert (lab.element, lab.stat) == (2, 7) and lab.level in (-3, -2, -1, 1, 2, 3)
     lab.param.update(system="20 Below", level=-3)
     assert lab._level.value == -1  # 20 Below counts only the sign

@@ -5,8 +5,8 @@ and see the default and the switch drawn together, the difference over two input
 heatmap, which flat TN modifier Advantage is worth, 004's quick-reference tables, and who wins
 the same fight under each reading. Every number comes from ``tb_playground.lab`` (the rules lab
 and the reference tables); this module only lays them out. Settings live in the URL
-(``pn.state.location.sync``), so a link reproduces the view; the fight comparison runs in a
-thread with a progress bar and a cancel button.
+(``share.sync_url``, over ``pn.state.location``), so a link reproduces the view; the fight
+comparison runs in a thread with a progress bar and a cancel button.
 """
 
 from __future__ import annotations
@@ -42,7 +42,11 @@ from tb_playground.lab.rules_lab import (
 from .format import PHONE_CSS, TABLE_CSS
 from .labels import options_for
 from .plots import CHART_OPTS, LEGEND_ABOVE
+from .share import sync_url
 from .site import page
+
+#: The settings a link keeps (``share.sync_url``), each under its own name.
+URL_SETTINGS = ("switch", "element", "stat", "dice", "system", "level", "party", "foes", "fights")
 
 #: Line colours of the two readings (each >= 3:1 on white and on #181818).
 DEFAULT_COLOR = "#1c7ed6"
@@ -405,35 +409,12 @@ class RulesLab(pn.viewable.Viewer):
         self._win_result: WinComparison | None = None
         self._report: SwitchReport | None = None
         self._fit_result: AdvantageFit | None = None
-        if pn.state.location is not None:
-            pn.state.location.sync(
-                self,
-                {
-                    "switch": "switch",
-                    "element": "element",
-                    "stat": "stat",
-                    "dice": "dice",
-                    "system": "system",
-                    "level": "level",
-                    "party": "party",
-                    "foes": "foes",
-                    "fights": "fights",
-                },
-                on_error=self._apply_each,
-            )
+        sync_url(self, {name: name for name in URL_SETTINGS})
         self._refresh_report()
         self._refresh_fit()
         self.param.watch(self._on_inputs, ["switch", "element", "stat", "dice"])
         self.param.watch(self._on_fit, ["system", "level"])
         self.param.watch(self._on_fight_inputs, ["switch", "party", "foes", "fights"])
-
-    def _apply_each(self, values: dict) -> None:
-        """A link with one value out of range: keep the others (each set on its own)."""
-        for key, value in values.items():
-            try:
-                setattr(self, key, value)
-            except (ValueError, TypeError):
-                pass
 
     # -- the switch ------------------------------------------------------------------------------
 
