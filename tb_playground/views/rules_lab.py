@@ -62,8 +62,8 @@ CSS = """
 .lab-note { font-size: 0.92em; margin: 2px 0; }
 .lab-scroll { overflow-x: auto; max-width: 100%; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
-table.lab-fit { font-size: 0.85em; }
-table.lab-fit td, table.lab-fit th { padding: 2px 4px; }
+table.lab-fit { font-size: 0.82em; }
+table.lab-fit td, table.lab-fit th { padding: 2px 3px; }
 """
 
 
@@ -234,12 +234,13 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
         f"{summary}<div class='lab-scroll'><table class='tb lab-fit'>"
         f"<tr><th rowspan='2'>{head}</th><th class='num' rowspan='2'>Plain</th>"
         "<th class='num' rowspan='2'>With it</th>"
-        f"<th class='num' colspan='2'>Whole {word} shift</th>"
-        f"<th class='num' colspan='2'>Best {word} shift</th></tr>"
+        "<th class='num' colspan='2'>Whole</th>"
+        "<th class='num' colspan='2'>Best</th></tr>"
         "<tr><th class='num'>shift</th><th class='num'>error</th>"
         "<th class='num'>shift</th><th class='num'>error</th></tr>"
         f"{''.join(rows)}</table></div>"
-        "<p class='lab-note'>A shift s means: the plain roll at "
+        f"<p class='lab-note'>Whole: the nearest whole {word} shift; Best: the real shift that "
+        "fits best. A shift s means: the plain roll at "
         + (
             "TN + s succeeds about as often as this roll at TN."
             if fit.system == "20 Below"
