@@ -353,8 +353,8 @@ def wins_html(result) -> str:
     )
     return (
         f'<div class="enc-stats">{"".join(cells)}</div>'
-        f'<p class="enc-note enc-rounds">{escape(rounds)} {result.fights:,} fights, seed '
-        f"{escape(result.seed)}.</p>"
+        f'<p class="enc-note enc-rounds">{escape(rounds)} {result.fights:,} '
+        f"fight{'s' if result.fights != 1 else ''}, seed {escape(result.seed)}.</p>"
     )
 
 
