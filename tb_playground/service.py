@@ -27,6 +27,7 @@ import os
 import secrets
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from pathlib import Path
@@ -100,36 +101,47 @@ class CombatService:
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
         self._trim_timer: threading.Timer | None = None
+        self._last_close = 0.0
         #: How many times freed heap was handed back (tests).
         self.trims = 0
 
     # -- memory ------------------------------------------------------------------------------
 
     def page_closed(self) -> None:
-        """A page left its table: soon after the last of a wave, give freed heap back.
+        """A page left its table: soon after, give the heap it freed back to the system.
 
         A closed session's Python objects are all collected (benchmarks/bench_combat.py counts
         them), but the C allocator keeps the pages they used, so the server's resident memory
-        stays at its high-water mark. ``malloc_trim`` returns them; it runs once,
-        ``TRIM_DELAY`` seconds after the last page closed, on a timer thread. With CPython's
-        small-object allocator most freed memory stays in its arenas: serve with
+        stays at its high-water mark. ``malloc_trim`` returns them; it runs on a timer thread
+        ``TRIM_DELAY`` seconds after a page closed, and again while pages keep closing. With
+        CPython's small-object allocator most freed memory stays in its arenas: serve with
         ``PYTHONMALLOC=malloc MALLOC_ARENA_MAX=2`` so the trim reaches it (note 0009).
         """
         if _malloc_trim is None:
             return
         with self._lock:
-            if self._trim_timer is not None:
-                self._trim_timer.cancel()
-            self._trim_timer = threading.Timer(TRIM_DELAY, self._trim)
-            self._trim_timer.daemon = True
-            self._trim_timer.start()
+            self._last_close = time.monotonic()
+            if self._trim_timer is None:
+                self._start_trim_timer()
+
+    def _start_trim_timer(self) -> None:
+        self._trim_timer = threading.Timer(TRIM_DELAY, self._trim)
+        self._trim_timer.daemon = True
+        self._trim_timer.start()
 
     def _trim(self) -> None:
         import gc
 
+        began = time.monotonic()
         gc.collect()
         _malloc_trim(0)
-        self.trims += 1
+        with self._lock:
+            self.trims += 1
+            # A page that closed just before (its memory perhaps not yet freed) or since: again.
+            if self._last_close > began - 1.0:
+                self._start_trim_timer()
+            else:
+                self._trim_timer = None
 
     # -- the GM key ----------------------------------------------------------------------------
 

@@ -212,6 +212,7 @@ def test_gm_and_two_players_play_a_round(served, browser):
     # Ronan for a Distracted roll, Ronan rolls it with typed dice; Ronan spends a Fate Token.
     gm.locator(".gm-tool-who select").select_option(label="The Brick")
     gm.locator(".gm-set-field select").select_option(label="Health")
+    expect(gm.locator(".gm-set-value input")).to_have_value("11")  # pre-filled: Brick's Health
     gm.locator(".gm-set-value input").fill("99")
     gm.locator(".gm-set-value input").press("Enter")
     click(gm, "gm-set")
