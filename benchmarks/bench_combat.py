@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.models import Encounter, load  # noqa: E402
-from tb_playground.service import CombatService, set_service  # noqa: E402
+from tb_playground.service import TRIM_DELAY, CombatService, set_service  # noqa: E402
 
 KEY = "bench-key"
 ROSTER = ROOT / "examples" / "roster"
@@ -216,7 +217,35 @@ class Client(threading.Thread):
             self.session._connection._loop.add_callback(self.session.close)
 
 
-def bench_sessions(clients: int, actions: int) -> dict:
+def memstats(base: str, trim: bool = False) -> dict:
+    """The server's memory and what is alive there (``benchmarks/memstats.py``)."""
+    import html
+    import json
+
+    c = Client(f"{base}/memstats", {"trim": "1"} if trim else {}, "memstats")
+    c.start()
+    c.ready.wait(60)
+    if c.error:
+        raise c.error
+    text = re.sub(r"<[^>]+>", "", html.unescape(html.unescape(c.model("memstats").text)))
+    c.close()
+    c.join(30)
+    return json.loads(text)
+
+
+def settled(base: str, timeout: float = 90.0) -> dict:
+    """Memory once the server has reaped every closed session (none of ours alive)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        m = memstats(base)
+        if m["live_sessions"] == 0 and m["pages"] == 0 and m["table_sessions"] == 0:
+            return m
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"sessions still alive after {timeout} s: {m}")
+        time.sleep(1)
+
+
+def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bool = False) -> dict:
     tmp = tempfile.mkdtemp()
     db = Path(tmp) / "bench.sqlite"
     service = CombatService(db, gm_key=KEY)
@@ -226,10 +255,15 @@ def bench_sessions(clients: int, actions: int) -> dict:
     service.store.close()
     port = free_port()
     env = {**os.environ, "TB_TABLE_DB": str(db), "TB_GM_KEY": KEY}
+    if trace:
+        env["PYTHONTRACEMALLOC"] = "1"
+    if not pymalloc:  # as note 0009 advises serving: freed heap can go back to the system
+        env.update(PYTHONMALLOC="malloc", MALLOC_ARENA_MAX="2")
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "gm.py"),
-            str(ROOT / "apps" / "table.py"), "--port", str(port), "--address", "127.0.0.1",
+            str(ROOT / "apps" / "table.py"), str(ROOT / "benchmarks" / "memstats.py"),
+            "--port", str(port), "--address", "127.0.0.1",
             f"--allow-websocket-origin=127.0.0.1:{port}", "--check-unused-sessions", "1000",
             "--unused-session-lifetime", "1000",
         ],
@@ -260,8 +294,7 @@ def bench_sessions(clients: int, actions: int) -> dict:
 
         # Warm up: a few sessions opened and closed, so imports and caches are in the baseline.
         close_all(open_players(3))
-        time.sleep(4)
-        start = rss_mb(proc.pid)
+        start = settled(base)
         gm = Client(f"{base}/gm", {"key": KEY, "table": "Bench"}, "gm-header")
         gm.start()
         gm.ready.wait(120)
@@ -270,7 +303,7 @@ def bench_sessions(clients: int, actions: int) -> dict:
         with_gm = rss_mb(proc.pid)
         players = open_players(clients)
         time.sleep(2)
-        loaded = rss_mb(proc.pid)
+        loaded = memstats(base)
 
         toggle = gm.model("gm-share")
         latencies: list[float] = []
@@ -297,8 +330,10 @@ def bench_sessions(clients: int, actions: int) -> dict:
         close_all(players)
         gm.close()
         gm.join(30)
-        time.sleep(6)  # the server reaps the closed sessions (checked every second)
-        after = rss_mb(proc.pid)
+        settled(base)  # the server reaps the closed sessions (checked every second)
+        time.sleep(TRIM_DELAY + 2)  # and trims its heap a little after the last one
+        after = memstats(base)
+        trimmed = memstats(base, trim=True)
     finally:
         proc.terminate()
         try:
@@ -312,12 +347,17 @@ def bench_sessions(clients: int, actions: int) -> dict:
         "median_ms": median,
         "p95_ms": p95,
         "max_ms": worst,
-        "rss_start_mb": start,
+        "rss_start_mb": start["rss_mb"],
         "rss_gm_mb": with_gm,
-        "rss_loaded_mb": loaded,
-        "mb_per_session": (loaded - with_gm) / clients,
-        "rss_after_close_mb": after,
-        "after_vs_start": after / start - 1,
+        "rss_loaded_mb": loaded["rss_mb"],
+        "mb_per_session": (loaded["rss_mb"] - with_gm) / clients,
+        "rss_after_close_mb": after["rss_mb"],
+        "after_vs_start": after["rss_mb"] / start["rss_mb"] - 1,
+        "rss_after_trim_mb": trimmed["rss_mb"],
+        "trim_vs_start": trimmed["rss_mb"] / start["rss_mb"] - 1,
+        "traced_mb": [m["traced_mb"] for m in (start, loaded, after)],
+        "blocks": [m["blocks"] for m in (start, loaded, after)],
+        "alive_after": {k: after[k] for k in ("documents", "models", "pages", "table_sessions")},
     }
 
 
@@ -326,6 +366,12 @@ def main() -> None:
     parser.add_argument("which", nargs="?", default="both", choices=("pages", "sessions", "both"))
     parser.add_argument("--actions", type=int, default=30)
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument(
+        "--trace", action="store_true", help="run the server under tracemalloc (traced heap)"
+    )
+    parser.add_argument(
+        "--pymalloc", action="store_true", help="serve with CPython's own small-object allocator"
+    )
     args = parser.parse_args()
     if args.which in ("pages", "both"):
         r = bench_pages(args.actions)
@@ -334,7 +380,7 @@ def main() -> None:
             f"median {r['median_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
         )
     if args.which in ("sessions", "both"):
-        r = bench_sessions(args.clients, args.actions)
+        r = bench_sessions(args.clients, args.actions, args.trace, args.pymalloc)
         print(
             f"{r['clients']} client sessions on one table ({r['actions']} GM actions): update "
             f"median {r['median_ms']:.0f} ms, p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
@@ -343,8 +389,16 @@ def main() -> None:
             f"server RSS: {r['rss_start_mb']:.0f} MB at start, {r['rss_gm_mb']:.0f} MB with the "
             f"GM, {r['rss_loaded_mb']:.0f} MB with {r['clients']} sessions "
             f"({r['mb_per_session']:.2f} MB per session), {r['rss_after_close_mb']:.0f} MB after "
-            f"they closed ({100 * r['after_vs_start']:+.1f}% of the start)"
+            f"they closed ({100 * r['after_vs_start']:+.1f}% of the start), "
+            f"{r['rss_after_trim_mb']:.0f} MB after one more malloc_trim "
+            f"({100 * r['trim_vs_start']:+.1f}%)"
         )
+        blocks = " -> ".join(f"{b:,}" for b in r["blocks"])
+        print(f"pymalloc blocks (start -> {r['clients']} open -> closed): {blocks}")
+        if r["traced_mb"][0] is not None:
+            traced = " -> ".join(f"{t:.1f}" for t in r["traced_mb"])
+            print(f"traced Python heap, MB (start -> {r['clients']} open -> closed): {traced}")
+        print(f"alive after close: {r['alive_after']}")
 
 
 if __name__ == "__main__":

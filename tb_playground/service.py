@@ -20,11 +20,14 @@ No Panel import: the pages bind to a table through ``views.combat_session.TableS
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import secrets
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from pathlib import Path
@@ -41,6 +44,21 @@ PREVIEW_CACHE = 256
 
 #: How many (table, role, seat) drawings the service keeps (the newest version of each).
 DRAWN_CACHE = 512
+
+#: Seconds after the last page closed before freed heap is handed back to the system.
+TRIM_DELAY = 3.0
+
+
+def _libc_trim():
+    """The C library's ``malloc_trim`` (None where there is none)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_malloc_trim = _libc_trim()
 
 
 def _server_address(argv: list[str]) -> str:
@@ -82,6 +100,48 @@ class CombatService:
         self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
+        self._trim_timer: threading.Timer | None = None
+        self._last_close = 0.0
+        #: How many times freed heap was handed back (tests).
+        self.trims = 0
+
+    # -- memory ------------------------------------------------------------------------------
+
+    def page_closed(self) -> None:
+        """A page left its table: soon after, give the heap it freed back to the system.
+
+        A closed session's Python objects are all collected (benchmarks/bench_combat.py counts
+        them), but the C allocator keeps the pages they used, so the server's resident memory
+        stays at its high-water mark. ``malloc_trim`` returns them; it runs on a timer thread
+        ``TRIM_DELAY`` seconds after a page closed, and again while pages keep closing. With
+        CPython's small-object allocator most freed memory stays in its arenas: serve with
+        ``PYTHONMALLOC=malloc MALLOC_ARENA_MAX=2`` so the trim reaches it (note 0009).
+        """
+        if _malloc_trim is None:
+            return
+        with self._lock:
+            self._last_close = time.monotonic()
+            if self._trim_timer is None:
+                self._start_trim_timer()
+
+    def _start_trim_timer(self) -> None:
+        self._trim_timer = threading.Timer(TRIM_DELAY, self._trim)
+        self._trim_timer.daemon = True
+        self._trim_timer.start()
+
+    def _trim(self) -> None:
+        import gc
+
+        began = time.monotonic()
+        gc.collect()
+        _malloc_trim(0)
+        with self._lock:
+            self.trims += 1
+            # A page that closed just before (its memory perhaps not yet freed) or since: again.
+            if self._last_close > began - 1.0:
+                self._start_trim_timer()
+            else:
+                self._trim_timer = None
 
     # -- the GM key ----------------------------------------------------------------------------
 
@@ -171,15 +231,14 @@ class CombatService:
         declaration, another combatant's hit) costs every player page nothing. With
         ``compute=False`` a preview not in the cache is None rather than computed.
         """
-        state = table.state
-        key = (table.name, seat, _preview_key(state, seat, visible))
+        key = (table.name, seat, _preview_key(table.state_of([seat, *visible]), seat, visible))
         with self._lock:
             if key in self._previews:
                 self._previews.move_to_end(key)
                 return self._previews[key]
         if not compute:
             return None
-        found = attack_previews(state, seat, visible)
+        found = attack_previews(table.state, seat, visible)
         with self._lock:
             self._previews[key] = found
             while len(self._previews) > PREVIEW_CACHE:

@@ -213,3 +213,119 @@ def test_closed_sessions_unsubscribe(service):
     finally:
         server.stop()
         set_service(None)
+
+
+def two_characters():
+    party = roster("ronan.json"), roster("the_brick.json")
+    return encounter(*party, foes=[roster("guard_dog.yaml")])
+
+
+def test_spends_and_overrides_through_the_pages_sessions(service, tmp_path):
+    """A player spends only for their own seat; an override out of range names the field and
+    its range and writes nothing (the reopened file holds the same events)."""
+    table = service.create("Spend", two_characters())
+    ronan = TableSession(table, "player", "ronan", lambda: None, doc=None)
+    gm = TableSession(table, "gm", None, lambda: None, doc=None)
+    assert gm.send({"type": "set", "combatant": "the-brick", "field": "poise", "value": 0}) == ""
+    before = table.version
+    # Ronan's page forging a spend for the Brick: refused by the table, nothing written.
+    for forged in (
+        {"type": "spend_ki", "combatant": "the-brick", "purpose": "restore poise"},
+        {"type": "spend_fate", "combatant": "the-brick", "spend": "refill ki"},
+        {"type": "distracted", "combatant": "the-brick"},
+        {"type": "set", "combatant": "ronan", "field": "health", "value": 1},
+    ):
+        assert ronan.send(forged).startswith("Not allowed"), forged
+    assert table.version == before
+    brick = next(c for c in table.view_for("gm")["combatants"] if c["id"] == "the-brick")
+    top = brick["vitals"]["health"]["max"]
+    problem = gm.send({"type": "set", "combatant": "the-brick", "field": "health", "value": 99})
+    assert f"Health of The Brick must be a whole number from {-top} to {top}, got 99" in problem
+    assert "Fate Tokens" in gm.send(
+        {"type": "set", "combatant": "ronan", "field": "fate", "value": -1}
+    )
+    assert table.version == before
+    store_events = [e["type"] for e in table.events]
+    reopened = CombatService(service.store.path, gm_key="k").open("Spend")
+    assert [e["type"] for e in reopened.events] == store_events
+    # The Brick's own player restores Poise with Ki; the log says it in words.
+    brick_page = TableSession(table, "player", "the-brick", lambda: None, doc=None)
+    assert (
+        brick_page.send({"type": "spend_ki", "combatant": "the-brick", "purpose": "restore poise"})
+        == ""
+    )
+    assert (
+        "spends Ki to restore poise: Poise 0 -> 1"
+        in table.view_for("player", "ronan")["log"][-1]["text"]
+    )
+    for s in (ronan, gm, brick_page):
+        s.close()
+
+
+def test_a_player_rolls_distracted_once_when_asked(service):
+    table = service.create("Distracted", two_characters())
+    ronan = TableSession(table, "player", "ronan", lambda: None, doc=None)
+    gm = TableSession(table, "gm", None, lambda: None, doc=None)
+    roll = {"type": "distracted", "combatant": "ronan", "faces": [3, 4]}
+    refused = "Not allowed: a player rolls Distracted only when the GM asks for it."
+    assert ronan.send(roll) == refused
+    ask = {"type": "set_condition", "combatant": "ronan", "condition": "Distracted",
+           "until": "round", "difficulty": 2}  # fmt: skip
+    assert gm.send(ask) == ""
+    me = next(c for c in table.view_for("player", "ronan")["combatants"] if c["you"])
+    assert me["conditions"] == [{"name": "Distracted", "until": "round", "to_roll": True}]
+    assert ronan.send({**roll, "difficulty": 10}) == ""  # the GM's Difficulty, not the page's
+    event = table.events[-1]
+    atropos = table.state["combatants"]["ronan"]["atropos"]
+    assert event["type"] == "distracted_rolled" and event["data"]["tn"] == atropos + 2
+    me = next(c for c in table.view_for("player", "ronan")["combatants"] if c["you"])
+    assert me["conditions"][0]["to_roll"] is False
+    assert ronan.send(roll).startswith("Not allowed")  # once
+    assert gm.send({**roll, "difficulty": 7}) == ""  # the GM may call it again
+    for s in (ronan, gm):
+        s.close()
+
+
+def test_pages_offer_the_new_controls_in_words(service):
+    """The pages outside a server: spends, overrides, Distracted, range bands, moves."""
+    from tb_playground.views.gm_page import GMPage
+    from tb_playground.views.table_page import TablePage
+
+    table = service.create("Pages", two_characters())
+    gm = GMPage(service, key="secret-key")
+    gm.open_table("Pages")
+    gm.tool_who.value = "the-brick"
+    gm.set_field.value = "health"
+    gm.set_value.value = 99
+    gm._set_value()
+    assert "Health of The Brick must be a whole number from" in gm.message.object
+    gm.set_value.value = 3
+    gm._set_value()
+    assert gm.message.object == "" and "Brick&#x27;s Health to 3" in gm.log.object
+    gm.range_a.value, gm.range_b.value, gm.range_band.value = "ronan", "guard-dog", "near"
+    gm._set_range()
+    assert "Guard dog – Ronan: Near" in gm.ranges.object
+    gm.tool_who.value = "ronan"
+    gm.distracted_difficulty.value = 4
+    gm._ask_distracted()
+    page = TablePage(service)
+    page.code_input.value = table.view_for("gm")["join_code"]
+    page.find()
+    page.join("ronan")
+    assert page.distracted_row.visible and "Distracted roll" in page.distracted_ask.object
+    page.distracted_faces.value = "2 3"
+    page._distracted(typed=True)
+    assert page.message.object == "" and not page.distracted_row.visible
+    assert page.spend.row.visible and "Refill Ki" in page.spend.fate_kind.options
+    assert set(page.turn.move_how.options) >= {"Dash", "Crawl", "As the bracket allows"}
+    page.spend.fate_kind.value = "refill ki"
+    page.spend.fate_button.clicks += 1
+    assert page.message.object == '<p class="err">spend: Ki is already full.</p>'
+    gm.set_field.value = "ki"
+    gm.set_value.value = 0
+    gm._set_value()
+    page.spend.fate_button.clicks += 1
+    assert page.message.object == ""
+    assert "Ronan spends a Fate Token: Refill Ki" in page.log.object
+    gm.close()
+    page.close()

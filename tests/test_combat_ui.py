@@ -208,6 +208,30 @@ def test_gm_and_two_players_play_a_round(served, browser):
     assert mine.send({"type": "hide", "combatant": "the-brick"}).startswith("Not allowed")
     assert table.version == before
 
+    # New controls, one page load: an override out of range is refused in words; the GM asks
+    # Ronan for a Distracted roll, Ronan rolls it with typed dice; Ronan spends a Fate Token.
+    gm.locator(".gm-tool-who select").select_option(label="The Brick")
+    gm.locator(".gm-set-field select").select_option(label="Health")
+    expect(gm.locator(".gm-set-value input")).to_have_value("11")  # pre-filled: Brick's Health
+    gm.locator(".gm-set-value input").fill("99")
+    gm.locator(".gm-set-value input").press("Enter")
+    click(gm, "gm-set")
+    expect(gm.locator(".gm-message")).to_contain_text(
+        "Health of The Brick must be a whole number from -"
+    )
+    gm.locator(".gm-tool-who select").select_option(label="Ronan")
+    click(gm, "gm-ask-distracted")
+    expect(ronan.locator(".tp-distracted-ask")).to_contain_text("Distracted roll")
+    expect(brick.locator(".tp-log")).to_contain_text("Ronan is Distracted.")
+    ronan.locator(".tp-distracted-faces input").fill("1 2")
+    click(ronan, "tp-distracted-faces-go")
+    expect(gm.locator(".gm-log")).to_contain_text("(Distracted)")
+    expect(ronan.locator(".tp-distracted-ask")).to_be_hidden()
+    ronan.locator(".tp-fate-kind select").select_option(label="Get Back Up")
+    click(ronan, "tp-spend-fate")
+    expect(ronan.locator(".tp-message")).to_contain_text("spend:")
+    expect(ronan.locator(".tp-message")).not_to_contain_text("get back up")  # no engine keys
+
     # The GM changes the join code: the players drop to the join prompt.
     click(gm, "gm-rotate")
     for page in (ronan, brick):

@@ -8,30 +8,24 @@ contrast of at least 4.5:1 (WCAG AA), and a screenshot goes to ``screenshots/`` 
 README names). /gm and /table are served over a fresh service with one table mid-round, so the
 cards, the order, the log and the attack odds are on the page.
 
-A link test opens a page with its settings in the query and checks the controls show them and
-a headline number is the one the engine gives for them (computed here, not read from the page).
+The dark theme's load of /character opens a link with a character and settings in its query
+(``ui_helpers.open_link``: the controls show them and a number is the engine's for them).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import panel as pn
 import pytest
 from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
-from ui_helpers import JS_HELPERS, WIDTHS, check_layout
+from ui_helpers import JS_HELPERS, WIDTHS, check_layout, open_link
 
-from tb_playground.engine import check_odds
-from tb_playground.engine.defense import attack_to_hit
 from tb_playground.models import Encounter, load
-from tb_playground.models.files import dumps
 from tb_playground.service import CombatService, set_service
-from tb_playground.views import character_page, damage_page, odds_page
-from tb_playground.views.format import percent
+from tb_playground.views import character_page
 from tb_playground.views.gm_page import gm_page
-from tb_playground.views.share import pack_text
 from tb_playground.views.table_page import table_page
 
 pytestmark = pytest.mark.ui
@@ -88,8 +82,6 @@ def site(tmp_path_factory):
             "character": character_page,
             "gm": gm_page,
             "table": table_page,
-            "odds": odds_page,
-            "damage": damage_page,
         },
         port=port,
         address="127.0.0.1",
@@ -118,7 +110,10 @@ def test_widths_controls_contrast_and_screenshots(browser, site, name, theme):
     context = browser.new_context(viewport={"width": WIDTHS[0], "height": 800})
     page = context.new_page()
     try:
-        page.goto(f"{base}/{name}{queries[name]}" + ("theme=dark" if theme == "dark" else ""))
+        if name == "character" and theme == "dark":
+            open_link(page, base, name, "theme=dark")  # and check the link's view
+        else:
+            page.goto(f"{base}/{name}{queries[name]}" + ("theme=dark" if theme == "dark" else ""))
         expect(page.locator(ready).first).not_to_have_text("", timeout=30_000)
         page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0")
         page.evaluate(JS_HELPERS)
@@ -126,70 +121,3 @@ def test_widths_controls_contrast_and_screenshots(browser, site, name, theme):
             check_layout(page, name, width, theme, text)
     finally:
         context.close()
-
-
-def _controls(page) -> dict[str, object]:
-    """Every titled control's value, and each button group's chosen label(s) under its type."""
-    page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0")
-    page.evaluate(JS_HELPERS)
-    values: dict[str, object] = {}
-    for c in page.evaluate("window.__tb.controlValues()"):
-        values.setdefault(c["title"] or c["type"], []).append(c["value"])
-    return values
-
-
-def test_a_link_reproduces_the_odds_page(page, site):
-    base, _ = site
-    page.goto(f"{base}/odds?element=7&difficulty=4&tier=3&advantage=1")
-    want = check_odds(7, 4, 3, 1)  # Expert, one situational source (and Expert's own)
-    expect(page.locator(".odds-success .pct")).to_have_text(percent(want.p_success), timeout=30_000)
-    expect(page.locator(".odds-critical .pct")).to_have_text(percent(want.p_critical))
-    controls = _controls(page)
-    assert controls["Element"] == [7] and controls["Difficulty"] == [4]
-    assert controls["Advantage sources (+1 each)"] == [1]
-    assert "Expert" in controls["RadioButtonGroup"]
-    # A change goes into the address, so the link copied next shows it.
-    page.evaluate(
-        "Bokeh.documents[0].all_models.forEach(m => { if (m.title === 'Difficulty') "
-        "{ m.value = 8; m.value_throttled = 8; } })"
-    )
-    expect(page).to_have_url(re.compile(r"difficulty=8"), timeout=20_000)
-    assert "element=7" in page.url and "tier=3" in page.url
-
-
-def test_a_link_reproduces_the_damage_page(page, site):
-    base, _ = site
-    query = (
-        "kind=physical&approach=Water&element=8&dice_source=weapon&weapon_rating=6"
-        "&target_defense_stat=2&target_wall=5&boosts=2&cells=any&never_moira=true"
-    )
-    page.goto(f"{base}/damage?{query}")
-    want = attack_to_hit("physical", 8, 2, element_name="Water")
-    hit = page.locator(".dmg-hit .v")
-    expect(hit).to_have_text(percent(want.p_hit), timeout=30_000)
-    expect(page.locator(".dmg-dice .v")).to_have_text("6")
-    controls = _controls(page)
-    assert controls["Water"] == [8] and controls["Weapon rating (dice)"] == [6]
-    assert controls["Ki boosts per attack"] == [2]
-    assert controls["Wall: Soak / Presence / Psyche"] == [5]
-    groups = controls["RadioButtonGroup"]
-    assert {"Physical", "Water", "Weapon", "Chance of at least one level"} <= set(groups)
-    never_moira = next(k for k in controls if k.startswith("Moira"))
-    assert controls[never_moira] == [True]
-
-
-def test_a_link_reproduces_the_character_sheet(page, site):
-    base, _ = site
-    ronan = load(ROSTER / "ronan.json")
-    ronan.name, ronan.air = "Ronan from a link", 5
-    query = f"sheet={pack_text(dumps(ronan, 'json'))}&boosts=2&advantage=1&vs=Nightmare"
-    page.goto(f"{base}/character?{query}")
-    # Perception is Trained on Air: the link's Air 5, not the file's 3.
-    want = check_odds(5, 6, 1).p_success
-    cell = page.locator('.skill-odds tr[data-skill="Perception"] td.p').nth(6)
-    expect(cell).to_have_text(percent(want), timeout=30_000)
-    expect(page.locator(".sheet-name input")).to_have_value("Ronan from a link")
-    controls = _controls(page)
-    assert controls["Ki boosts"] == [2] and controls["Against"] == ["Nightmare"]
-    assert "Advantage" in controls["RadioButtonGroup"]
-    assert "sheet=" in page.url and "vs=Nightmare" in page.url

@@ -4,8 +4,9 @@ Checked in Debian's Chromium (issue 10, "Tests"): the document is exactly as wid
 viewport (no sideways scrolling); no two controls overlap; every chart's data lies inside its
 axes after every control is moved to both ends (Bokeh model ranges against the data sources,
 read from page JS); the dark theme's tables and headlines keep a text contrast of at least
-4.5:1 (WCAG AA, from computed styles). Screenshots of each page at each width and theme are
-saved into ``screenshots/`` (the folder the README names) by the run.
+4.5:1 (WCAG AA, from computed styles). The dark theme's page is opened from a link with
+settings in its query, which must show that view (issue 11, section 3). Screenshots of each
+page at each width and theme are saved into ``screenshots/`` (the folder the README names).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import panel as pn
 import pytest
 from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
-from ui_helpers import JS_HELPERS, WIDTHS, check_layout
+from ui_helpers import JS_HELPERS, WIDTHS, check_layout, open_link
 
 from tb_playground.views import damage_page, odds_page
 
@@ -50,7 +51,10 @@ def site():
 
 
 def _open(page, url: str, name: str, dark: bool = False) -> None:
-    page.goto(f"{url}/{name}" + ("?theme=dark" if dark else ""))
+    if dark:  # from a link with settings in its query: the view must be the link's
+        open_link(page, url, name, "theme=dark")
+    else:
+        page.goto(f"{url}/{name}")
     expect(page.locator(PAGES[name][1]).first).not_to_have_text("", timeout=30_000)
     page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0")
     page.evaluate(JS_HELPERS)

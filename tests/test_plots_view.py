@@ -88,7 +88,7 @@ def test_armor_chart_and_sentence_agree():
     a = view.attack
     a.param.update(target_armor_levels=3, target_armor_zone="head", slow_action="called_shot")
     assert "takes nothing while it holds" in view._armor.object
-    chart = view._levels_chart(a.on_hit, a.on_critical, a.per_attack, a.against_armor)
+    chart = view._levels_chart(view.plotted_levels)
     assert "wearer takes none" in _opts(chart)["xlabel"]
     # Bars only at 0 or 1 armour level lost; the ordinary hit's 1 equals the sentence's share.
     assert chart.data["x1"].max() < 1.5
@@ -99,7 +99,7 @@ def test_armor_chart_and_sentence_agree():
     # Without the called shot the head armour stands aside: the chart is levels over the wall.
     a.slow_action = "none"
     assert "does not cover" in view._armor.object
-    chart = view._levels_chart(a.on_hit, a.on_critical, a.per_attack, a.against_armor)
+    chart = view._levels_chart(view.plotted_levels)
     assert _opts(chart)["xlabel"] == "Levels that get over the wall"
 
 
@@ -146,3 +146,45 @@ def test_damage_controls_speak_plain_words():
     view.attack.approach = "Water"
     assert view._element_slider.name == "Water"
     assert np.all(view.attack.grid("any", 3) >= 0)
+
+
+def test_a_move_redraws_only_the_charts_it_changes():
+    """The Element moves the odds (levels per attack, rounds), not the dice's charts."""
+    view = DamageExplorer()
+    a = view.attack
+    redrawn = []
+    view.param.watch(
+        lambda *events: redrawn.append(sorted(e.name for e in events)),
+        ["plotted_levels", "plotted_fight", "plotted_ki", "plotted_grid", "plotted_marker"],
+    )
+    a.element += 1
+    assert redrawn == [["plotted_fight", "plotted_levels"]]
+    redrawn.clear()
+    a.weapon_rating += 1  # more dice: every chart but the heatmap's numbers
+    assert redrawn == [["plotted_fight", "plotted_ki", "plotted_levels", "plotted_marker"]]
+    redrawn.clear()
+    a.element -= 1
+    a.element += 1  # back and forth: the same (cached) numbers as before
+    assert all(names == ["plotted_fight", "plotted_levels"] for names in redrawn)
+    levels = view.plotted_levels
+    assert levels[2] is a.per_attack and not levels[2].flags.writeable
+
+
+def test_the_heatmaps_colour_bar_names_the_statistic_after_a_toggle():
+    """The colour bar's title is drawn once per chart: a toggle draws a new heatmap."""
+    view = DamageExplorer()
+    first = view._grid_pane.object
+    view.statistic = "any"
+    assert view._grid_pane.object is not first
+    heat = view._grid_pane.object[()].get(0)  # the heatmap layer of the first frame
+    image = heat if isinstance(heat, hv.Image) else heat.get(0)
+    assert _opts(image)["colorbar_opts"]["title"] == "% at least one"
+    redrawn = view._grid_pane.object
+    view.attack.boosts = 1  # numbers change, the statistic not: the same chart
+    assert view._grid_pane.object is redrawn
+
+
+def test_a_refused_attack_says_what_the_charts_show():
+    view = DamageExplorer()
+    view.attack.attacker_exhausted = 5
+    assert "No attack" in view._stats.object and "as it would go" in view._stats.object

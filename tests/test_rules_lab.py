@@ -27,6 +27,7 @@ from tb_playground.lab.rules_lab import (
     QUANTITY_NAMES,
     ROLL_OVER,
     SIMULATED,
+    SUGGESTED_FIGHTS,
     SWITCH_INPUTS,
     SWITCH_TITLES,
     TOUCHES,
@@ -427,3 +428,16 @@ def test_an_input_the_switch_does_not_read_changes_nothing(switch):
             or np.array_equal(base.heatmap.switched, moved.heatmap.switched, equal_nan=True)
         )
         assert same == (SWITCH_INPUTS[switch][key] is None), (switch, key)
+
+
+def test_suggested_fights_exist_and_the_called_shot_switch_shows_in_its_own():
+    for switch, (party, foes) in SUGGESTED_FIGHTS.items():
+        assert switch in SIMULATED
+        example_encounter(party, foes)  # every name is in the roster
+    party, foes = SUGGESTED_FIGHTS["slow_called_shot_advantage"]
+    result = win_comparison(
+        example_encounter(party, foes), "slow_called_shot_advantage", fights=1000, chunk=500
+    )
+    assert "Called Shot" in result.note
+    # Advantage on every swing: the party's chance rises past both intervals
+    assert result.switched_interval["Party"][0] > result.default_interval["Party"][1]

@@ -5,16 +5,29 @@ views of the controls and their boxes, the charts' ranges against their data, mo
 control to one end, and WCAG contrast ratios from computed styles. ``check_layout`` is the one
 check per page and width: the document exactly as wide as the viewport, no two controls
 overlapping or leaving the screen, the dark theme's text at least 4.5:1, and a screenshot in
-``screenshots/`` (the folder the README names).
+``screenshots/`` (the folder the README names). ``open_link`` opens /odds, /damage or
+/character from a link with settings in its query and checks the view is the link's (issue
+11, section 3), so a layout test's page load also tests a shared link.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tb_playground.engine import check_odds
+from tb_playground.engine.defense import attack_to_hit
+from tb_playground.models import load
+from tb_playground.models.files import dumps
+from tb_playground.views.format import percent
+from tb_playground.views.share import pack_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "screenshots"  # the folder the README names
+ROSTER = ROOT / "examples" / "roster"
 WIDTHS = (390, 768, 1280)
 
 #: Helpers run in the page: shadow-piercing queries, the widgets' boxes, the charts' ranges
@@ -222,3 +235,79 @@ def check_layout(
         assert len(ratios) >= min_texts, (name, ratios)
         low = [r for r in ratios if r["ratio"] < 4.5]
         assert not low, f"dark theme text under 4.5:1 on {name} at {width}px: {low[:5]}"
+
+
+def _controls(page) -> dict[str, object]:
+    """Every titled control's value, and each button group's chosen label(s) under its type."""
+    page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0")
+    page.evaluate(JS_HELPERS)
+    values: dict[str, object] = {}
+    for c in page.evaluate("window.__tb.controlValues()"):
+        values.setdefault(c["title"] or c["type"], []).append(c["value"])
+    return values
+
+
+def _odds_link(page, base: str, extra: str) -> None:
+    page.goto(f"{base}/odds?element=7&difficulty=4&tier=3&advantage=1&{extra}")
+    want = check_odds(7, 4, 3, 1)  # Expert, one situational source (and Expert's own)
+    expect(page.locator(".odds-success .pct")).to_have_text(percent(want.p_success), timeout=30_000)
+    expect(page.locator(".odds-critical .pct")).to_have_text(percent(want.p_critical))
+    controls = _controls(page)
+    assert controls["Element"] == [7] and controls["Difficulty"] == [4]
+    assert controls["Advantage sources (+1 each)"] == [1]
+    assert "Expert" in controls["RadioButtonGroup"]
+    # A change goes into the address, so the link copied next shows it.
+    page.evaluate(
+        "Bokeh.documents[0].all_models.forEach(m => { if (m.title === 'Difficulty') "
+        "{ m.value = 8; m.value_throttled = 8; } })"
+    )
+    expect(page).to_have_url(re.compile(r"difficulty=8"), timeout=20_000)
+    assert "element=7" in page.url and "tier=3" in page.url
+
+
+def _damage_link(page, base: str, extra: str) -> None:
+    query = (
+        "kind=physical&approach=Water&element=8&dice_source=weapon&weapon_rating=6"
+        "&target_defense_stat=2&target_wall=5&boosts=2&cells=any&never_moira=true"
+    )
+    page.goto(f"{base}/damage?{query}&{extra}")
+    want = attack_to_hit("physical", 8, 2, element_name="Water")
+    hit = page.locator(".dmg-hit .v")
+    expect(hit).to_have_text(percent(want.p_hit), timeout=30_000)
+    expect(page.locator(".dmg-dice .v")).to_have_text("6")
+    controls = _controls(page)
+    assert controls["Water"] == [8] and controls["Weapon rating (dice)"] == [6]
+    assert controls["Ki boosts per attack"] == [2]
+    assert controls["Wall: Soak / Presence / Psyche"] == [5]
+    groups = controls["RadioButtonGroup"]
+    assert {"Physical", "Water", "Weapon", "Chance of at least one level"} <= set(groups)
+    never_moira = next(k for k in controls if k.startswith("Moira"))
+    assert controls[never_moira] == [True]
+
+
+def _character_link(page, base: str, extra: str) -> None:
+    ronan = load(ROSTER / "ronan.json")
+    ronan.name, ronan.air = "Ronan from a link", 5
+    query = f"sheet={pack_text(dumps(ronan, 'json'))}&boosts=2&advantage=1&vs=Nightmare"
+    page.goto(f"{base}/character?{query}&{extra}")
+    # Perception is Trained on Air: the link's Air 5, not the file's 3.
+    want = check_odds(5, 6, 1).p_success
+    cell = page.locator('.skill-odds tr[data-skill="Perception"] td.p').nth(6)
+    expect(cell).to_have_text(percent(want), timeout=30_000)
+    expect(page.locator(".sheet-name input")).to_have_value("Ronan from a link")
+    controls = _controls(page)
+    assert controls["Ki boosts"] == [2] and controls["Against"] == ["Nightmare"]
+    assert "Advantage" in controls["RadioButtonGroup"]
+    assert "sheet=" in page.url and "vs=Nightmare" in page.url
+
+
+def open_link(page, base: str, name: str, extra: str = "") -> None:
+    """Open a link to /odds, /damage or /character with settings in its query (plus ``extra``)
+    and check the page shows them (issue 11, section 3: a link reproduces the view).
+
+    The controls must show the link's settings and a headline number must be the engine's for
+    them, computed here; on /odds a change must then reach the address bar.
+    """
+    {"odds": _odds_link, "damage": _damage_link, "character": _character_link}[name](
+        page, base, extra
+    )

@@ -256,6 +256,41 @@ TOUCHES: dict[str, frozenset[str]] = {
 #: The switches ``lab.simulate`` plays (``lab.prepare.RULESET_SWITCHES`` less the one it refuses).
 SIMULATED = ("vitals_002", "never_moira", "slow_called_shot_advantage")
 
+#: The fight each simulated switch is best seen in (the page's starting sides) and the policies
+#: ``win_comparison`` plays it with, with a sentence saying why.
+#: Picked among the example roster's fights for being close (a change can show); none of them
+#: has a Moira attack worth choosing, so "never_moira" changes nothing there (note 0014).
+SUGGESTED_FIGHTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "vitals_002": (
+        ("The Nerdy Hacker", "Ronan", "The Brick"),
+        ("Captain Oriel Vance", "Nightmare"),
+    ),
+    "never_moira": (
+        ("The Nerdy Hacker", "Ronan", "The Brick"),
+        ("Captain Oriel Vance", "Nightmare"),
+    ),
+    "slow_called_shot_advantage": (("The Brick",), ("Nightmare",)),
+}
+
+#: Policies a switch needs to come up in a fight at all, and what they mean.
+SWITCH_POLICIES: dict[str, tuple[dict, str]] = {
+    "slow_called_shot_advantage": (
+        {"bracket_policy": "called_shot"},
+        "Everyone declares Slow and makes a Called Shot every round: the switch touches only "
+        "Called Shots.",
+    ),
+    "vitals_002": (
+        {},
+        "Each fighter uses the attack that takes the most levels; Social attacks (Poise) are "
+        "where this switch shows.",
+    ),
+    "never_moira": (
+        {},
+        "Each fighter uses the attack that takes the most levels; under the switch an attack "
+        "carried by Moira is not allowed, so the next best is used.",
+    ),
+}
+
 #: Why the others have no P(win) comparison, in plain words.
 NOT_SIMULATED = {
     "boosts_before_roll": "The fight simulator plays Ki boosts after the roll only (rules/000); "
@@ -1083,8 +1118,8 @@ def _roll_over(element, stat, dice):
         return [_expected_per_attack(element, d, dice, stat, 0) for d in D11]
 
     dmg = _curve(
-        f"Expected damage per attack ({dice} dice against wall {stat}; draft: weapon rating "
-        f"{dice}, damage points)",
+        f"Expected damage per attack (20 Below: {dice} {'die' if dice == 1 else 'dice'}, wall "
+        f"{stat}; draft: rating {dice}, in points)",
         "Target's Defense (draft: 11 + Defense)",
         "Expected damage",
         D11,
@@ -1092,9 +1127,9 @@ def _roll_over(element, stat, dice):
         "damage",
     )
     heat = _heatmap(
-        f"Chance to hit (Element {element}): draft minus 20 Below",
+        f"Chance to hit (Element {element}, 20 Below counts only the sign): draft minus 20 Below",
         "Target's Defense (draft: 11 + Defense)",
-        "Advantages (+) or Disadvantages (-); 20 Below counts only the sign",
+        "Advantages (+) or Disadvantages (-)",
         "Chance to hit",
         D11,
         np.arange(-3, 4),
@@ -1441,7 +1476,8 @@ def win_comparison(
     cancelled : callable, optional
         Asked before each chunk; True stops the run with ``Cancelled``.
     **policies
-        Passed to ``simulate`` (``bracket_policy``, ``target_policy``...).
+        Passed to ``simulate`` (``bracket_policy``, ``target_policy``...), over the ones the
+        switch needs to come up at all (``SWITCH_POLICIES``; said in ``note``).
     """
     from .simulate import simulate, wilson_interval
 
@@ -1451,6 +1487,8 @@ def win_comparison(
     chunk = require_int("chunk", chunk, 1, 100_000)
     if switch not in SIMULATED:
         return WinComparison(switch, False, NOT_SIMULATED[switch])
+    needed, why = SWITCH_POLICIES[switch]
+    policies = {**needed, **policies}
     sizes = [chunk] * (fights // chunk) + ([fights % chunk] if fights % chunk else [])
     seeds = np.random.SeedSequence(seed).generate_state(len(sizes), dtype=np.uint32)
     wins = {False: None, True: None}
@@ -1486,7 +1524,7 @@ def win_comparison(
     return WinComparison(
         switch=switch,
         simulated=True,
-        note="",
+        note=why,
         sides=tuple(sides),
         fights=fights,
         default=probs(False),

@@ -23,6 +23,8 @@ Social Defense stat): Poise at the bottom costs a Sanity level.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import param
 
@@ -66,6 +68,55 @@ FIGHT_TOLERANCE = 1e-9
 
 #: Slow actions that change an attack (rules/000, Action Brackets): one per round.
 SLOW_ACTIONS = ("none", "aim", "called_shot")
+
+#: Results kept per process for each engine call an Attack makes (every input is hashable).
+ENGINE_CACHE_SIZE = 512
+
+
+def _frozen(value):
+    """``value`` with its numpy arrays read-only: cached results are shared by every Attack."""
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+    return value
+
+
+def _cached(function):
+    """``function`` remembered on its (hashable) arguments.
+
+    The same inputs give the very same result object, so an Attack can tell an unchanged
+    derived value by identity.
+    """
+
+    @lru_cache(maxsize=ENGINE_CACHE_SIZE)
+    def call(*args, **kwargs):
+        return _frozen(function(*args, **kwargs))
+
+    call.__doc__ = function.__doc__
+    return call
+
+
+_damage_distribution = _cached(damage_distribution)
+_armor_distribution = _cached(armor_distribution)
+_ki_value = _cached(ki_value)
+_fight_odds = _cached(fight_odds)
+_damage_grid = _cached(damage_grid)
+
+
+@lru_cache(maxsize=ENGINE_CACHE_SIZE)
+def _level_distribution(profile: AttackProfile) -> np.ndarray:
+    return _frozen(profile.level_distribution())
+
+
+def _same(old: object, new: object) -> bool:
+    """Whether a derived value did not change: the same object, or equal plain values."""
+    if old is new:
+        return True
+    if isinstance(old, np.ndarray) or isinstance(new, np.ndarray):
+        return False  # cached arrays: the same inputs give the same object
+    try:
+        return bool(old == new)
+    except (TypeError, ValueError):  # values holding arrays
+        return False
 
 
 class Attack(param.Parameterized):
@@ -390,7 +441,7 @@ class Attack(param.Parameterized):
 
     def grid(self, statistic: str = "expected", max_dice: int = 12) -> np.ndarray:
         """Expected levels or P(any level) on a hit, for pools 1..max_dice x walls 0..10."""
-        return damage_grid(statistic, max_dice, self.boosts, self.bonus, self.timing)
+        return _damage_grid(statistic, max_dice, self.boosts, self.bonus, self.timing)
 
     @param.depends(
         "kind", "approach", "element", "dice_source", "weapon_rating", "gift_dice",
@@ -417,12 +468,12 @@ class Attack(param.Parameterized):
             never_moira=self.ruleset.never_moira,
         )
         wall = self.target_wall
-        on_hit = damage_distribution(dice, wall, self.boosts, self.bonus, self.timing)
-        on_critical = damage_distribution(
+        on_hit = _damage_distribution(dice, wall, self.boosts, self.bonus, self.timing)
+        on_critical = _damage_distribution(
             dice, wall, self.boosts, self.bonus, self.timing, True, self.klotho
         )
         profile = self._profile(to_hit, dice, self._off_balance_to_hit())
-        fight = fight_odds(
+        fight = _fight_odds(
             profile,
             self.target_levels,
             self.rounds,
@@ -437,8 +488,8 @@ class Attack(param.Parameterized):
             bumps=min(self.bracket_bumps, BUMP_STEPS[self.bracket]),
             sanity_max=vital_maximum(self.target_defense_stat),
         )
-        worth = ki_value(dice, wall, self.bonus, 5, self.timing)
-        against_armor = armor_distribution(
+        worth = _ki_value(dice, wall, self.bonus, 5, self.timing)
+        against_armor = _armor_distribution(
             dice,
             wall,
             self.armor(),
@@ -447,20 +498,23 @@ class Attack(param.Parameterized):
             self.bonus,
             self.timing,
         )
+        values = {
+            "dice": dice,
+            "defense": defense(self.kind, self.target_defense_stat),
+            "net_advantage": advantage,
+            "modifiers": modifiers,
+            "to_hit": to_hit,
+            "on_hit": on_hit,
+            "on_critical": on_critical,
+            "per_attack": _level_distribution(profile),
+            "fight": fight,
+            "ki_worth": worth,
+            "against_armor": against_armor,
+        }
+        # Only what changed: a page redraws a chart per derived value that moves.
+        changed = {k: v for k, v in values.items() if not _same(getattr(self, k), v)}
         with param.edit_constant(self):
-            self.param.update(
-                dice=dice,
-                defense=defense(self.kind, self.target_defense_stat),
-                net_advantage=advantage,
-                modifiers=modifiers,
-                to_hit=to_hit,
-                on_hit=on_hit,
-                on_critical=on_critical,
-                per_attack=profile.level_distribution(),
-                fight=fight,
-                ki_worth=worth,
-                against_armor=against_armor,
-            )
+            self.param.update(**changed)
 
     @property
     def expected_per_attack(self) -> float:

@@ -416,6 +416,8 @@ def _set_condition(state, command, role, seat, roll) -> list[Event]:
     name = require_choice("condition", command.get("condition"), rules.SETTABLE_CONDITIONS)
     until = require_choice("until", command.get("until", rules.DEFAULT_UNTIL[name]), rules.UNTIL)
     info = rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
+    if name == "Distracted":  # the roll it asks for: Atropos + this Difficulty (rules/004)
+        info["difficulty"] = require_int("difficulty", command.get("difficulty", 5), 0, 10)
     changes = [[_path(c["id"], "conditions", name), info]]
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
@@ -437,7 +439,12 @@ def _set(state, command, role, seat, roll) -> list[Event]:
     c = _combatant(state, command)
     field = require_choice("field", command.get("field"), tuple(rules.SETTABLE))
     low, high = rules.SETTABLE[field](c)
-    value = require_int("value", command.get("value"), low, high)
+    value = command.get("value")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(
+            f"value: {rules.SETTABLE_WORDS[field]} of {c['name']} must be a whole number from "
+            f"{low} to {high}, got {value!r}"
+        )
     path = _path(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
     changes = [[path, value]] + rules.track_consequences(state, c, field, value)
     return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
@@ -533,12 +540,26 @@ def _rest(state, command, role, seat, roll) -> list[Event]:
 
 
 def _distracted(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "call for a Distracted roll")
+    """The Distracted roll: the GM calls it any time; a player rolls it when asked.
+
+    The GM asks by putting Distracted on a character (``set_condition``, with the roll's
+    Difficulty); its player may then roll it once for their own seat, at that Difficulty.
+    """
     c = _combatant(state, command)
-    difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    asked = c["conditions"].get("Distracted")
+    if role == "gm":
+        difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    else:
+        _own(state, role, seat, c, "roll Distracted")
+        if asked is None or asked.get("rolled"):
+            raise PermissionError("a player rolls Distracted only when the GM asks for it")
+        difficulty = asked.get("difficulty", 5)
     faces, by = _faces(command, 2, roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty)
-    return rules.distracted_events(state, c, reading, difficulty, by)
+    events = rules.distracted_events(state, c, reading, difficulty, by)
+    if asked is not None:
+        events[0][2].append([_path(c["id"], "conditions", "Distracted", "rolled"), True])
+    return events
 
 
 def _shake_off(state, command, role, seat, roll) -> list[Event]:

@@ -560,6 +560,16 @@ SETTABLE = {
     "exhausted": lambda c: (0, 5),
 }
 
+#: Each settable value in words, for messages.
+SETTABLE_WORDS = {
+    "health": "Health",
+    "poise": "Poise",
+    "sanity": "Sanity",
+    "ki": "Ki",
+    "fate": "Fate Tokens",
+    "exhausted": "Exhausted",
+}
+
 #: Where each settable value lives in a combatant's record.
 SETTABLE_PATH = {
     "health": ("now", "health"),

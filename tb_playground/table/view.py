@@ -12,10 +12,11 @@ shows it (names and notes are typed by people).
 from __future__ import annotations
 
 from tb_playground.display import dice_text
+from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 
 from .odds import pending_odds
-from .rules import can_act, movement_rate
+from .rules import SETTABLE_WORDS, can_act, movement_rate
 from .state import undo_stack
 
 #: How many log entries a view carries (newest last).
@@ -83,7 +84,10 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
         "can_act": can_act(c),
         "out": c["out"],
         "label": label(c),
-        "conditions": [{"name": k, "until": v["until"]} for k, v in c["conditions"].items()],
+        "conditions": [
+            {"name": k, "until": v["until"], "to_roll": k == "Distracted" and not v.get("rolled")}
+            for k, v in c["conditions"].items()
+        ],
         "states": _states(c) if numbers else [],
         "vitals": None,
         "ki": None,
@@ -194,7 +198,8 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
     if kind == "ki_spent":
         return f"{n(d['combatant'])} spends Ki to {d['purpose']}: {d['effect']}."
     if kind == "fate_spent":
-        return f"{n(d['combatant'])} spends a Fate Token: {d['spend']} ({d['effect']})."
+        spend = FATE_SPENDS[d["spend"]].label if d["spend"] in FATE_SPENDS else d["spend"]
+        return f"{n(d['combatant'])} spends a Fate Token: {spend} ({d['effect']})."
     if kind == "condition_set":
         return f"{n(d['combatant'])} is {d['condition']}."
     if kind == "condition_cleared":
@@ -203,7 +208,8 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
         if not _sees_all(role) and _foe(state, state["combatants"][d["combatant"]]):
             if not state["share_foes"]:
                 return f"The GM adjusts {n(d['combatant'])}."
-        return f"The GM sets {n(d['combatant'])}'s {d['field']} to {d['value']}."
+        field = SETTABLE_WORDS.get(d["field"], d["field"])
+        return f"The GM sets {n(d['combatant'])}'s {field} to {d['value']}."
     if kind == "added":
         init = f", Initiative {d['initiative']}" if "initiative" in d else ""
         return f"{n(d['combatant'])} joins the fight ({d['side']}{init})."
@@ -284,6 +290,11 @@ def view_for(
         "seat": seat,
         "combatants": combatants,
         "pending": _pending(state, role, seat),
+        "ranges": [
+            {"a": a, "b": b, "band": band}
+            for a, b, band in (key.split("|") + [band] for key, band in state["ranges"].items())
+            if _visible(state, a, role) and _visible(state, b, role)
+        ],
         "log": log,
     }
     if _sees_all(role):

@@ -57,6 +57,7 @@ CSS = """
           text-align: center; font-size: 1.15em; }
 .status { opacity: 0.9; }
 .err { color: #d22; }
+.hint { font-size: 0.85em; opacity: 0.8; }
 .order { display: flex; flex-wrap: wrap; gap: 4px; }
 .order span { border: 1px solid #bbb; border-radius: 4px; padding: 0 5px; }
 .order span.up { background: #d08700; color: #1d1d1d; border-color: #d08700; }
@@ -319,6 +320,19 @@ def attack_table(previews: list[dict], who: dict[str, str]) -> str:
         '<table class="att"><tr><th>Attack</th><th>Target</th><th>Hit</th><th>Levels</th>'
         f"<th>Down</th></tr>{''.join(rows)}</table>"
     )
+
+
+def ranges(view: dict) -> str:
+    """The range bands the GM has set between pairs (rules/000 "Map or No Map")."""
+    who = names(view)
+    items = [
+        f"<span>{escape(who.get(r['a'], '?'))} – {escape(who.get(r['b'], '?'))}: "
+        f"{escape(r['band'].capitalize())}</span>"
+        for r in view.get("ranges") or []
+    ]
+    if not items:
+        return ""
+    return f'<div class="status">Ranges:</div><div class="order">{"".join(items)}</div>'
 
 
 def unique_labels(combatants: list[dict], suffix=lambda c: "") -> dict[str, str]:

@@ -20,9 +20,9 @@ import panel as pn
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
-from tb_playground.engine import ACTIONS
+from tb_playground.engine import ACTIONS, FATE_SPENDS
 from tb_playground.table import ConflictError, Table
-from tb_playground.table.rules import MOVES
+from tb_playground.table.rules import KI_PURPOSES, MOVES
 
 from . import combat_render as render
 
@@ -183,7 +183,9 @@ def parse_faces(text: str) -> list[int] | None:
 def update(widget, **values) -> None:
     """Set only the widget parameters that change (fewer messages to the browser)."""
     changed = {k: v for k, v in values.items() if getattr(widget, k) != v}
-    if changed:
+    if len(changed) == 1:  # param's update() reads every parameter first: slow on a pane
+        setattr(widget, *next(iter(changed.items())))
+    elif changed:
         widget.param.update(**changed)
 
 
@@ -300,4 +302,71 @@ class TurnControls:
         command = {"type": "move", "combatant": actor, "metres": self.move_metres.value}
         if self.move_how.value:
             command["how"] = self.move_how.value
+        return command
+
+
+#: Ki spends outside an attack, in words (rules/000 "Recovering from Vitals Loss").
+KI_LABELS = {
+    f"Ki: {p.split()[0]} {p.split()[1].capitalize()} (at 0 or below)": p for p in KI_PURPOSES
+}
+
+#: Fate Token spends in the engine's words (rules/004 "Fate Tokens"; rules/000).
+FATE_LABELS = {rule.label: key for key, rule in FATE_SPENDS.items()}
+
+#: Fate spends that name one of the combatant's conditions.
+FATE_NEEDS_CONDITION = ("shrug off",)
+
+
+class SpendControls:
+    """Ki and Fate Token spends outside an attack, for one combatant.
+
+    The GM page uses it for the combatant chosen in its tools, the players' page for the
+    seat. ``prefix`` starts every CSS class (``gm-spend-ki``, ``tp-fate-go``...).
+    """
+
+    def __init__(self, prefix: str):
+        self.ki_purpose = pn.widgets.Select(
+            label="Spend Ki", options=KI_LABELS, width=260, css_classes=[f"{prefix}-ki-purpose"]
+        )
+        self.ki_button = button("Spend Ki", f"{prefix}-spend-ki")
+        self.fate_kind = pn.widgets.Select(
+            label="Spend a Fate Token", options=FATE_LABELS, width=220,
+            css_classes=[f"{prefix}-fate-kind"],
+        )  # fmt: skip
+        self.fate_condition = pn.widgets.Select(
+            label="Condition to shrug off", width=180, css_classes=[f"{prefix}-fate-condition"]
+        )
+        self.fate_button = button("Spend a token", f"{prefix}-spend-fate")
+        self.fate_help = html_pane(f"{prefix}-fate-help")
+        self.fate_kind.param.watch(lambda _e: self._explain(), "value")
+        self.row = row(
+            self.ki_purpose, self.ki_button, self.fate_kind, self.fate_condition,
+            self.fate_button, self.fate_help,
+        )  # fmt: skip
+        self._explain()
+
+    def _explain(self) -> None:
+        rule = FATE_SPENDS[self.fate_kind.value]
+        update(self.fate_help, object=f'<div class="hint">{render.escape(rule.effect)}</div>')
+        self.fate_condition.visible = self.fate_kind.value in FATE_NEEDS_CONDITION
+
+    def show(self, c: dict | None) -> None:
+        """Offer the spends of ``c`` (a view's combatant; None hides the row)."""
+        self.row.visible = c is not None and c["ki"] is not None
+        if not self.row.visible:
+            return
+        names = [x["name"] for x in c["conditions"]]
+        update(self.fate_condition, options=names)
+        update(self.fate_button, disabled=not c["fate"]["tokens"])
+        update(self.ki_button, disabled=not c["ki"]["now"])
+
+    def ki_command(self, cid: str | None) -> dict:
+        """The "spend_ki" command for ``cid``."""
+        return {"type": "spend_ki", "combatant": cid, "purpose": self.ki_purpose.value}
+
+    def fate_command(self, cid: str | None) -> dict:
+        """The "spend_fate" command for ``cid``."""
+        command = {"type": "spend_fate", "combatant": cid, "spend": self.fate_kind.value}
+        if self.fate_kind.value in FATE_NEEDS_CONDITION:
+            command["condition"] = self.fate_condition.value
         return command

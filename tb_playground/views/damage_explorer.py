@@ -102,13 +102,23 @@ def _stat(label: str, value: str, css: str) -> str:
     )
 
 
+#: Under "No attack": what the charts below still show.
+REFUSED_CHARTS = (
+    "The charts below show this attack as it would go if it could be made; as things stand "
+    "it deals nothing."
+)
+
+
 def _stats_html(attack: Attack) -> str:
     to_hit, fight = attack.to_hit, attack.fight
     rules = attack.rules
     why = attack.modifiers.describe()
     why_html = f'<p class="dmg-why">{escape(why)}</p>' if why else ""
     if not attack.allowed:
-        return f'<p class="dmg-refused"><b>No attack:</b> {escape(attack.modifiers.reason)}</p>'
+        return (
+            f'<p class="dmg-refused"><b>No attack:</b> {escape(attack.modifiers.reason)}</p>'
+            f'<p class="dmg-summary">{escape(REFUSED_CHARTS)}</p>'
+        )
     cells = [
         _stat(f"to hit (TN {to_hit.target})", percent(to_hit.p_hit), "dmg-hit"),
         _stat("critical hit", percent(to_hit.p_critical), "dmg-crit"),
@@ -247,6 +257,18 @@ def grid_csv(attack: Attack, statistic: str) -> str:
     )
 
 
+def _same_chart(old: object, new: object) -> bool:
+    """Whether a chart's input is unchanged: the same objects, or equal plain values.
+
+    The engine's results are cached on their inputs, so equal inputs give the very same arrays.
+    """
+    if isinstance(old, tuple) and isinstance(new, tuple) and len(old) == len(new):
+        return all(_same_chart(a, b) for a, b in zip(old, new, strict=True))
+    if old is new:
+        return True
+    return isinstance(old, int | str) and isinstance(new, int | str) and old == new
+
+
 class DamageExplorer(pn.viewable.Viewer):
     """Controls for an ``Attack`` and everything it does to a target, live.
 
@@ -262,6 +284,15 @@ class DamageExplorer(pn.viewable.Viewer):
         objects=["expected", "any"],
         doc="Heatmap cells: expected levels, or the chance of at least one level.",
     )
+    # What the charts show: each follows the attack one event-loop tick behind, and only
+    # when its own numbers change (so a move redraws only the charts it moves).
+    plotted_levels = param.Parameter(
+        precedence=-1, doc="(on_hit, on_critical, per_attack, against_armor) charted."
+    )
+    plotted_fight = param.Parameter(precedence=-1, doc="The FightOdds charted.")
+    plotted_ki = param.Parameter(precedence=-1, doc="The KiValue charted.")
+    plotted_grid = param.Parameter(precedence=-1, doc="(heatmap numbers, statistic) charted.")
+    plotted_marker = param.Parameter(precedence=-1, doc="(dice, wall) marked on the heatmap.")
 
     def __init__(self, **params):
         if params.get("attack") is None:
@@ -366,41 +397,22 @@ class DamageExplorer(pn.viewable.Viewer):
         self._stats = pn.pane.HTML(
             css_classes=["dmg-headline"], stylesheets=[CSS], sizing_mode="stretch_width"
         )
+        self.param.update(**self._chart_inputs())
         self._levels = pn.pane.HoloViews(
-            hv.DynamicMap(
-                pn.bind(
-                    self._levels_chart,
-                    on_hit=a.param.on_hit,
-                    on_critical=a.param.on_critical,
-                    per_attack=a.param.per_attack,
-                    against_armor=a.param.against_armor,
-                )
-            ),
+            hv.DynamicMap(pn.bind(self._levels_chart, self.param.plotted_levels)),
             sizing_mode="stretch_width",
             css_classes=["dmg-levels"],
         )
-        grid = hv.DynamicMap(
-            pn.bind(
-                self._grid,
-                a.param.boosts,
-                a.param.bonus,
-                a.ruleset.param.boosts_before_roll,
-                self.param.statistic,
-            )
-        )
-        marker = hv.DynamicMap(
-            pn.bind(grid_marker, a.param.dice, a.param.target_wall, GRID_MAX_DICE)
-        )
         self._grid_pane = pn.pane.HoloViews(
-            grid_chart(grid, marker), sizing_mode="stretch_width", css_classes=["dmg-grid"]
+            self._grid_chart(), sizing_mode="stretch_width", css_classes=["dmg-grid"]
         )
         self._ki = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(ki_plot, a.param.ki_worth)),
+            hv.DynamicMap(pn.bind(ki_plot, self.param.plotted_ki)),
             sizing_mode="stretch_width",
             css_classes=["dmg-ki"],
         )
         self._rounds = pn.pane.HoloViews(
-            hv.DynamicMap(pn.bind(rounds_plot, a.param.fight)),
+            hv.DynamicMap(pn.bind(rounds_plot, self.param.plotted_fight)),
             sizing_mode="stretch_width",
             css_classes=["dmg-rounds"],
         )
@@ -423,10 +435,18 @@ class DamageExplorer(pn.viewable.Viewer):
         sync_url(a, {name: name for name in URL_ATTACK})
         sync_url(a.ruleset, {name: name for name in URL_SWITCHES})
         sync_url(self, {"statistic": "cells"})
+        self._plot_pending = False
         self._refresh()
         a.param.watch(
             self._refresh, ["fight", "to_hit", "per_attack", "against_armor", "modifiers"]
         )
+        a.param.watch(
+            self._schedule_plots,
+            ["on_hit", "on_critical", "per_attack", "against_armor", "fight", "ki_worth",
+             "dice", "target_wall", "boosts", "bonus", "slow_action"],
+        )  # fmt: skip
+        a.ruleset.param.watch(self._schedule_plots, ["boosts_before_roll"])
+        self.param.watch(self._schedule_plots, ["statistic"])
         a.param.watch(self._show_rating, ["dice_source", "approach"])
         self._show_rating()
 
@@ -462,13 +482,14 @@ class DamageExplorer(pn.viewable.Viewer):
         parameter.owner.param.watch(relabel, [parameter.name], what="objects")
         return widget
 
-    def _levels_chart(self, on_hit, on_critical, per_attack, against_armor) -> hv.Element:
+    def _levels_chart(self, levels: tuple) -> hv.Element:
         """Levels over the wall, or, while armor covers the attack, what the armor loses.
 
         rules/002 "What Does Armor Do?": while the armor holds the wearer takes nothing, so
         the chart then shows the armor's levels lost on an ordinary and a critical hit
         (``armor_distribution``) instead of levels the wearer never takes.
         """
+        on_hit, on_critical, per_attack, against_armor = levels
         a = self.attack
         armor = a.armor()
         called = a.slow_action == "called_shot"
@@ -479,8 +500,66 @@ class DamageExplorer(pn.viewable.Viewer):
         )
         return armor_plot(against_armor.sum(axis=1), critical.sum(axis=1), armor.zone)
 
-    def _grid(self, boosts: int, bonus: int, before: bool, statistic: str) -> hv.Overlay:
-        return grid_plot(self.attack.grid(statistic, GRID_MAX_DICE), statistic)
+    @staticmethod
+    def _grid(grid: tuple) -> hv.Overlay:
+        return grid_plot(*grid)
+
+    def _grid_chart(self) -> hv.Overlay:
+        """The heatmap with its marker, drawn afresh.
+
+        Its colour bar's title is fixed at the first draw, so a change of statistic draws a
+        new chart.
+        """
+        grid = hv.DynamicMap(pn.bind(self._grid, self.param.plotted_grid))
+        marker = hv.DynamicMap(pn.bind(self._marker, self.param.plotted_marker))
+        return grid_chart(grid, marker)
+
+    @staticmethod
+    def _marker(marker: tuple) -> hv.Points:
+        return grid_marker(*marker, GRID_MAX_DICE)
+
+    def _chart_inputs(self) -> dict:
+        """What each chart shows now (the engine's results, cached on their inputs)."""
+        a = self.attack
+        return {
+            "plotted_levels": (a.on_hit, a.on_critical, a.per_attack, a.against_armor),
+            "plotted_fight": a.fight,
+            "plotted_ki": a.ki_worth,
+            "plotted_grid": (a.grid(self.statistic, GRID_MAX_DICE), self.statistic),
+            "plotted_marker": (a.dice, a.target_wall),
+        }
+
+    def _schedule_plots(self, *events) -> None:
+        """Redraw the charts on the next tick, once for all the values one move changed.
+
+        On a server the headline's patch then reaches the browser first, and quick moves
+        coalesce into one redraw. In a notebook it runs at once.
+        """
+        if not self._plot_pending:
+            self._plot_pending = True
+            pn.state.execute(self._refresh_plots, schedule=True)
+
+    def _refresh_plots(self) -> None:
+        """Update only the charts whose numbers changed, in one frozen Document update.
+
+        ``freeze`` makes Bokeh walk the Document's models once for all the charts (it did it
+        once per chart, about 0.3 s each on a loaded machine).
+        """
+        self._plot_pending = False
+        changed = {
+            name: value
+            for name, value in self._chart_inputs().items()
+            if not _same_chart(getattr(self, name), value)
+        }
+        if not changed:
+            return
+        new_statistic = "plotted_grid" in changed and changed["plotted_grid"][1] != (
+            self.plotted_grid[1] if self.plotted_grid else None
+        )
+        with pn.io.hold(freeze=True):
+            self.param.update(**changed)
+            if new_statistic:
+                self._grid_pane.object = self._grid_chart()
 
     def _show_rating(self, *events) -> None:
         """Show only the slider for where the dice come from; name the Element slider."""

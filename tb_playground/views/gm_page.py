@@ -17,11 +17,17 @@ import panel as pn
 
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
-from tb_playground.table.rules import DEFAULT_UNTIL, SETTABLE_CONDITIONS
+from tb_playground.table.rules import (
+    DEFAULT_UNTIL,
+    RANGE_BANDS,
+    SETTABLE_CONDITIONS,
+    SETTABLE_WORDS,
+)
 
 from . import combat_render as render
 from .add_combatant import AddCombatant
 from .combat_session import (
+    SpendControls,
     TableSession,
     TurnControls,
     button,
@@ -38,6 +44,8 @@ from .format import escape
 
 BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
+FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
+BAND_LABELS = {band.capitalize(): band for band in RANGE_BANDS}
 
 #: A row of toggle buttons that wraps on a phone instead of running off the screen.
 WRAP_BUTTONS = ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
@@ -64,7 +72,7 @@ class GMPage(pn.viewable.Viewer):
         self._build_prompt()
         self._build_chooser()
         self._build_table()
-        on_session_end(self.close)
+        on_session_end(self._session_ended)
         key = key if key is not None else query_arg("key")
         if self.service.gm_key_ok(key):
             self._unlocked(key, remember=False)
@@ -307,6 +315,45 @@ class GMPage(pn.viewable.Viewer):
         self.clear_button = button("Clear condition", "gm-clear")
         self.clear_button.on_click(lambda _e: self._clear())
         self.tool_who.param.watch(lambda _e: self._tool_options(), "value")
+        self._set_for: tuple | None = None
+        # Spends and overrides for the combatant chosen above.
+        self.spend = SpendControls("gm")
+        self.spend.ki_button.on_click(
+            lambda _e: self.send(self.spend.ki_command(self.tool_who.value))
+        )
+        self.spend.fate_button.on_click(
+            lambda _e: self.send(self.spend.fate_command(self.tool_who.value))
+        )
+        self.set_field = pn.widgets.Select(
+            label="Set", options=FIELD_LABELS, width=140, css_classes=["gm-set-field"]
+        )
+        self.set_value = pn.widgets.IntInput(
+            label="to", value=0, width=90, css_classes=["gm-set-value"]
+        )
+        self.set_field.param.watch(lambda _e: self._tool_options(), "value")
+        self.set_button = button("Set value", "gm-set")
+        self.set_button.on_click(lambda _e: self._set_value())
+        self.distracted_difficulty = pn.widgets.IntInput(
+            label="Difficulty", value=5, start=0, end=10, width=90,
+            css_classes=["gm-distracted-difficulty"],
+        )  # fmt: skip
+        self.distracted_faces = pn.widgets.TextInput(
+            label="Dice (blank: the table rolls)", placeholder="e.g. 4 9", width=200,
+            css_classes=["gm-distracted-faces"],
+        )  # fmt: skip
+        self.distracted_button = button("Roll Distracted", "gm-distracted")
+        self.distracted_button.on_click(lambda _e: self._distracted())
+        self.ask_distracted = button("Ask the player", "gm-ask-distracted")
+        self.ask_distracted.on_click(lambda _e: self._ask_distracted())
+        self.range_a = pn.widgets.Select(label="Range from", width=170, css_classes=["gm-range-a"])
+        self.range_b = pn.widgets.Select(label="to", width=170, css_classes=["gm-range-b"])
+        self.range_band = pn.widgets.Select(
+            label="Band", options=BAND_LABELS, width=110, css_classes=["gm-range-band"]
+        )
+        self.range_button = button("Set range", "gm-range")
+        self.range_button.on_click(lambda _e: self._set_range())
+        self.ranges = html_pane("gm-ranges")
+
         self.note = pn.widgets.TextInput(
             label="Note for the log", css_classes=["gm-note"], width=260
         )
@@ -339,6 +386,16 @@ class GMPage(pn.viewable.Viewer):
             row(
                 self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
             ),
+            row(self.set_field, self.set_value, self.set_button),
+            self.spend.row,
+            row(
+                self.distracted_difficulty,
+                self.distracted_faces,
+                self.distracted_button,
+                self.ask_distracted,
+            ),  # fmt: skip
+            row(self.range_a, self.range_b, self.range_band, self.range_button),
+            self.ranges,
             row(self.note, self.note_button),
             pn.pane.Markdown("### Add to the fight"),
             self.adder,
@@ -448,6 +505,54 @@ class GMPage(pn.viewable.Viewer):
                 }
             )
 
+    def _set_value(self) -> None:
+        value = self.set_value.value
+        self.send(
+            {
+                "type": "set",
+                "combatant": self.tool_who.value,
+                "field": self.set_field.value,
+                "value": int(value) if value is not None else None,
+            }
+        )
+
+    def _distracted(self) -> None:
+        command = {
+            "type": "distracted",
+            "combatant": self.tool_who.value,
+            "difficulty": int(self.distracted_difficulty.value or 0),
+        }
+        try:
+            faces = parse_faces(self.distracted_faces.value)
+        except ValueError as err:
+            self.message.object = f'<p class="err">{escape(err)}</p>'
+            return
+        if faces is not None:
+            command["faces"] = faces
+        if self.send(command):
+            self.distracted_faces.value = ""
+
+    def _ask_distracted(self) -> None:
+        self.send(
+            {
+                "type": "set_condition",
+                "combatant": self.tool_who.value,
+                "condition": "Distracted",
+                "until": "round",
+                "difficulty": int(self.distracted_difficulty.value or 0),
+            }
+        )
+
+    def _set_range(self) -> None:
+        self.send(
+            {
+                "type": "set_range",
+                "a": self.range_a.value,
+                "b": self.range_b.value,
+                "band": self.range_band.value,
+            }
+        )
+
     def _note(self) -> None:
         if self.send({"type": "note", "text": self.note.value}):
             self.note.value = ""
@@ -463,6 +568,19 @@ class GMPage(pn.viewable.Viewer):
         if c is not None:
             self.hide_button.visible = not c["hidden"]
             self.show_button.visible = c["hidden"]
+            if self.set_field.value in ("health", "poise", "sanity") and c["vitals"]:
+                now = c["vitals"][self.set_field.value]["now"]
+            elif self.set_field.value == "ki" and c["ki"]:
+                now = c["ki"]["now"]
+            elif self.set_field.value == "fate" and c["fate"]:
+                now = c["fate"]["tokens"]
+            else:
+                now = None
+            if now is not None and self._set_for != (c["id"], self.set_field.value):
+                self._set_for = (c["id"], self.set_field.value)
+                update(self.set_value, value=now)
+        self.spend.show(c)
+        self.ask_distracted.disabled = c is None or c["kind"] != "character"
 
     def refresh(self) -> None:
         """Redraw from the table's GM view (runs in this session's document).
@@ -520,11 +638,28 @@ class GMPage(pn.viewable.Viewer):
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
             update(self.prevent_button, label=f"Prevent (Ki {t['ki']['now']})")
 
+        labels = render.unique_labels(cs)
+        a = (
+            self.range_a.value
+            if self.range_a.value in labels.values()
+            else (cs[0]["id"] if cs else None)
+        )
+        update(self.range_a, options=labels, value=a)
+        b = self.range_b.value if self.range_b.value in labels.values() else None
+        if b is None or b == a:
+            b = next((c["id"] for c in cs if c["id"] != a), None)
+        update(self.range_b, options=labels, value=b)
+        update(self.ranges, object=d["ranges"])
+
         tools = render.unique_labels(cs, lambda c: " (hidden)" if c["hidden"] else "")
         first = cs[0]["id"] if cs else None
         keep = self.tool_who.value if self.tool_who.value in tools.values() else first
         update(self.tool_who, options=tools, value=keep)
         self._tool_options()
+
+    def _session_ended(self) -> None:
+        self.close()
+        self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""
@@ -550,6 +685,7 @@ def draw_gm(v: dict) -> dict:
         "board": render.board(v),
         "log": render.log(v),
         "pending": render.pending(v),
+        "ranges": render.ranges(v),
     }
 
 

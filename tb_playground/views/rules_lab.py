@@ -5,8 +5,8 @@ and see the default and the switch drawn together, the difference over two input
 heatmap, which flat TN modifier Advantage is worth, 004's quick-reference tables, and who wins
 the same fight under each reading. Every number comes from ``tb_playground.lab`` (the rules lab
 and the reference tables); this module only lays them out. Settings live in the URL
-(``pn.state.location.sync``), so a link reproduces the view; the fight comparison runs in a
-thread with a progress bar and a cancel button.
+(``share.sync_url``, over ``pn.state.location``), so a link reproduces the view; the fight
+comparison runs in a thread with a progress bar and a cancel button.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from tb_playground.lab.reference_tables import TABLES, records_csv
 from tb_playground.lab.rules_lab import (
     LAB_SWITCHES,
     ROLL_OVER,
+    SUGGESTED_FIGHTS,
     SWITCH_INPUTS,
     AdvantageFit,
     Cancelled,
@@ -41,7 +42,11 @@ from tb_playground.lab.rules_lab import (
 from .format import PHONE_CSS, TABLE_CSS
 from .labels import options_for
 from .plots import CHART_OPTS, LEGEND_ABOVE
+from .share import sync_url
 from .site import page
+
+#: The settings a link keeps (``share.sync_url``), each under its own name.
+URL_SETTINGS = ("switch", "element", "stat", "dice", "system", "level", "party", "foes", "fights")
 
 #: Line colours of the two readings (each >= 3:1 on white and on #181818).
 DEFAULT_COLOR = "#1c7ed6"
@@ -52,12 +57,13 @@ FIGHT_CHOICES = (500, 1000, 2000, 5000, 10000, 20000)
 
 CSS = """
 .lab-help p { margin: 4px 0; font-size: 0.92em; }
+.lab-help ul { margin: 0 0 4px 0; padding-left: 1.2em; font-size: 0.92em; }
 .lab-help .source { opacity: 0.85; }
 .lab-note { font-size: 0.92em; margin: 2px 0; }
 .lab-scroll { overflow-x: auto; max-width: 100%; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
-table.lab-fit { font-size: 0.85em; }
-table.lab-fit td, table.lab-fit th { padding: 2px 4px; }
+table.lab-fit { font-size: 0.82em; }
+table.lab-fit td, table.lab-fit th { padding: 2px 3px; }
 """
 
 
@@ -83,7 +89,7 @@ def _number(value: float, unit: str) -> str:
 
 
 #: Characters per line of a chart title: a title wraps instead of running off a phone's chart.
-TITLE_WIDTH = 40
+TITLE_WIDTH = 34
 
 
 def _title(text: str) -> str:
@@ -130,7 +136,7 @@ def difference_plot(heat) -> hv.HeatMap:
     """Switched minus default over two axes, a diverging colour map centred on 0."""
     chance = _is_chance(heat.value_label)
     scale = 100.0 if chance else 1.0
-    unit = "percentage points" if chance else heat.value_label.lower()
+    unit = "percentage points" if chance else heat.value_label
     diff = np.asarray(heat.difference, dtype=float) * scale
     xs, ys = np.meshgrid(np.asarray(heat.x), np.asarray(heat.y))
     keep = np.isfinite(diff)
@@ -160,7 +166,7 @@ def _csv_download(filename: str, callback, label: str = "Download CSV") -> pn.wi
         callback=make,
         filename=filename,
         label=label,
-        button_type="light",
+        color="light",
         width=220,
         margin=(2, 10),
         css_classes=["lab-csv"],
@@ -168,11 +174,11 @@ def _csv_download(filename: str, callback, label: str = "Download CSV") -> pn.wi
 
 
 def _help_html(report: SwitchReport) -> str:
-    touches = ", ".join(report.touches)
+    touches = "".join(f"<li>{escape(t)}</li>" for t in report.touches)
     return (
         f"<p><b>{escape(report.sentence)}</b></p>"
         f'<p class="source">Where it comes from: {escape(report.source)}</p>'
-        f"<p>Changes: {escape(touches)}.</p>"
+        f"<p>What it changes:</p><ul class='lab-touches'>{touches}</ul>"
         f"<p>Leaves alone: {escape(report.unchanged)}</p>"
     )
 
@@ -184,6 +190,12 @@ def _change_html(report: SwitchReport, index: int) -> str:
     curve = report.curves[index]
     where = curve.biggest_change()
     if where is None:
+        gaps = np.isnan(curve.default) != np.isnan(curve.switched)
+        if np.any(gaps):
+            return (
+                '<p class="lab-note">No change where both readings have a value; where one '
+                "line stops, that value cannot happen under that reading.</p>"
+            )
         return '<p class="lab-note">No change on this curve at these settings.</p>'
     unit = "chance" if _is_chance(curve.y_label) else "value"
     d, s = float(curve.default[where]), float(curve.switched[where])
@@ -207,26 +219,28 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
             f"<tr><td>{int(t)}</td><td class='num'>{escape(percent(fit.p_plain[j]))}</td>"
             f"<td class='num'>{escape(percent(fit.p[i, j]))}</td>"
             f"<td class='num'>{int(fit.integer_shift[i, j]):+d}</td>"
-            f"<td class='num'>{100 * fit.integer_error[i, j]:+.1f}</td>"
+            f"<td class='num'>{_points(fit.integer_error[i, j])}</td>"
             f"<td class='num'>{fit.real_shift[i, j]:+.2f}</td>"
-            f"<td class='num'>{100 * fit.real_error[i, j]:+.1f}</td></tr>"
+            f"<td class='num'>{_points(fit.real_error[i, j])}</td></tr>"
         )
     level_name = _level_name(fit, level)
     summary = (
-        f"<p class='lab-note lab-overall'>One {word} shift for every {head}: "
+        f"<p class='lab-note lab-overall'>{escape(level_name)}: one {word} shift for every "
+        f"{head}: "
         f"<b>{fit.overall_shift[i]:+.2f}</b>, root mean square error "
         f"{100 * fit.overall_rms[i]:.1f} percentage points.</p>"
     )
     return (
         f"{summary}<div class='lab-scroll'><table class='tb lab-fit'>"
         f"<tr><th rowspan='2'>{head}</th><th class='num' rowspan='2'>Plain</th>"
-        f"<th class='num' rowspan='2'>{escape(level_name)}</th>"
-        f"<th class='num' colspan='2'>Whole {word} shift</th>"
-        f"<th class='num' colspan='2'>Best {word} shift</th></tr>"
+        "<th class='num' rowspan='2'>With it</th>"
+        "<th class='num' colspan='2'>Whole</th>"
+        "<th class='num' colspan='2'>Best</th></tr>"
         "<tr><th class='num'>shift</th><th class='num'>error</th>"
         "<th class='num'>shift</th><th class='num'>error</th></tr>"
         f"{''.join(rows)}</table></div>"
-        "<p class='lab-note'>A shift s means: the plain roll at "
+        f"<p class='lab-note'>Whole: the nearest whole {word} shift; Best: the real shift that "
+        "fits best. A shift s means: the plain roll at "
         + (
             "TN + s succeeds about as often as this roll at TN."
             if fit.system == "20 Below"
@@ -236,6 +250,12 @@ def _fit_html(fit: AdvantageFit, level: int) -> str:
         "roll's: 0 when the best shift matches exactly; the plain roll never goes below 1% or "
         "above 99%, so at the ends no shift matches.</p>"
     )
+
+
+def _points(p: float) -> str:
+    """A difference of chances in percentage points, one decimal; never "-0.0"."""
+    text = f"{100 * p:+.1f}"
+    return "0.0" if text in ("+0.0", "-0.0") else text
 
 
 def _level_name(fit: AdvantageFit, level: int) -> str:
@@ -266,7 +286,8 @@ def _win_html(result: WinComparison, report: SwitchReport) -> str:
         f"<th class='num'>{escape(report.default_label)}</th>"
         f"<th class='num'>{escape(report.switched_label)}</th>"
         f"<th class='num'>Change (points)</th></tr>{''.join(rows)}</table></div>"
-        f"<p class='lab-note'>{result.fights:,} fights under each reading, the same dice for "
+        f"<p class='lab-note'>{escape(result.note)} "
+        f"{result.fights:,} fights under each reading, the same dice for "
         "both; 95% intervals under each chance. Draws (no winner by round 50): "
         f"{escape(percent(result.default_draw))} and {escape(percent(result.switched_draw))}."
         "</p>"
@@ -289,9 +310,13 @@ class RulesLab(pn.viewable.Viewer):
         objects=["20 Below", "roll-over draft"],
         doc="The dice system of the Advantage table.",
     )
-    level = param.Integer(default=1, bounds=(-3, 3), doc="The Advantage level of the table.")
-    party = param.List(default=["Ronan", "The Brick"], item_type=str, doc="The party's fighters.")
-    foes = param.List(default=["Grizzly bear", "Guard dog"], item_type=str, doc="Their foes.")
+    level = param.Selector(
+        default=1,
+        objects=[-3, -2, -1, 1, 2, 3],
+        doc="The Advantage level of the table (negative: Disadvantage).",
+    )
+    party = param.List(default=["The Brick"], item_type=str, doc="The party's fighters.")
+    foes = param.List(default=["Nightmare"], item_type=str, doc="Their foes.")
     fights = param.Selector(default=2000, objects=list(FIGHT_CHOICES), doc="Fights per reading.")
 
     def __init__(self, **params):
@@ -334,12 +359,12 @@ class RulesLab(pn.viewable.Viewer):
             name="Dice system",
             options=options_for("system", ["20 Below", "roll-over draft"]),
             description=None,
-            button_type="success",
-            button_style="outline",
+            color="success",
+            variant="outline",
             css_classes=["lab-system"],
             **width,
         )
-        self._level = pn.widgets.Select(name="Advantage level", css_classes=["lab-level"], **width)
+        self._level = pn.widgets.Select(label="Advantage level", css_classes=["lab-level"], **width)
         self._fit = _pane("lab-fit-table", margin=(0, 10))
         self._fit_csv = _csv_download("advantage-as-tn.csv", self._fit_csv_text)
         # 004's tables
@@ -367,10 +392,10 @@ class RulesLab(pn.viewable.Viewer):
             self.param.fights, name="Fights under each reading", description=None, **width
         )
         self._run = pn.widgets.Button(
-            name="Play the fights", button_type="primary", css_classes=["lab-run"]
+            label="Play the fights", color="primary", css_classes=["lab-run"]
         )
         self._cancel = pn.widgets.Button(
-            name="Cancel", button_type="warning", disabled=True, css_classes=["lab-cancel"]
+            label="Cancel", color="warning", disabled=True, css_classes=["lab-cancel"]
         )
         self._progress = pn.indicators.Progress(
             value=0, max=100, visible=False, sizing_mode="stretch_width", css_classes=["lab-bar"]
@@ -385,21 +410,7 @@ class RulesLab(pn.viewable.Viewer):
         self._win_result: WinComparison | None = None
         self._report: SwitchReport | None = None
         self._fit_result: AdvantageFit | None = None
-        if pn.state.location is not None:
-            pn.state.location.sync(
-                self,
-                {
-                    "switch": "switch",
-                    "element": "element",
-                    "stat": "stat",
-                    "dice": "dice",
-                    "system": "system",
-                    "level": "level",
-                    "party": "party",
-                    "foes": "foes",
-                    "fights": "fights",
-                },
-            )
+        sync_url(self, {name: name for name in URL_SETTINGS})
         self._refresh_report()
         self._refresh_fit()
         self.param.watch(self._on_inputs, ["switch", "element", "stat", "dice"])
@@ -471,6 +482,9 @@ class RulesLab(pn.viewable.Viewer):
         self._refresh_fit()
 
     def _refresh_fit(self) -> None:
+        if type(self.level) is not int:  # a link's "-3" arrives as -3.0
+            with param.discard_events(self):
+                self.level = int(self.level)
         fit = advantage_as_tn(self.system)
         self._fit_result = fit
         levels = [int(v) for v in fit.levels]
@@ -488,10 +502,11 @@ class RulesLab(pn.viewable.Viewer):
 
         Of the same sign (20 Below counts only the sign); Advantage for 0.
         """
-        if self.level in levels:
-            return self.level
-        sign = 1 if self.level >= 0 else -1
-        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - self.level))
+        wanted = int(self.level)
+        if wanted in levels:
+            return wanted
+        sign = 1 if wanted >= 0 else -1
+        return min((v for v in levels if v * sign > 0), key=lambda v: abs(v - wanted))
 
     def _fit_csv_text(self) -> str:
         return records_csv(self._fit_result.rows())
@@ -499,6 +514,11 @@ class RulesLab(pn.viewable.Viewer):
     # -- P(win) ------------------------------------------------------------------------------------
 
     def _on_fight_inputs(self, *events) -> None:
+        picked = [e for e in events if e.name == "switch"]
+        if picked and self.switch in SUGGESTED_FIGHTS and not self._running:
+            party, foes = SUGGESTED_FIGHTS[self.switch]
+            self.param.update(party=list(party), foes=list(foes))  # comes back here
+            return
         if not self._running:
             self._show_win_intro()
 
@@ -514,7 +534,8 @@ class RulesLab(pn.viewable.Viewer):
         else:
             self._win.object = (
                 "<p class='lab-note'>Press the button to play the same fight under the default "
-                "and under the switch (a few seconds).</p>"
+                "and under the switch (a few seconds). Picking a rule starts from a fight close "
+                "enough for a change to show.</p>"
             )
 
     def _start(self, event=None) -> None:

@@ -18,8 +18,11 @@ from __future__ import annotations
 import base64
 import csv
 import io
+import json
+import weakref
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 import param
@@ -65,21 +68,47 @@ def apply_query(obj: param.Parameterized, mapping: Mapping[str, str], query: Map
     return refused
 
 
+#: Per page session, the query the page writes: its keys and their text, in order. The page
+#: URL is written from it, never read back after the start (a browser's late echo of an older
+#: address must not undo a newer setting).
+_QUERIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _query_state() -> dict[str, str] | None:
+    """The query of this session, started from the address the page was opened with."""
+    if not served() or pn.state.location is None:
+        return None
+    location = pn.state.location
+    if location not in _QUERIES:
+        _QUERIES[location] = dict(parse_qsl((location.search or "").lstrip("?")))
+    return _QUERIES[location]
+
+
+def _as_text(p: param.Parameter, value: object) -> str:
+    try:
+        value = p.serialize(value)
+    except Exception:  # noqa: BLE001 - a parameter without a serializer: its JSON
+        pass
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def sync_url(obj: param.Parameterized, mapping: Mapping[str, str]) -> None:
-    """Keep ``obj``'s parameters (``{parameter: query name}``) in the page URL, both ways.
+    """Keep ``obj``'s parameters (``{parameter: query name}``) in the page URL.
 
     At the page's start the URL's values are applied (each one on its own, so one bad value
-    does not stop the others); from then on every change is written into the URL. Nothing
-    happens outside a served session.
+    does not stop the others); from then on every change is written into the URL (the keys
+    the link gave and those changed since; a missing key is the default). Nothing happens
+    outside a served session.
     """
-    if not served() or pn.state.location is None:
+    if _query_state() is None:
         return
-    location = pn.state.location
     mapping = dict(mapping)
-    apply_query(obj, mapping, location.query_params)
-    location.sync(
-        obj, mapping, on_error=lambda values: apply_query(obj, mapping, location.query_params)
-    )
+    apply_query(obj, mapping, pn.state.location.query_params)
+
+    def write(*events) -> None:
+        set_query(**{mapping[e.name]: _as_text(obj.param[e.name], e.new) for e in events})
+
+    obj.param.watch(write, list(mapping))
 
 
 def query_value(key: str) -> object:
@@ -91,18 +120,17 @@ def query_value(key: str) -> object:
 
 def set_query(**values: str | None) -> None:
     """Write ``values`` into the page URL's query (None removes one); others are kept."""
-    if not served() or pn.state.location is None:
+    query = _query_state()
+    if query is None:
         return
-    from urllib.parse import urlencode
-
-    location = pn.state.location
-    query = dict(location.query_params)
     for key, value in values.items():
         if value is None:
             query.pop(key, None)
         else:
             query[key] = value
-    location.search = "?" + urlencode(query) if query else ""
+    search = "?" + urlencode(query) if query else ""
+    if pn.state.location.search != search:
+        pn.state.location.search = search
 
 
 def pack_text(text: str) -> str:
@@ -150,7 +178,6 @@ def csv_button(label: str, filename: str, make: Callable[[], str], css: str) -> 
         filename=filename,
         label=label,
         color="primary",
-        variant="outline",
         embed=False,
         css_classes=[css],
         margin=(4, 10),

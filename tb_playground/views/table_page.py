@@ -20,6 +20,7 @@ from tb_playground.service import CombatService, get_service
 
 from . import combat_render as render
 from .combat_session import (
+    SpendControls,
     TableSession,
     TurnControls,
     button,
@@ -58,7 +59,7 @@ class TablePage(pn.viewable.Viewer):
         self._layout = pn.Column(sizing_mode="stretch_width")
         self._build_join()
         self._build_table()
-        on_session_end(self.close)
+        on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
         self._layout[:] = [self.join_view]
         if code:
@@ -194,6 +195,23 @@ class TablePage(pn.viewable.Viewer):
             lambda _e: self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
         )
         self.prevent_row = row(self.prevent_ki, self.prevent_button)
+        self.spend = SpendControls("tp")
+        self.spend.ki_button.on_click(lambda _e: self.send(self.spend.ki_command(self._seat())))
+        self.spend.fate_button.on_click(lambda _e: self.send(self.spend.fate_command(self._seat())))
+        self.distracted_ask = html_pane("tp-distracted-ask")
+        self.distracted_roll = button("Roll (table dice)", "tp-distracted", "primary")
+        self.distracted_faces = pn.widgets.TextInput(
+            label="Or type your dice", placeholder="e.g. 4 9", width=160,
+            css_classes=["tp-distracted-faces"],
+        )  # fmt: skip
+        self.distracted_faces_button = button("Use my dice", "tp-distracted-faces-go")
+        self.distracted_roll.on_click(lambda _e: self._distracted(typed=False))
+        self.distracted_faces_button.on_click(lambda _e: self._distracted(typed=True))
+        self.distracted_row = pn.Column(
+            self.distracted_ask,
+            row(self.distracted_roll, self.distracted_faces, self.distracted_faces_button),
+            sizing_mode="stretch_width",
+        )
         self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
 
@@ -207,7 +225,9 @@ class TablePage(pn.viewable.Viewer):
             self.roll_row,
             self.boost_row,
             self.prevent_row,
+            self.distracted_row,
             self.me,
+            self.spend.row,
             self.attacks,
             self.order,
             self.board,
@@ -249,6 +269,20 @@ class TablePage(pn.viewable.Viewer):
 
     def _move(self) -> None:
         self.send(self.turn.move_command(self._seat()))
+
+    def _distracted(self, typed: bool) -> None:
+        command: dict = {"type": "distracted", "combatant": self._seat()}
+        if typed:
+            try:
+                command["faces"] = parse_faces(self.distracted_faces.value)
+            except ValueError as err:
+                self.message.object = f'<p class="err">{escape(err)}</p>'
+                return
+            if command["faces"] is None:
+                self.message.object = '<p class="err">dice: type the faces first</p>'
+                return
+        if self.send(command):
+            self.distracted_faces.value = ""
 
     def _roll(self, typed: bool) -> None:
         command: dict = {"type": "roll"}
@@ -306,6 +340,10 @@ class TablePage(pn.viewable.Viewer):
                 for i, d in enumerate(dice)
             }
             update(self.boost_dice, options=options)
+        asked = mine and any(x["to_roll"] for x in me["conditions"])
+        self.distracted_row.visible = asked
+        update(self.distracted_ask, object=d["distracted"])
+        self.spend.show(me)
         self.prevent_row.visible = mine and step == "prevent" and p["target"] == me["id"]
         if self.prevent_row.visible:
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
@@ -343,6 +381,10 @@ class TablePage(pn.viewable.Viewer):
             visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
             d["attacks"] = attacks_html(self.service.previews(s.table, s.seat, visible), d["view"])
         update(self.attacks, object=d["attacks"])
+
+    def _session_ended(self) -> None:
+        self.close()
+        self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
@@ -392,6 +434,12 @@ def draw_table(v: dict, seat: str | None) -> dict:
         "pending": render.pending(v),
         "log": render.log(v),
         "attacks": None,
+        "distracted": (
+            '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
+            "to hold your action together.</div>"
+            if me is not None and any(x["to_roll"] for x in me["conditions"])
+            else ""
+        ),
     }
 
 
