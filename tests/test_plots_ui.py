@@ -104,6 +104,7 @@ def test_chart_data_stays_inside_the_axes_at_both_ends(page, site, name):
     _open(page, site, name)
     start = _settled_charts(page)
     assert len(start) >= 2 and not [w for c in start for w in _outside(c)]
+    seen = {}
     for high in (True, False, True):
         page.evaluate(f"window.__tb.moveAll({'true' if high else 'false'})")
         charts = _settled_charts(page)
@@ -111,3 +112,6 @@ def test_chart_data_stays_inside_the_axes_at_both_ends(page, site, name):
         assert any(c["data_x"] for c in charts)
         wrong = [w for c in charts for w in _outside(c)]
         assert not wrong, f"{name}, every control at the {'high' if high else 'low'} end: {wrong}"
+        seen.setdefault(high, charts)
+    # The moves reached the server: the charts at the two ends are not the same charts.
+    assert seen[True] != seen[False], f"{name}: moving every control changed no chart"

@@ -74,7 +74,9 @@ window.__tb = (() => {
     field == null ? [] : [...(source.data[field] || [])].filter(Number.isFinite);
   const X = ["x", "left", "right", "x0", "x1"], Y = ["y", "top", "bottom", "y0", "y1"];
   // Every chart: its title, ranges, and the extent of the data it draws.
-  const charts = () => models().filter(m => m.type === "Figure").map(fig => {
+  // Only charts on the page: a replaced chart may linger among the document's models.
+  const charts = () => [...new Set(views().map(v => v.model))]
+    .filter(m => m && m.type === "Figure").map(fig => {
     const xs = [], ys = [];
     for (const r of fig.renderers) {
       if (r.type !== "GlyphRenderer" || !r.visible) continue;
