@@ -331,7 +331,7 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
         gm.close()
         gm.join(30)
         settled(base)  # the server reaps the closed sessions (checked every second)
-        time.sleep(TRIM_DELAY + 2)  # and trims its heap a little after the last one
+        time.sleep(5 * TRIM_DELAY + 2)  # and trims its heap after the last ones (twice)
         after = memstats(base)
         trimmed = memstats(base, trim=True)
     finally:

@@ -124,12 +124,12 @@ class CombatService:
             if self._trim_timer is None:
                 self._start_trim_timer()
 
-    def _start_trim_timer(self) -> None:
-        self._trim_timer = threading.Timer(TRIM_DELAY, self._trim)
+    def _start_trim_timer(self, delay: float = TRIM_DELAY, last: bool = False) -> None:
+        self._trim_timer = threading.Timer(delay, self._trim, kwargs={"last": last})
         self._trim_timer.daemon = True
         self._trim_timer.start()
 
-    def _trim(self) -> None:
+    def _trim(self, last: bool = False) -> None:
         import gc
 
         began = time.monotonic()
@@ -140,6 +140,8 @@ class CombatService:
             # A page that closed just before (its memory perhaps not yet freed) or since: again.
             if self._last_close > began - 1.0:
                 self._start_trim_timer()
+            elif not last:  # and once more later: the server lets go of a session in stages
+                self._start_trim_timer(4 * TRIM_DELAY, last=True)
             else:
                 self._trim_timer = None
 
