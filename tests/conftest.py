@@ -9,6 +9,12 @@ import time
 import urllib.request
 
 import pytest
+from hypothesis import settings
+
+# Property tests check what is true, not how fast: no per-example deadline (a busy machine or
+# the other xdist worker would make one fail now and then). Speed lives in benchmarks/.
+settings.register_profile("tb", deadline=None)
+settings.load_profile("tb")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
