@@ -27,6 +27,7 @@ from tb_playground.lab.rules_lab import (
     QUANTITY_NAMES,
     ROLL_OVER,
     SIMULATED,
+    SIMULATOR_SWITCHES,
     SUGGESTED_FIGHTS,
     SWITCH_INPUTS,
     SWITCH_TITLES,
@@ -379,8 +380,8 @@ def test_win_comparison_combines_its_chunks(encounter):
     for on, got in ((False, result.default), (True, result.switched)):
         wins = dict.fromkeys(result.sides, 0)
         for s in seeds:
-            r = simulate(encounter, fights=100, seed=int(s),
-                         ruleset={n: on and n == "vitals_002" for n in SIMULATED})  # fmt: skip
+            ruleset = {n: on and n == "vitals_002" for n in SIMULATOR_SWITCHES}
+            r = simulate(encounter, fights=100, seed=int(s), ruleset=ruleset)
             for i, side in enumerate(r.sides):
                 wins[side] += int((r.winner == i).sum())
         assert got == {side: wins[side] / 300 for side in result.sides}
@@ -441,3 +442,47 @@ def test_suggested_fights_exist_and_the_called_shot_switch_shows_in_its_own():
     assert "Called Shot" in result.note
     # Advantage on every swing: the party's chance rises past both intervals
     assert result.switched_interval["Party"][0] > result.default_interval["Party"][1]
+
+
+def test_the_ki_pool_switch_is_fought_with_the_pools_it_gives():
+    """ki_pool_from_sub_stats rebuilds the characters (their pools) and fights them again."""
+    from tb_playground.lab.prepare import prepare
+    from tb_playground.lab.rules_lab import _under_switch
+    from tb_playground.table.roster import encounter_records
+
+    enc = example_encounter(*SUGGESTED_FIGHTS["ki_pool_from_sub_stats"])
+    switched = _under_switch(enc, "ki_pool_from_sub_stats")
+    assert enc.ruleset.ki_pool_from_sub_stats is False  # the original is untouched
+    for before, after, who in zip(
+        encounter_records(enc), encounter_records(switched), enc.combatants, strict=True
+    ):
+        if who.is_character:
+            assert after["ki_pool"] != before["ki_pool"]
+            assert after["ki"] == after["ki_pool"]  # nothing spent yet
+        else:
+            assert after["ki"] == before["ki"]
+    assert list(prepare(switched).ki) == [r["ki"] for r in encounter_records(switched)]
+    result = win_comparison(enc, "ki_pool_from_sub_stats", fights=2000, chunk=1000, seed=4)
+    assert result.simulated
+    # Ronan's Ki 14 -> 8: fewer boosts and less prevention, the bear wins more often.
+    assert result.switched_interval["Party"][1] < result.default_interval["Party"][0]
+    with pytest.raises(TypeError, match="encounter: .*needs an Encounter"):
+        win_comparison(encounter_records(enc), "ki_pool_from_sub_stats", fights=10)
+
+
+def test_the_simulator_takes_death_where_the_record_puts_it():
+    """death_at_negative_health: the records' dead_at (the sheet's) decide P(dead)."""
+    from tb_playground.lab import simulate
+    from tb_playground.lab.prepare import prepare
+    from tb_playground.lab.rules_lab import _under_switch
+
+    enc = example_encounter(("Ronan",), ("Captain Oriel Vance",))  # the Captain cuts Health
+    switched = _under_switch(enc, "death_at_negative_health")
+    ronan = enc.combatants[0].who
+    assert list(prepare(enc).dead_at)[0] == -ronan.health_max
+    assert list(prepare(switched).dead_at)[0] == -ronan.health
+    kw = {"fights": 4000, "seed": 2, "end": "dead", "target_policy": "finish"}
+    default, earlier = simulate(enc, **kw), simulate(switched, **kw)
+    # Ronan dies in nearly every fight either way, but sooner (fewer levels below 0 to lose).
+    assert earlier.rounds_taken.mean() < default.rounds_taken.mean() - 2
+    assert "death_at_negative_health" in NOT_SIMULATED

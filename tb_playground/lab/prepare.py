@@ -75,6 +75,7 @@ class Prepared:
     named: np.ndarray  # (n,) bool: follows the player rules at 0 (else out at 0 Health)
     initiative: np.ndarray  # (n,)
     maximum: np.ndarray  # (n, 3) track sizes, VITALS order
+    dead_at: np.ndarray  # (n,) Health at or below which each is dead (the record's)
     start: np.ndarray  # (n, 3) tracks now
     ki: np.ndarray  # (n,)
     variant_002: bool
@@ -356,6 +357,7 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         named=np.array([bool(r["named"]) for r in records]),
         initiative=np.array([int(r["initiative_stat"]) for r in records]),
         maximum=np.array([[int(r["max"][v]) for v in VITALS] for r in records]),
+        dead_at=np.array([int(r.get("dead_at", -int(r["max"]["health"]))) for r in records]),
         start=np.array([[int(r["now"][v]) for v in VITALS] for r in records]),
         ki=np.array([int(r["ki"]) for r in records]),
         variant_002=switches["vitals_002"],

@@ -254,7 +254,14 @@ TOUCHES: dict[str, frozenset[str]] = {
 }
 
 #: The switches ``lab.simulate`` plays (``lab.prepare.RULESET_SWITCHES`` less the one it refuses).
-SIMULATED = ("vitals_002", "never_moira", "slow_called_shot_advantage")
+#: Switches the simulator plays itself (``simulate``'s ``ruleset`` argument).
+SIMULATOR_SWITCHES = ("vitals_002", "never_moira", "slow_called_shot_advantage")
+
+#: Switches that change the combatants' own numbers (the Ki pool): the comparison rebuilds the
+#: encounter's characters under the switch and fights them.
+SHEET_SWITCHES = ("ki_pool_from_sub_stats",)
+
+SIMULATED = SIMULATOR_SWITCHES + SHEET_SWITCHES
 
 #: The fight each simulated switch is best seen in (the page's starting sides) and the policies
 #: ``win_comparison`` plays it with, with a sentence saying why.
@@ -270,6 +277,7 @@ SUGGESTED_FIGHTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("Captain Oriel Vance", "Nightmare"),
     ),
     "slow_called_shot_advantage": (("The Brick",), ("Nightmare",)),
+    "ki_pool_from_sub_stats": (("Ronan",), ("Grizzly bear",)),
 }
 
 #: Policies a switch needs to come up in a fight at all, and what they mean.
@@ -289,6 +297,11 @@ SWITCH_POLICIES: dict[str, tuple[dict, str]] = {
         "Each fighter uses the attack that takes the most levels; under the switch an attack "
         "carried by Moira is not allowed, so the next best is used.",
     ),
+    "ki_pool_from_sub_stats": (
+        {},
+        "Each character starts with the Ki pool the switch gives (twice the average of five "
+        "sub-stats) instead of the sheet's; creatures keep their card's Ki.",
+    ),
 }
 
 #: Why the others have no P(win) comparison, in plain words.
@@ -299,12 +312,11 @@ NOT_SIMULATED = {
     "Vitals, Ki or brackets to fight with, so no P(win) is given for it.",
     "gift_check_ki_plus_stamina": "The fight simulator does not roll Gift Checks (Gifts are "
     "used for free), so this switch cannot change its P(win).",
-    "ki_pool_from_sub_stats": "The fight simulator takes each combatant's Ki as the sheet gives "
-    "it; it does not recompute the pool, so this switch is not played.",
     "short_rest_half_klotho": "There is no rest inside a fight: the simulator cannot show this.",
     "fate_spends_stamina_only": "The fight simulator does not spend Fate Tokens.",
-    "death_at_negative_health": "The fight simulator takes death at -maximum only (note 0010); "
-    "this switch is not played.",
+    "death_at_negative_health": "Who wins cannot change: a fighter at 0 Health or below is "
+    "already out of the fight, wherever death comes. The encounter planner's chance of a "
+    "death follows the switch (an encounter whose rules have it on).",
     "advantage_from_expert": "The fight simulator's attacks roll Element + Defense with no "
     "training tier, so this switch cannot change its P(win).",
     "below_zero_heals_per_rest": "There is no rest inside a fight: the simulator cannot show this.",
@@ -1441,6 +1453,21 @@ def example_encounter(party=("Ronan", "The Brick"), foes=("Grizzly bear", "Guard
     return enc
 
 
+def _under_switch(encounter, switch: str):
+    """A copy of ``encounter`` whose ruleset (shared by its characters) has ``switch`` on."""
+    from tb_playground.models import Encounter
+    from tb_playground.models.files import from_dict, to_dict
+
+    if not isinstance(encounter, Encounter):
+        raise TypeError(
+            f"encounter: the {switch} switch changes the characters' own numbers, so it needs "
+            f"an Encounter (their sheets), got {type(encounter).__name__}"
+        )
+    copy = from_dict(Encounter, to_dict(encounter))
+    copy.ruleset.param.update(**{switch: True})
+    return copy
+
+
 def win_comparison(
     encounter,
     switch: str,
@@ -1489,6 +1516,9 @@ def win_comparison(
         return WinComparison(switch, False, NOT_SIMULATED[switch])
     needed, why = SWITCH_POLICIES[switch]
     policies = {**needed, **policies}
+    readings = {False: encounter, True: encounter}
+    if switch in SHEET_SWITCHES:
+        readings[True] = _under_switch(encounter, switch)
     sizes = [chunk] * (fights // chunk) + ([fights % chunk] if fights % chunk else [])
     seeds = np.random.SeedSequence(seed).generate_state(len(sizes), dtype=np.uint32)
     wins = {False: None, True: None}
@@ -1501,10 +1531,10 @@ def win_comparison(
             if cancelled is not None and cancelled():
                 raise Cancelled("the comparison was cancelled")
             result = simulate(
-                encounter,
+                readings[on],
                 fights=size,
                 seed=int(chunk_seed),
-                ruleset={name: (on and name == switch) for name in SIMULATED},
+                ruleset={name: (on and name == switch) for name in SIMULATOR_SWITCHES},
                 **policies,
             )
             sides = list(result.sides)

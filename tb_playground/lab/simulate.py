@@ -361,7 +361,7 @@ class _Fights:
         self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
         self.dealt = np.zeros((n, rows), dtype=_STATE)
         self.hit_count = np.zeros((n, rows), dtype=_STATE)
-        dead = self.tracks[0] <= -prep.maximum[:, 0][:, None]
+        dead = self.tracks[0] <= prep.dead_at[:, None]
         self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out
         self.alive = ~dead & ~self.out
         self.out_round = np.where(self.can, -1, 0).astype(_STATE)
@@ -424,7 +424,7 @@ class _Fights:
     # -- status ------------------------------------------------------------------------------
 
     def _dead(self, rows, j: int) -> np.ndarray:
-        return self.tracks[0][j][rows] <= -self.prep.maximum[j, 0]
+        return self.tracks[0][j][rows] <= self.prep.dead_at[j]
 
     def _can_act(self, rows, j: int) -> np.ndarray:
         return (self.tracks[0][j][rows] > 0) & (self.tracks[2][j][rows] >= 0) & ~self.out[j][rows]
@@ -914,7 +914,7 @@ def simulate(
             },
         },
         attacks=attacks,
-        dead_at=-prep.maximum[:, 0],
+        dead_at=prep.dead_at,
         combatant_sides=[prep.sides[int(i)] for i in prep.side],
         **out,
     )
