@@ -29,17 +29,29 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
-def pytest_collection_modifyitems(config, items):
+def pytest_xdist_make_scheduler(config, log):
     """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
 
-    With ``-n auto --dist loadgroup`` (pyproject.toml) the other worker runs the engine,
-    property and notebook tests beside them, so the suite takes about as long as the larger
-    of the two halves instead of their sum.
+    With ``-n auto`` (pyproject.toml) the other worker runs the engine, property and notebook
+    tests beside them, so the suite takes about as long as the larger of the two halves. The
+    browser tests are the ``tests/*_ui.py`` files (``pytest_collection_modifyitems`` holds every
+    ``ui`` test to that). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the
+    nodeid it rewrites is no longer the one reported), hence this scheduler.
     """
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserTestsTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "browser" if nodeid.split("::", 1)[0].endswith("_ui.py") else nodeid
+
+    return BrowserTestsTogether(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every browser test lives in a ``tests/*_ui.py`` file (the scheduler above relies on it)."""
     for item in items:
-        if item.get_closest_marker("ui") is not None:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+        if item.get_closest_marker("ui") and not item.nodeid.split("::")[0].endswith("_ui.py"):
+            raise pytest.UsageError(f"{item.nodeid}: browser tests go in tests/*_ui.py files")
 
 
 @pytest.fixture(scope="session")
