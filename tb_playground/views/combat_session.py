@@ -180,6 +180,21 @@ def parse_faces(text: str) -> list[int] | None:
     return [int(p) for p in parts]
 
 
+def with_typed_faces(command: dict, typed: bool, box, message) -> dict | None:
+    """``command`` with the faces typed in ``box`` (when ``typed``); None after saying why not."""
+    if not typed:
+        return command
+    try:
+        command["faces"] = parse_faces(box.value)
+    except ValueError as err:
+        message.object = f'<p class="err">{render.escape(err)}</p>'
+        return None
+    if command["faces"] is None:
+        message.object = '<p class="err">dice: type the faces first</p>'
+        return None
+    return command
+
+
 def update(widget, **values) -> None:
     """Set only the widget parameters that change (fewer messages to the browser)."""
     changed = {k: v for k, v in values.items() if getattr(widget, k) != v}

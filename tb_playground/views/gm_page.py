@@ -39,6 +39,7 @@ from .combat_session import (
     remember_in_url,
     row,
     update,
+    with_typed_faces,
 )
 from .format import escape
 
@@ -460,17 +461,8 @@ class GMPage(pn.viewable.Viewer):
             self.send(self.turn.move_command(self.view["up"]))
 
     def _roll(self, typed: bool) -> None:
-        command: dict = {"type": "roll"}
-        if typed:
-            try:
-                command["faces"] = parse_faces(self.faces.value)
-            except ValueError as err:
-                self.message.object = f'<p class="err">{escape(err)}</p>'
-                return
-            if command["faces"] is None:
-                self.message.object = '<p class="err">dice: type the faces first</p>'
-                return
-        if self.send(command):
+        command = with_typed_faces({"type": "roll"}, typed, self.faces, self.message)
+        if command is not None and self.send(command):
             self.faces.value = ""
 
     def _boost(self) -> None:

@@ -26,12 +26,12 @@ from .combat_session import (
     button,
     html_pane,
     on_session_end,
-    parse_faces,
     phone_page,
     query_arg,
     remember_in_url,
     row,
     update,
+    with_typed_faces,
 )
 from .format import escape
 from .gm_page import BRACKET_LABELS, WRAP_BUTTONS
@@ -271,31 +271,14 @@ class TablePage(pn.viewable.Viewer):
         self.send(self.turn.move_command(self._seat()))
 
     def _distracted(self, typed: bool) -> None:
-        command: dict = {"type": "distracted", "combatant": self._seat()}
-        if typed:
-            try:
-                command["faces"] = parse_faces(self.distracted_faces.value)
-            except ValueError as err:
-                self.message.object = f'<p class="err">{escape(err)}</p>'
-                return
-            if command["faces"] is None:
-                self.message.object = '<p class="err">dice: type the faces first</p>'
-                return
-        if self.send(command):
+        command = {"type": "distracted", "combatant": self._seat()}
+        command = with_typed_faces(command, typed, self.distracted_faces, self.message)
+        if command is not None and self.send(command):
             self.distracted_faces.value = ""
 
     def _roll(self, typed: bool) -> None:
-        command: dict = {"type": "roll"}
-        if typed:
-            try:
-                command["faces"] = parse_faces(self.faces.value)
-            except ValueError as err:
-                self.message.object = f'<p class="err">{escape(err)}</p>'
-                return
-            if command["faces"] is None:
-                self.message.object = '<p class="err">dice: type the faces first</p>'
-                return
-        if self.send(command):
+        command = with_typed_faces({"type": "roll"}, typed, self.faces, self.message)
+        if command is not None and self.send(command):
             self.faces.value = ""
 
     # -- drawing -------------------------------------------------------------------------------
