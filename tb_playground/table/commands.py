@@ -587,15 +587,7 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
     if reading.success:
         changes.append([_path(c["id"], "conditions", "Flustered"), None])
-    data = {
-        "combatant": c["id"],
-        "faces": list(reading.faces),
-        "total": reading.total,
-        "tn": reading.target,
-        "outcome": reading.outcome,
-        "rolled_by": by,
-    }
-    return [("shake_off_rolled", data, changes)]
+    return [("shake_off_rolled", rules.roll_data(c, reading, by), changes)]
 
 
 def _rotate(state, command, role, seat, roll) -> list[Event]:

@@ -643,17 +643,21 @@ def rest_events(state: dict, kind: str) -> list:
     return [(kind.replace("_", " "), {"kind": kind, "refused": refused}, changes)]
 
 
-def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) -> list:
-    """Atropos + Difficulty to hold a Slow action together (rules/004 "Distracted")."""
-    data = {
+def roll_data(c: dict, reading: RollReading, by: str) -> dict:
+    """What the log keeps of one combatant's Core Roll: faces, kept total, TN, outcome, by whom."""
+    return {
         "combatant": c["id"],
         "faces": list(reading.faces),
         "total": reading.total,
         "tn": reading.target,
         "outcome": reading.outcome,
         "rolled_by": by,
-        "held": reading.success,
     }
+
+
+def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) -> list:
+    """Atropos + Difficulty to hold a Slow action together (rules/004 "Distracted")."""
+    data = {**roll_data(c, reading, by), "held": reading.success}
     changes = []
     if not reading.success and c["bracket"] == "slow":
         changes.append([_p(c["id"], "carried", "lost_empowerment"), True])
