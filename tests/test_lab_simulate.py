@@ -7,6 +7,9 @@
   table's own commands and fold (``table.commands.decide`` + ``table.state.apply_changes``,
   dice rolled by the loop) agree on who wins, how long it takes, who goes down and who did the
   damage, within the two samples' intervals.
+- Variant 002 "boosts chosen before the roll" (``boosts_before_roll``): the duel against
+  ``fight_odds`` with ``timing="before"``, and the table loop with the switch on (the attacker
+  commits its boosts when it declares the attack, the table spends them on the damage roll).
 - Same seed, same result; another seed, another sample; hypothesis properties.
 """
 
@@ -58,12 +61,14 @@ def duel_records(health: int = 3, ki: int = 3) -> list[dict]:
     return encounter_records(enc)
 
 
-def _exact(records, ki_policy: str, bracket: str, advantage: int, rounds: int):
+def _exact(
+    records, ki_policy: str, bracket: str, advantage: int, rounds: int, timing: str = "after"
+):
     a, t = records
     element = max(a["elements"][e] for e in ("Earth", "Air", "Fire", "Water"))
     defense = t["defense"]["physical"]
     hit = to_hit_odds(element, defense, advantage)
-    kwargs = dict(boosts=7, bonus=a["boost"]["physical"], klotho=a["klotho"])
+    kwargs = dict(boosts=7, bonus=a["boost"]["physical"], klotho=a["klotho"], timing=timing)
     extra = {}
     if BRACKETS:
         kwargs["off_balance_to_hit"] = to_hit_odds(element, defense, advantage - 1)
@@ -121,6 +126,45 @@ def test_duel_agrees_with_fight_odds(bracket, ki_policy):
         assert abs(rounds.mean() - mean) <= half, (rounds.mean(), mean)
 
 
+BEFORE_CASES = [("normal", "stay_up"), ("bump", "none")] if BRACKETS else [("fast", "stay_up")]
+
+
+@pytest.mark.parametrize(("bracket", "ki_policy"), BEFORE_CASES)
+def test_boosts_before_the_roll_agree_with_fight_odds(bracket, ki_policy):
+    """Switch ``boosts_before_roll``: 100,000 duels against ``fight_odds(timing="before")``.
+
+    Ronan commits all 7 boosts (Ki 14; a bump costs 1 first) before each roll, as
+    ``fight_odds`` plays a budget of 7 "before": on a hit all the boosts that land on rolled
+    dice are spent, so his Ki runs out after two hits, much sooner than after the roll.
+    """
+    records = duel_records(health=3, ki=3)
+    result = simulate(
+        records,
+        fights=100_000,
+        seed=12,
+        bracket_policy={"ronan": bracket},
+        attack_policy={"ronan": 1},
+        ki_policy=ki_policy,
+        end="dead",
+        off_balance=BRACKETS,
+        max_rounds=200,
+        ruleset={"boosts_before_roll": True},
+    )
+    assert result.rounds.p_timeout == 0.0
+    exact = _exact(records, ki_policy, bracket, 0, 12, timing="before")
+    after = _exact(records, ki_policy, bracket, 0, 12)
+    down = result.out_round[:, 1]
+    dead = result.dead_round[:, 1]
+    _check_by_round(down, exact.p_down_by, "down")
+    _check_by_round(dead, exact.p_dead_by, "dead")
+    for rounds, mean in ((down, exact.mean_rounds_to_down), (dead, exact.mean_rounds_to_dead)):
+        half = Z * rounds.std(ddof=1) / np.sqrt(rounds.size)
+        assert abs(rounds.mean() - mean) <= half, (rounds.mean(), mean)
+    # the reading matters here: the default's exact mean lies outside this sample's interval
+    half = Z * dead.std(ddof=1) / np.sqrt(dead.size)
+    assert abs(dead.mean() - after.mean_rounds_to_dead) > half
+
+
 def test_the_dummy_dies_and_every_fight_is_won():
     """A target that never fights back dies in every duel fought to the death."""
     result = simulate(duel_records(), fights=2_000, seed=1, end="dead", max_rounds=200)
@@ -143,15 +187,16 @@ class TableFight:
     the rest: Initiative, band order, to-hit, criticals, Off Balance, damage, the tracks.
     """
 
-    def __init__(self, records, prep, ki_policy: str, rng: np.random.Generator):
+    def __init__(self, records, prep, ki_policy: str, rng: np.random.Generator, ruleset=None):
         self.prep = prep
         self.ki_policy = ki_policy
         self.rng = rng
+        self.before = bool((ruleset or {}).get("boosts_before_roll"))
         data = {
             "name": "lab",
             "combatants": copy.deepcopy(records),
             "sides": list(prep.sides),
-            "ruleset": {},
+            "ruleset": dict(ruleset or {}),
             "seed": 0,
             "join_code": "000000",
         }
@@ -189,7 +234,12 @@ class TableFight:
         n = len(self.ids)
         before = {c: dict(cs[c]["now"]) for c in self.ids}
         index = int(self.prep.attack_index[a * n + j])
-        self.send({"type": "attack", "attacker": attacker, "target": target, "attack": index})
+        command = {"type": "attack", "attacker": attacker, "target": target, "attack": index}
+        if self.before:  # 002: every boost the Ki allows, when a boost can lift a face at all
+            dice = cs[attacker]["attacks"][index]["dice"]
+            useful = self.prep.boost_useful[a * n + j]
+            command["boosts"] = min(cs[attacker]["ki"], dice) if useful else 0
+        self.send(command)
         while self.state["pending"] is not None:
             p = self.state["pending"]
             if p["step"] in ("to_hit", "damage"):
@@ -254,22 +304,22 @@ def _same_within(x1, n1, x2, n2, what):
     assert abs(p1 - p2) <= Z * se, f"{what}: simulator {p1:.4f}, table loop {p2:.4f}"
 
 
-@pytest.mark.parametrize("ki_policy", ["none", "stay_up"])
-def test_simulator_agrees_with_the_live_tables_rules(ki_policy):
+def _agree_with_table(ki_policy: str, n_table: int, ruleset: dict | None = None, seed: int = 5):
     records = small_fight()
-    prep = prepare(records)
-    rng = np.random.default_rng(5)
-    n_table = 250
+    prep = prepare(records, ruleset)
+    rng = np.random.default_rng(seed)
     winners, lengths, down, dealt = [], [], 0, np.zeros(len(records))
     for _ in range(n_table):
-        fight = TableFight(records, prep, ki_policy, rng)
+        fight = TableFight(records, prep, ki_policy, rng, ruleset)
         side, rounds = fight.play(max_rounds=30)
         winners.append(side)
         lengths.append(rounds)
         cs = fight.state["combatants"]
         down += any(cs[c]["kind"] == "character" and cs[c]["now"]["health"] <= 0 for c in fight.ids)
         dealt += [fight.dealt[c] for c in fight.ids]
-    result = simulate(records, fights=20_000, seed=3, ki_policy=ki_policy, max_rounds=30)
+    result = simulate(
+        records, fights=20_000, seed=3, ki_policy=ki_policy, max_rounds=30, ruleset=ruleset
+    )
     for s, side in enumerate(result.sides):
         _same_within(
             np.sum(result.winner == s), result.fights, winners.count(side), n_table, f"{side} wins"
@@ -290,6 +340,16 @@ def test_simulator_agrees_with_the_live_tables_rules(ki_policy):
         assert abs(result.damage_share[cid] - table_share[i]) <= width, cid
 
 
+@pytest.mark.parametrize("ki_policy", ["none", "stay_up"])
+def test_simulator_agrees_with_the_live_tables_rules(ki_policy):
+    _agree_with_table(ki_policy, 250)
+
+
+def test_simulator_agrees_with_the_live_table_when_boosts_come_before_the_roll():
+    """Switch on: the table takes the boosts with the attack and spends them on the damage."""
+    _agree_with_table("stay_up", 120, {"boosts_before_roll": True}, seed=6)
+
+
 # -- seeds and properties ----------------------------------------------------------------------
 
 
@@ -302,6 +362,11 @@ def test_same_seed_same_result_and_another_seed_another_sample():
         assert np.array_equal(getattr(one, field), getattr(two, field))
     assert one.p_win == two.p_win
     assert not np.array_equal(one.final, other.final)
+    before = {"boosts_before_roll": True}
+    one = simulate(records, fights=3_000, seed=42, ruleset=before)
+    two = simulate(records, fights=3_000, seed=42, ruleset=before)
+    for field in ("winner", "rounds_taken", "final", "damage", "out_round", "dead_round"):
+        assert np.array_equal(getattr(one, field), getattr(two, field))
 
 
 def test_the_result_does_not_depend_on_how_many_workers():
@@ -345,8 +410,9 @@ cards = st.builds(
     target=st.sampled_from(["weakest", "spread", "most_dangerous", "finish"]),
     ki=st.sampled_from(KI_POLICIES),
     end=st.sampled_from(["down", "dead"]),
+    before=st.booleans(),
 )
-def test_probabilities_and_intervals_are_sound(party, foes, bracket, target, ki, end):
+def test_probabilities_and_intervals_are_sound(party, foes, bracket, target, ki, end, before):
     enc = Encounter()
     for who in party:
         enc.add(who, "Party")
@@ -354,7 +420,7 @@ def test_probabilities_and_intervals_are_sound(party, foes, bracket, target, ki,
         enc.add(who, "Foes")
     result = simulate(
         enc, fights=200, seed=1, bracket_policy=bracket, target_policy=target, ki_policy=ki,
-        end=end, max_rounds=15,
+        end=end, max_rounds=15, ruleset={"boosts_before_roll": before},
     )  # fmt: skip
     total = sum(result.p_win.values())
     assert total <= 1.0 + 1e-12
@@ -390,5 +456,5 @@ def test_bad_arguments_are_refused_by_name():
         simulate(records, fights=10, end="never")
     with pytest.raises(TypeError, match="encounter"):
         simulate("the warehouse", fights=10)
-    with pytest.raises(ValueError, match="boosts chosen before"):
-        simulate(records, fights=10, ruleset={"boosts_before_roll": True})
+    with pytest.raises(ValueError, match="ruleset switches"):
+        simulate(records, fights=10, ruleset={"boosts_after_dinner": True})

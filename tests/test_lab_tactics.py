@@ -30,23 +30,29 @@ def duel(health=6, ki=2, soak=6, named=True, attacks=()):
     return enc
 
 
-def _profile(records, advantage):
+def _profile(records, advantage, timing="after"):
     a, t = records
     hit = to_hit_odds(6, t["defense"]["physical"], advantage)
     return AttackProfile.from_to_hit(
-        hit, 7, t["wall"]["physical"], boosts=7, bonus=a["boost"]["physical"], klotho=a["klotho"]
-    )
+        hit, 7, t["wall"]["physical"], boosts=7, bonus=a["boost"]["physical"], klotho=a["klotho"],
+        timing=timing,
+    )  # fmt: skip
 
 
+@pytest.mark.parametrize("timing", ["after", "before"])
 @pytest.mark.parametrize("ki_policy", ["none", "all", "stay_up", "stay_alive"])
 @pytest.mark.parametrize("health", [2, 6])
-def test_down_this_round_matches_fight_odds(ki_policy, health):
+def test_down_this_round_matches_fight_odds(ki_policy, health, timing):
+    """Both boost timings: "before" is the 002 switch ``boosts_before_roll``."""
     enc = duel(health=health)
     records = encounter_records(enc)
-    report = compare_tactics(enc, "ronan", "target", attack=1, ki_policy=ki_policy)
+    report = compare_tactics(
+        enc, "ronan", "target", attack=1, ki_policy=ki_policy,
+        ruleset={"boosts_before_roll": timing == "before"},
+    )  # fmt: skip
     a, t = records
     for name, advantage, attacks in (("normal", 0, 2), ("slow_aim", 1, 1), ("keep_ki", 0, 2)):
-        profile = _profile(records, advantage)
+        profile = _profile(records, advantage, timing)
         if name == "keep_ki":
             profile = AttackProfile(
                 profile.dice, profile.wall, profile.p_hit, profile.p_critical, klotho=4

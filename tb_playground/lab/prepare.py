@@ -6,7 +6,10 @@ become per-combatant arrays and per-pair (attacker, target) attack specs: the at
 to-hit TN, dice, wall, boost bonus, Klotho and track; the Advantage sign of every condition set
 (through ``engine.roll_modifiers``, once per set, never per fight); and the exact joint
 distribution of (dice over the wall, dice a boost would lift over it) of every damage roll, for
-sampling.
+sampling. Under the 002 switch ``boosts_before_roll`` it also holds, per damage roll and per
+number of boosts chosen before the roll, the engine's exact law of the levels
+(``engine.damage_sweep`` with ``timing="before"``), so the simulator samples the very rule the
+engine states.
 
 Sources: RULES.md "Attacks", "Vitals", "Combat round"; rules/000 "Making an Attack", "Critical
 Success in Combat", "Spending Ki on the Dice".
@@ -26,6 +29,7 @@ from tb_playground.engine import (
     VITALS,
     attack_elements,
     damage_distribution,
+    damage_sweep,
     roll_modifiers,
     to_hit_odds,
 )
@@ -98,6 +102,13 @@ class Prepared:
     block_over: np.ndarray
     block_lift: np.ndarray
     danger: np.ndarray  # (n, n): expected levels j deals a round to attacker a's side (max)
+    # 002 "boosts chosen before the roll" (only filled when the switch is on)
+    boosts_before: bool = False
+    boost_useful: np.ndarray | None = None  # (n*n,) a boost lifts some face (hit or critical)
+    before_start: np.ndarray | None = None  # (2*n*n,) block of (pair, critical) with 0 boosts
+    before_rolled: np.ndarray | None = None  # (2*n*n,) dice rolled: most boosts that count
+    before_cum: np.ndarray | None = None  # global cumulative, block k's entries in (k, k + 1]
+    before_levels: np.ndarray | None = None  # levels of each entry (outright dice included)
 
 
 def _records(encounter, ruleset):
@@ -231,6 +242,26 @@ def _worth(numbers: dict, t: dict) -> float:
     return numbers["expected"] / need
 
 
+def _before_blocks(numbers: dict, critical: bool, blocks: list, levels: list) -> None:
+    """Append the laws of one damage roll with b = 0..rolled boosts chosen before the roll.
+
+    The law is the engine's (``damage_sweep``, ``timing="before"``: rules/002 "How Do I Deal
+    Damage?"; the b chosen dice carry the bonus, the outright dice of a critical connect), so
+    the simulator never states the rule a second time. A budget above the dice rolled acts as
+    all of them, as in the engine.
+    """
+    dice = numbers["dice"]
+    rolled = dice - (dice + 1) // 2 if critical else dice
+    table = damage_sweep(
+        dice, [numbers["wall"]], range(rolled + 1), [numbers["bonus"]], "before", critical,
+        numbers["klotho"] if critical else 0,
+    )[dice, 0, :, 0, :]  # fmt: skip
+    for b in range(rolled + 1):
+        (k,) = np.nonzero(table[b] > 0)
+        blocks.append(table[b, k])
+        levels.append(k)
+
+
 def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Prepared:
     """Flatten ``encounter`` for the simulator (see the module docstring).
 
@@ -246,11 +277,7 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         keys any of these by side, id or name.
     """
     records, switches, sides = _records(encounter, ruleset)
-    if switches["boosts_before_roll"]:
-        raise ValueError(
-            "ruleset: the simulator plays Ki boosts after the roll (rules/000); the 002 switch "
-            "'boosts chosen before the roll' is not simulated"
-        )
+    before = switches["boosts_before_roll"]
     n = len(records)
     picks = resolve_policy("attack_policy", attack_policy, records, ("best", "first"), "best")
     side = np.array([sides.index(r["side"]) for r in records])
@@ -265,6 +292,11 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
     blocks: list[np.ndarray] = []
     overs: list[np.ndarray] = []
     lifts: list[np.ndarray] = []
+    useful = np.zeros(nn, dtype=bool)
+    before_blocks: list[np.ndarray] = []  # per (pair, critical, boosts): P(levels) > 0
+    before_levels: list[np.ndarray] = []
+    before_start = np.zeros(2 * nn, dtype=np.int64)
+    before_rolled = np.zeros(2 * nn, dtype=np.int64)
     never_moira = switches["never_moira"]
     states = []
     for r in records:
@@ -293,6 +325,10 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
                 blocks += [np.ones(1), np.ones(1)]
                 overs += [np.zeros(1, dtype=np.int64)] * 2
                 lifts += [np.zeros(1, dtype=np.int64)] * 2
+                if before:
+                    before_start[2 * p : 2 * p + 2] = len(before_blocks) + np.arange(2)
+                    before_blocks += [np.ones(1), np.ones(1)]
+                    before_levels += [np.zeros(1, dtype=np.int64)] * 2
                 continue
             kind = numbers["kind"]
             dice = numbers["dice"]
@@ -338,9 +374,18 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
                 blocks.append(joint[x, y])
                 overs.append(x)
                 lifts.append(y)
+                useful[p] |= boosted > over
+                if before:
+                    _before_blocks(numbers, critical, before_blocks, before_levels)
+                    before_start[2 * p + critical] = len(before_blocks) - (rolled + 1)
+                    before_rolled[2 * p + critical] = rolled
     cum = [b + np.cumsum(block) / block.sum() for b, block in enumerate(blocks)]
     for b, c in enumerate(cum):
         c[-1] = b + 1.0
+    if before:
+        before_cum = [k + np.cumsum(block) / block.sum() for k, block in enumerate(before_blocks)]
+        for k, c in enumerate(before_cum):
+            c[-1] = k + 1.0
     danger = np.zeros((n, n))
     exp2 = expected.reshape(n, n)
     for a_i in range(n):
@@ -378,6 +423,12 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         block_over=np.concatenate(overs),
         block_lift=np.concatenate(lifts),
         danger=danger,
+        boosts_before=before,
+        boost_useful=useful,
+        before_start=before_start if before else None,
+        before_rolled=before_rolled if before else None,
+        before_cum=np.concatenate(before_cum) if before else None,
+        before_levels=np.concatenate(before_levels) if before else None,
     )
 
 

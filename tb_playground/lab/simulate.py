@@ -21,7 +21,11 @@ over the acting slots of a round. The round is the table's (``table.rules``):
 - Damage: the number of dice over the wall and the number a boost would lift over it are drawn
   together from their exact trinomial law (``prepare.trinomial``); the attacker boosts, after
   the roll, the dice a boost lifts while its Ki lasts (``boost_policy``), as ``engine.damage``
-  reads the default rule.
+  reads the default rule. Under the 002 switch ``boosts_before_roll`` the attacker commits
+  ``min(boost cap, Ki)`` boosts before the roll when a boost can lift a face of the attack
+  (else none); a hit spends ``min(committed, dice rolled)`` Ki whatever the dice show, and its
+  levels are drawn from the engine's exact "before" law for that many boosted dice; a miss
+  spends nothing (the table spends them when the damage is rolled; ``engine.fight_odds``).
 - The track: ``engine.vital_step`` (the one place the track rules live), vectorized over the
   fights hit: one attack never carries a track past 0, at or below 0 it takes one level, the
   defender's Ki prevents levels by its ``ki_policy`` (``engine.KI_POLICIES``), Poise at its
@@ -65,7 +69,10 @@ BRACKET_POLICIES = ("normal", "fast", "slow_aim", "aim", "called_shot", "bump")
 TARGET_POLICIES = ("weakest", "spread", "most_dangerous", "finish")
 
 #: Ki boosts: "lift" boosts every die a boost lifts over the wall while Ki lasts; "none"
-#: never boosts; a whole number caps the boosts of one attack.
+#: never boosts; a whole number caps the boosts of one attack. Under the 002 switch
+#: ``boosts_before_roll``, chosen before the roll: "lift" commits as many boosts as Ki lasts
+#: (up to the dice rolled) whenever a boost can lift a face of the attack over the wall, a
+#: whole number commits at most that many, "none" none.
 BOOST_POLICIES = ("lift", "none")
 
 #: When a side is beaten: every one of its combatants "down" (unable to act) or "dead" (dead
@@ -552,12 +559,15 @@ class _Fights:
         rows, t, crit, frac = rows[hit], t[hit], crit[hit], frac[hit]
         if rows.size == 0:
             return
-        g = np.searchsorted(prep.block_cum, 2 * (a * n + t) + crit + frac, side="right")
-        levels = prep.block_over[g]
-        if crit.any():
-            levels += np.where(crit, self.crit_auto[a][t], 0)
         cap = int(self.opts["boost_cap"][a])
-        if cap > 0:
+        if prep.boosts_before:
+            levels = self._damage_before(rows, a, t, crit, frac, cap)
+        else:
+            g = np.searchsorted(prep.block_cum, 2 * (a * n + t) + crit + frac, side="right")
+            levels = prep.block_over[g]
+            if crit.any():
+                levels += np.where(crit, self.crit_auto[a][t], 0)
+        if cap > 0 and not prep.boosts_before:
             lift = prep.block_lift[g]
             some = np.flatnonzero(lift > 0)
             if some.size:
@@ -597,6 +607,28 @@ class _Fights:
                 self.up_count[side_of[j]][r[gone]] -= 1
         if fell:
             self.check_over(np.concatenate(fell), round_no, winner, rounds)
+
+    def _damage_before(self, rows, a: int, t, crit, frac, cap: int) -> np.ndarray:
+        """Levels of the hits of ``a`` on ``t`` with boosts chosen before the roll (002).
+
+        The attacker commits ``min(cap, Ki)`` boosts before any die is rolled when a boost can
+        lift a face of this attack over the wall (else none); on a hit, ``min(committed, dice
+        rolled)`` of them are spent whatever the dice show (``engine.damage``'s "before"
+        timing; the table spends them when the damage is rolled), and the levels are drawn
+        from the engine's exact law for that many boosted dice (``prepare._before_blocks``).
+        """
+        prep, n = self.prep, self.n
+        bi = 2 * (a * n + t) + crit
+        committed = np.zeros(rows.size, dtype=np.int64)
+        if cap > 0:
+            useful = prep.boost_useful[a * n + t]
+            if useful.any():
+                committed = np.where(useful, np.minimum(self.ki[a][rows], cap), 0)
+        used = np.minimum(committed, prep.before_rolled[bi])
+        if used.any():
+            self.ki[a][rows] -= used.astype(_STATE)
+        g = np.searchsorted(prep.before_cum, prep.before_start[bi] + used + frac, side="right")
+        return prep.before_levels[g]
 
     def _table(self, j: int, v: int):
         """``engine.vital_step`` over every (track, levels, Ki) combatant ``j`` can be in.

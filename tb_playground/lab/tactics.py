@@ -9,7 +9,9 @@ levels the target loses this round and P(the target can no longer act after it).
 
 The options (rules/000 "Action Brackets"; RULES.md "Combat round"):
 
-- "normal": Normal, two attacks, boosting after the roll while Ki lasts.
+- "normal": Normal, two attacks, boosting after the roll while Ki lasts (under the 002 switch
+  ``boosts_before_roll``: committing as many boosts as Ki lasts, up to the dice, before each
+  roll when a boost can lift a face at all, as ``simulate`` plays it).
 - "slow_aim": Slow with Aim: one attack with one more Advantage source.
 - "called_shot": Slow, a Called Shot: one attack; Advantage only if the target was Studied last
   round or the 002 switch says so. It aims at the Head zone, which matters only for armor
@@ -220,6 +222,8 @@ def compare_tactics(
     bonus = max(0, min(int(a["boost"][kind]), 10))
     klotho = max(0, min(int(a["klotho"]), 10))
     v002 = bool(switches["vitals_002"])
+    timing = "before" if switches["boosts_before_roll"] else "after"
+    useful = bool(prep.boost_useful[p])  # a boost lifts some face (after the roll: no matter)
     options = {}
     for name in TACTICS:
         attacks, empowered, bump, boosting = _SHAPE[name]
@@ -255,14 +259,14 @@ def compare_tactics(
         for _ in range(attacks):
             nxt: dict = defaultdict(float)
             for (track, sanity, tki, aki), prob in states.items():
-                budget = min(aki, dice) if boosting else 0
+                budget = min(aki, dice) if boosting and useful else 0
                 for critical, weight in ((False, p_hit - p_crit), (True, p_crit)):
                     if weight <= 0:
                         continue
                     key = (budget, critical)
                     if key not in tables:
                         tables[key] = damage_with_ki(
-                            dice, wall, budget, bonus, "after", critical, klotho
+                            dice, wall, budget, bonus, timing, critical, klotho
                         )
                     joint = tables[key]
                     for levels, spent in zip(*np.nonzero(joint), strict=True):
