@@ -196,6 +196,24 @@ def test_a_live_tables_fight_as_it_stands(service):
     assert "on a table already" in view.send_message.object
 
 
+def test_a_fight_whose_rules_put_boosts_before_the_roll_is_planned(service):
+    """The 002 switch boosts_before_roll is played, not refused (session 4)."""
+    enc = build_encounter("", ["ronan.json"], ["grizzly_bear.yaml"])
+    enc.ruleset.boosts_before_roll = True
+    table = service.create("Variant night", enc)
+    assert table.state["ruleset"]["boosts_before_roll"] is True
+    view = planner(service, source="table", fights=400, seed=4)
+    view.key_input.value = KEY
+    view._try_key()
+    run = view.start(wait=True)
+    assert run.result is not None and not run.error
+    expected = simulate(table.state, 400, 4)
+    np.testing.assert_array_equal(run.result.winner, expected.winner)
+    np.testing.assert_array_equal(run.result.final, expected.final)
+    default = simulate(table.state, 400, 4, ruleset={"boosts_before_roll": False})
+    assert not np.array_equal(default.final, expected.final)  # the switch was played
+
+
 def test_an_empty_side_is_said_in_words(service):
     view = planner(service, party=[], foes=["guard_dog.yaml"])
     assert view.start(wait=True) is None

@@ -396,7 +396,7 @@ def test_win_comparison_combines_its_chunks(encounter):
 def test_win_comparison_cancels_and_says_what_it_cannot_play(encounter):
     with pytest.raises(Cancelled):
         win_comparison(encounter, "never_moira", fights=100, chunk=50, cancelled=lambda: True)
-    for switch in ("boosts_before_roll", ROLL_OVER, "deception_water"):
+    for switch in (ROLL_OVER, "deception_water"):
         result = win_comparison(encounter, switch, fights=100)
         assert not result.simulated and result.note and result.default == {}
 
@@ -442,6 +442,55 @@ def test_suggested_fights_exist_and_the_called_shot_switch_shows_in_its_own():
     assert "Called Shot" in result.note
     # Advantage on every swing: the party's chance rises past both intervals
     assert result.switched_interval["Party"][0] > result.default_interval["Party"][1]
+
+
+def test_boosts_before_the_roll_move_p_win_as_the_exact_duel_says():
+    """boosts_before_roll: both readings' P(win) against ``fight_odds`` (rules/002 "How Do I
+    Deal Damage?"), and the change between them.
+
+    Ronan (Onslaught: 7 dice, boosts of Ferocity 4, Ki set to 7) against a dummy that never
+    strikes back (Soak 9, Health 8, no Ki), one Fast attack a round for 6 rounds: P(win) is
+    exactly P(Health down by round 6). After the roll a boost is spent only on a die it lifts
+    (4 faces in 10); before it, all 7 go on the first hit, so the switch costs most of the
+    chance: exact 59.4% -> 11.9%.
+    """
+    from tb_playground.engine import AttackProfile, fight_odds, to_hit_odds
+    from tb_playground.lab import wilson_interval
+    from tb_playground.models import Creature, Encounter
+    from tb_playground.table.roster import encounter_records
+    from tests.table_helpers import roster
+
+    dummy = Creature(name="Dummy", named=True, soak=9, health=8, defense_physical=4, attacks=[])
+    enc = Encounter()
+    enc.add(roster("ronan.json"), "Party")
+    enc.add(dummy, "Foes")
+    records = encounter_records(enc)
+    records[0]["ki"] = 7
+    a, t = records
+    rounds, fights = 6, 4000
+    result = win_comparison(
+        records, "boosts_before_roll", fights=fights, seed=5, chunk=2000,
+        bracket_policy="fast", attack_policy={"ronan": 1}, max_rounds=rounds, ki_policy="none",
+    )  # fmt: skip
+    assert result.simulated and "before" in result.note
+    element = max(a["elements"][e] for e in ("Earth", "Air", "Fire", "Water"))
+    defense = t["defense"]["physical"]
+    exact = {}
+    for timing in ("after", "before"):
+        profile = AttackProfile.from_to_hit(
+            to_hit_odds(element, defense), 7, t["wall"]["physical"], boosts=7,
+            bonus=a["boost"]["physical"], timing=timing, klotho=a["klotho"],
+            off_balance_to_hit=to_hit_odds(element, defense, -1),
+        )  # fmt: skip
+        odds = fight_odds(profile, t["max"]["health"], rounds, attacker_ki=7, bracket="fast")
+        exact[timing] = float(odds.p_down_by[-1])
+    assert exact["after"] - exact["before"] > 0.4
+    for timing, got in (("after", result.default), ("before", result.switched)):
+        low, high = wilson_interval(round(got["Party"] * fights), fights, 4.4)
+        assert low <= exact[timing] <= high, (timing, got, exact)
+    change = result.switched["Party"] - result.default["Party"]
+    spread = 4.4 * np.sqrt(sum(p * (1 - p) for p in exact.values()) / fights)
+    assert abs(change - (exact["before"] - exact["after"])) <= spread
 
 
 def test_the_ki_pool_switch_is_fought_with_the_pools_it_gives():

@@ -114,5 +114,7 @@ def test_the_fights_can_be_cancelled_and_unplayable_switches_say_why():
     wait_until(lambda: not view._running)
     assert "Cancelled" in view._win.object and view._win_result is None
     assert not view._run.disabled and view._cancel.disabled
-    view.switch = "boosts_before_roll"
-    assert view._run.disabled and "after the roll only" in view._win.object
+    view.switch = "deception_water"
+    assert view._run.disabled and "home Element" in view._win.object
+    view.switch = "boosts_before_roll"  # played by the simulator since session 4
+    assert not view._run.disabled and "after the roll only" not in view._win.object

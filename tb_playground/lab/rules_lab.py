@@ -253,9 +253,14 @@ TOUCHES: dict[str, frozenset[str]] = {
     ROLL_OVER: frozenset({"draft_check", "draft_attack"}),
 }
 
-#: The switches ``lab.simulate`` plays (``lab.prepare.RULESET_SWITCHES`` less the one it refuses).
-#: Switches the simulator plays itself (``simulate``'s ``ruleset`` argument).
-SIMULATOR_SWITCHES = ("vitals_002", "never_moira", "slow_called_shot_advantage")
+#: Switches the simulator plays itself (``simulate``'s ``ruleset`` argument): all of
+#: ``lab.prepare.RULESET_SWITCHES``.
+SIMULATOR_SWITCHES = (
+    "vitals_002",
+    "never_moira",
+    "slow_called_shot_advantage",
+    "boosts_before_roll",
+)
 
 #: Switches that change the combatants' own numbers (the Ki pool): the comparison rebuilds the
 #: encounter's characters under the switch and fights them.
@@ -278,6 +283,7 @@ SUGGESTED_FIGHTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "slow_called_shot_advantage": (("The Brick",), ("Nightmare",)),
     "ki_pool_from_sub_stats": (("Ronan",), ("Grizzly bear",)),
+    "boosts_before_roll": (("Ronan",), ("Grizzly bear",)),
 }
 
 #: Policies a switch needs to come up in a fight at all, and what they mean.
@@ -297,6 +303,14 @@ SWITCH_POLICIES: dict[str, tuple[dict, str]] = {
         "Each fighter uses the attack that takes the most levels; under the switch an attack "
         "carried by Moira is not allowed, so the next best is used.",
     ),
+    "boosts_before_roll": (
+        {},
+        "Under the switch each fighter puts as many Ki boosts as its Ki allows (up to its "
+        "damage dice) on every damage roll before the dice are rolled, whenever a boost can "
+        "lift a die over the wall; every one is spent on a hit. Under the default it boosts "
+        "after the roll, only the dice a boost lifts. Ki spent on boosts is Ki no longer there "
+        "to prevent damage.",
+    ),
     "ki_pool_from_sub_stats": (
         {},
         "Each character starts with the Ki pool the switch gives (twice the average of five "
@@ -306,8 +320,6 @@ SWITCH_POLICIES: dict[str, tuple[dict, str]] = {
 
 #: Why the others have no P(win) comparison, in plain words.
 NOT_SIMULATED = {
-    "boosts_before_roll": "The fight simulator plays Ki boosts after the roll only (rules/000); "
-    "it refuses the 002 reading, so no P(win) is given for it.",
     ROLL_OVER: "The fight simulator plays 20 Below's dice only; the roll-over draft has no "
     "Vitals, Ki or brackets to fight with, so no P(win) is given for it.",
     "gift_check_ki_plus_stamina": "The fight simulator does not roll Gift Checks (Gifts are "
