@@ -1,18 +1,21 @@
 """Benchmarks of the encounter simulator (issue 11, section 4).
 
-Run: python benchmarks/bench_encounter.py. Prints, for 100,000 fights of four characters
+Run: python benchmarks/bench_encounter.py [--quick]. Prints, for 100,000 fights of four characters
 against four creatures: the wall time and the attack resolutions per second, on one process
 and on two (``workers=2``, the same result); the CPU seconds the one-process run used (what an
 idle machine's wall time would be); the exact duel (``engine.fight_odds``, Ronan against the
 grizzly bear) beside them; a sweep of 1,000 small encounters (``lab.sweep``) in one process
 and on a local Dask cluster of 2 worker processes; and the load average, since the machine may
-be shared. Targets: >= 2,000,000 attacks/s on 2 cores, 100,000 4-against-4 fights in <= 5 s.
+be shared; the same 100,000 fights under the 002 switch "boosts chosen before the roll" (one
+process). ``--quick`` leaves out the sweep (minutes). Targets: >= 2,000,000 attacks/s on 2
+cores, 100,000 4-against-4 fights in <= 5 s.
 """
 
 from __future__ import annotations
 
 import copy
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -37,10 +40,12 @@ def four_against_four() -> Encounter:
     return enc
 
 
-def run(enc: Encounter, fights: int, workers: int) -> tuple[float, float, object]:
+def run(
+    enc: Encounter, fights: int, workers: int, ruleset: dict | None = None
+) -> tuple[float, float, object]:
     cpu = time.process_time()
     start = time.perf_counter()
-    result = simulate(enc, fights=fights, seed=1, workers=workers)
+    result = simulate(enc, fights=fights, seed=1, workers=workers, ruleset=ruleset)
     return time.perf_counter() - start, time.process_time() - cpu, result
 
 
@@ -117,7 +122,7 @@ def sweep_figures(count: int = 1_000, fights: int = 200) -> None:
     print(f"  cluster already up : {wall3:6.2f} s wall (same results in all three)")
 
 
-def main() -> None:
+def main(quick: bool = False) -> None:
     enc = four_against_four()
     simulate(enc, fights=2_000, seed=0)  # warm up (imports, tables)
     load_before = os.getloadavg()[0]
@@ -134,9 +139,14 @@ def main() -> None:
     print(f"  P(win) {result.p_win}, rounds {result.rounds.mean:.2f}")
     print(f"exact duel (fight_odds, Ronan vs the bear, 30 rounds): {duel * 1000:.1f} ms, ")
     print(f"  mean rounds to down {mean:.3f}")
-    sweep_figures()
+    wall3, cpu3, before = run(enc, fights, 1, {"boosts_before_roll": True})
+    print(f"the same under boosts chosen before the roll: {before.attacks:,} attacks")
+    print(f"  1 process : {wall3:6.2f} s wall, {cpu3:6.2f} s CPU,")
+    print(f"              {before.attacks / cpu3:12,.0f} attacks per CPU-s; P(win) {before.p_win}")
+    if not quick:
+        sweep_figures()
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv[1:])
