@@ -27,6 +27,10 @@ ACCENT = "#2e8b57"
 #: The mobile viewport: lay the page out at the device's width, unzoomed.
 VIEWPORT = "width=device-width, initial-scale=1"
 
+#: What a page's ``?theme=`` may say, and Panel's theme for it. Panel knows only "default" and
+#: "dark"; "light" is what a person types for the first. Anything else is the default.
+THEMES = {"default": "default", "light": "default", "dark": "dark"}
+
 
 @dataclass(frozen=True)
 class PageInfo:
@@ -150,6 +154,38 @@ def nav_html(current: str | None = None) -> str:
     return f'<nav aria-label="Pages">{"".join(links)}</nav>'
 
 
+def theme_from_query(arguments: dict[str, list[bytes]]) -> str:
+    """The Panel theme a page's query asks for: "dark" or "default".
+
+    ``?theme=light`` is the default theme, and so is a missing, empty or unknown value (a
+    shared link with ``?theme=blue`` shows the page, not an error). Case, spaces and quotes
+    around the value do not matter.
+
+    Parameters
+    ----------
+    arguments : dict of str to list of bytes
+        The request's query arguments (``pn.state.session_args``).
+    """
+    values = arguments.get("theme") or [b""]
+    value = values[0].decode("utf-8", "replace").strip().strip("'\"").strip().lower()
+    return THEMES.get(value, "default")
+
+
+def use_known_theme() -> str:
+    """Rewrite this session's ``?theme=`` to a theme Panel knows, and return it.
+
+    Panel reads the query itself, in two places: the page template looks the value up and
+    fails on one it does not know (``?theme=light`` gave an error page), and ``pn.config.theme``
+    (the widgets' and charts' theme) falls back to the default. Writing the value back into
+    the session's arguments, before the template is made, gives both the same known theme.
+    """
+    arguments = pn.state.session_args
+    theme = theme_from_query(arguments)
+    if "theme" in arguments:
+        arguments["theme"] = [theme.encode("ascii")]
+    return theme
+
+
 def nav(current: str | None = None) -> pn.pane.HTML:
     """The navigation bar as a pane (its own object in each session)."""
     return pn.pane.HTML(
@@ -194,6 +230,7 @@ def page(
     pn.template.FastListTemplate
     """
     options = {"sidebar": sidebar} if sidebar else {}
+    use_known_theme()
     return pn.template.FastListTemplate(
         title=heading or f"20 Below: {title}",
         main=[nav(current), *main],
