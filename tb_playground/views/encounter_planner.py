@@ -81,7 +81,8 @@ CSS = """
 .enc-stat .lbl { font-size: 0.95em; display: block; overflow-wrap: anywhere; }
 .enc-stat .ci { font-size: 0.85em; display: block; opacity: 0.85; }
 .enc-note { font-size: 0.9em; margin: 4px 0; }
-.enc-note.err { color: #e03131; font-weight: 600; }
+.enc-note.err { font-weight: 600;
+  color: color-mix(in srgb, #e03131 70%, var(--panel-on-background-color, #000)); }
 .enc-table { overflow-x: auto; }
 details.enc-rounds-table summary { cursor: pointer; padding: 4px 0; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }

@@ -5,12 +5,14 @@ from __future__ import annotations
 from tb_playground.display import escape, percent
 
 #: Stylesheet for the small rule tables every view shows (passed into each pane's shadow root).
-#: Text takes the theme's colour; the highlighted row sets both its background and its text
-#: (dark on pale yellow, readable in the light and the dark theme alike).
+#: Text takes the theme's colour; the highlighted row is yellow mixed into the theme's
+#: background (pale yellow in the light theme, dark amber in the dark one) under the theme's
+#: text colour, so it stays readable and is no light island on a dark page.
 TABLE_CSS = """
 table.tb { border-collapse: collapse; width: 100%; font-size: 0.92em; }
 table.tb td, table.tb th { border-bottom: 1px solid #8888; padding: 3px 6px; text-align: left; }
-table.tb tr.current { background: #fff3c4; color: #1a1a1a; font-weight: 600; }
+table.tb tr.current { font-weight: 600; color: var(--panel-on-background-color, #1a1a1a);
+  background: color-mix(in srgb, #f0b400 28%, var(--panel-background-color, #ffffff)); }
 """
 
 #: Page CSS for a phone (raw_css of the odds and damage pages). The header's title may wrap and

@@ -331,8 +331,7 @@ def rules_page() -> pn.template.BaseTemplate:
     intro = pn.pane.Markdown(
         "The digest below is what the pages implement; where the texts disagree it says which "
         "reading is the default and which are switches. The source texts follow (pages cite "
-        "them as rules/000 to rules/004). They ship with the package: "
-        "`tb_playground.rules_text('000')` opens one in Python.",
+        "them as rules/000 to rules/004). Open a text below to read it whole.",
         sizing_mode="stretch_width",
     )
     return page("Rules", [intro, digest, *sources], current="rules")
