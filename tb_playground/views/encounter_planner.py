@@ -40,7 +40,7 @@ from tb_playground.models import Encounter
 from tb_playground.models.files import FORMATS, load
 
 from .combat_session import on_session_end, query_arg
-from .format import PHONE_CSS, TABLE_CSS, escape, percent
+from .format import PHONE_CSS, READABLE_BUTTONS, TABLE_CSS, escape, percent
 from .labels import options_for
 from .share import csv_button, served, sync_url
 from .site import page
@@ -701,7 +701,7 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.key_button.on_click(lambda _e: self._try_key())
         self.send_button = pn.widgets.Button(
             label="Send to the combat panel", color="success", css_classes=["enc-send"],
-            **wide,
+            stylesheets=[READABLE_BUTTONS], **wide,
         )  # fmt: skip
         self.send_button.on_click(lambda _e: self.send_to_table())
         self.send_message = _html("enc-send-message")
