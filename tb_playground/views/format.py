@@ -15,15 +15,23 @@ table.tb tr.current { font-weight: 600; color: var(--panel-on-background-color, 
   background: color-mix(in srgb, #f0b400 28%, var(--panel-background-color, #ffffff)); }
 """
 
+#: Stylesheet for a Markdown pane's tables: Panel draws their rules in the text colour (white
+#: lines on the dark theme); a grey rule reads the same in both themes.
+MARKDOWN_TABLE_CSS = """
+table, th, td { border-color: rgba(128, 128, 128, 0.55); }
+"""
+
 #: Stylesheet for buttons whose Panel colours are hard to read (a widget's ``stylesheets``): an
 #: outline "warning" button's label is Panel's amber (#ffc107, 1.6:1 on white), here mixed
 #: toward the theme's text colour (5:1 on white, amber on dark); a solid "success" button is a
-#: darker green under its white label (5.3:1 instead of 2.5:1), in either theme.
+#: darker green under its white label (5.3:1 instead of 2.5:1), and a solid "warning" button's
+#: label is dark on its amber (8:1 instead of white's 1.9:1), in either theme.
 READABLE_BUTTONS = """
 :host(.outline) .bk-btn-warning:not(.bk-active):not(:hover) {
   color: color-mix(in srgb, #ffc107 45%, var(--panel-on-background-color, #212529)); }
 :host(:not(.outline)) .bk-btn-success { background-color: #1f7a45; border-color: #1f7a45;
   color: #ffffff; }
+:host(:not(.outline)) .bk-btn-warning { color: #1d1d1d; }
 """
 
 #: Page CSS for a phone (raw_css of the odds and damage pages). The header's title may wrap and

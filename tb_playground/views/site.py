@@ -18,6 +18,8 @@ import panel as pn
 
 from tb_playground.texts import DIGEST, SOURCES, rules_names, rules_text
 
+from .format import MARKDOWN_TABLE_CSS
+
 #: The project's name, as a player would say it.
 PROJECT = "20 Below playground"
 
@@ -308,7 +310,10 @@ def _digest_markdown() -> str:
 def rules_page() -> pn.template.BaseTemplate:
     """The "Rules" page: the digest, then each source text in a section of its own."""
     digest = pn.pane.Markdown(
-        _digest_markdown(), css_classes=["rules-digest"], sizing_mode="stretch_width"
+        _digest_markdown(),
+        css_classes=["rules-digest"],
+        sizing_mode="stretch_width",
+        stylesheets=[MARKDOWN_TABLE_CSS],
     )
     sources = []
     for name in rules_names()[1:]:
