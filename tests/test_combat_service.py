@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 
+import panel as pn
 import pytest
 from table_helpers import encounter, roster, start_and_declare
 
@@ -329,3 +330,33 @@ def test_pages_offer_the_new_controls_in_words(service):
     assert "Ronan spends a Fate Token: Refill Ki" in page.log.object
     gm.close()
     page.close()
+
+
+def test_the_share_toggle_reaches_the_server_without_panels_wait(service):
+    """Panel handles a browser-side value change 50 ms late (its ``_debounce``); the GM's
+    "Share foes' numbers" is one press that every page waits for, so it is handled at once.
+    Also guards the private Panel attribute: if Panel stops reading it, this fails."""
+    from panel.io.state import state
+
+    from tb_playground.views.combat_session import ActionToggle
+
+    delays = []
+
+    class Doc:  # the document methods Panel's server-change path calls
+        session_context = object()
+
+        def add_timeout_callback(self, callback, timeout):
+            delays.append(timeout)
+
+    for widget, wait in ((pn.widgets.Toggle(), 50), (ActionToggle(), 0)):
+        doc = Doc()
+        delays.clear()
+        widget._server_change(doc, "ref", None, "active", False, True)
+        state._change_callbacks.pop(doc, None)
+        assert delays == [wait]
+    from tb_playground.views.gm_page import GMPage
+
+    service.create("Share", two_characters())
+    gm = GMPage(service, key="secret-key")
+    gm.open_table("Share")
+    assert isinstance(gm.share_toggle, ActionToggle)

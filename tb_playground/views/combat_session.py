@@ -238,6 +238,18 @@ COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
 MOVE_LABELS = {"As the bracket allows": "", **{ACTIONS[k].label: k for k in MOVES}}
 
 
+class ActionToggle(pn.widgets.Toggle):
+    """A toggle whose press reaches the server at once.
+
+    Panel waits 50 ms (``_debounce``) after a widget's value changes in the browser before it
+    handles the change, in case another follows (typing, dragging a slider). A toggle press is
+    one change, and the combat pages send a table command on it: the wait would add 50 ms to
+    what every page at the table sees (``benchmarks/bench_combat.py pages``).
+    """
+
+    _debounce = 0
+
+
 def row(*items, **kw) -> pn.FlexBox:
     """Widgets side by side, wrapping on a phone instead of running off the screen."""
     return pn.FlexBox(

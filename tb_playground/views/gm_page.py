@@ -27,6 +27,7 @@ from tb_playground.table.rules import (
 from . import combat_render as render
 from .add_combatant import AddCombatant
 from .combat_session import (
+    ActionToggle,
     SpendControls,
     TableSession,
     TurnControls,
@@ -228,7 +229,7 @@ class GMPage(pn.viewable.Viewer):
         self.reveal_button = button("Reveal brackets", "gm-reveal", "primary")
         self.undo_button = button("Undo", "gm-undo")
         self.redo_button = button("Redo", "gm-redo")
-        self.share_toggle = pn.widgets.Toggle(
+        self.share_toggle = ActionToggle(
             label="Share foes' numbers", css_classes=["gm-share"], width=170
         )
         self.rotate_button = button("New join code", "gm-rotate")
