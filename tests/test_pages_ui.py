@@ -4,9 +4,11 @@ and a link to /odds, /damage or /character reproducing the view (issue 11, secti
 The same checks as tests/test_plots_ui.py makes for /odds and /damage (issue 10, "Tests"): one
 page load per page and theme, then at each width the document is exactly as wide as the viewport,
 no two controls overlap or leave the screen, the dark theme's tables and headlines keep a text
-contrast of at least 4.5:1 (WCAG AA), and a screenshot goes to ``screenshots/`` (the folder the
-README names). /gm and /table are served over a fresh service with one table mid-round, so the
-cards, the order, the log and the attack odds are on the page.
+contrast of at least 4.5:1 (WCAG AA) with no light box behind them (cards, chips, dice follow
+the theme), the page itself is dark in the dark theme and light in the light one (opened with
+``?theme=light``, which Panel's template alone refused), and a screenshot goes to
+``screenshots/`` (the folder the README names). /gm and /table are served over a fresh service
+with one table mid-round, so the cards, the order, the log and the attack odds are on the page.
 
 The dark theme's load of /character opens a link with a character and settings in its query
 (``ui_helpers.open_link``: the controls show them and a number is the engine's for them).
@@ -113,7 +115,7 @@ def test_widths_controls_contrast_and_screenshots(browser, site, name, theme):
         if name == "character" and theme == "dark":
             open_link(page, base, name, "theme=dark")  # and check the link's view
         else:
-            page.goto(f"{base}/{name}{queries[name]}" + ("theme=dark" if theme == "dark" else ""))
+            page.goto(f"{base}/{name}{queries[name]}theme={theme}")  # light: Panel's "default"
         expect(page.locator(ready).first).not_to_have_text("", timeout=30_000)
         page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0")
         page.evaluate(JS_HELPERS)

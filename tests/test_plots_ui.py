@@ -54,7 +54,7 @@ def _open(page, url: str, name: str, dark: bool = False) -> None:
     if dark:  # from a link with settings in its query: the view must be the link's
         open_link(page, url, name, "theme=dark")
     else:
-        page.goto(f"{url}/{name}")
+        page.goto(f"{url}/{name}?theme=light")  # what a person types for Panel's "default"
     expect(page.locator(PAGES[name][1]).first).not_to_have_text("", timeout=30_000)
     page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0")
     page.evaluate(JS_HELPERS)

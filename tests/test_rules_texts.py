@@ -5,11 +5,13 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import panel as pn
 import pytest
+from panel.theme import DarkTheme, DefaultTheme
 
 import tb_playground
 from tb_playground import rules_names, rules_text
-from tb_playground.views.site import PAGES, landing_html, nav_html
+from tb_playground.views.site import PAGES, landing_html, nav_html, page
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tb_playground"
@@ -82,3 +84,37 @@ def test_the_landing_page_has_a_card_and_a_picture_per_page():
 def test_no_page_or_readme_cites_a_path_outside_the_project():
     for path in [ROOT / "README.md", *ROOT.glob("examples/*.ipynb"), *PACKAGE.rglob("*.py")]:
         assert "../shared" not in path.read_text(encoding="utf-8"), path
+
+
+@pytest.mark.parametrize(
+    ("query", "theme"),
+    [
+        (None, "default"),
+        (b"light", "default"),  # what a person types; Panel's name is "default"
+        (b"default", "default"),
+        (b"dark", "dark"),
+        (b" Dark ", "dark"),
+        (b"'dark'", "dark"),
+        (b"blue", "default"),  # unknown: the default, never an error page
+        (b"", "default"),
+        (b"\xff", "default"),
+    ],
+)
+def test_a_page_takes_any_theme_in_its_address(monkeypatch, query, theme):
+    """``?theme=light`` (or anything unknown) gives the light page, where Panel's template
+    raised KeyError (and a widget, UnicodeDecodeError on bytes that are not UTF-8); the
+    template, the widgets' theme (``pn.config.theme``) and the session's arguments then all
+    say the same known theme."""
+    arguments = {"theme": [query]} if query is not None else {}
+    monkeypatch.setattr(type(pn.state), "session_args", property(lambda self: arguments))
+    template = page("Odds", [], current="odds")  # nothing built before it, as in apps/
+    assert template.theme is {"default": DefaultTheme, "dark": DarkTheme}[theme]
+    assert pn.config.theme == theme
+    assert arguments.get("theme", [theme.encode()]) == [theme.encode()]
+
+
+def test_every_app_reads_the_theme_before_it_builds_a_widget():
+    # A widget picks its theme when it is made, from the address: the app fixes it up first.
+    for path in sorted((ROOT / "apps").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert 0 < text.find("use_known_theme()") < text.find("pn.extension("), path.name

@@ -150,15 +150,20 @@ window.__tb = (() => {
       .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
     return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
   };
-  const contrast = (selector) => deepAll(selector)
+  // Each text's contrast against what is behind it, that background's luminance, and
+  // whether it is one of the ``accent`` elements (the same bright colour in either theme).
+  const contrast = (selector, accent = "") => deepAll(selector)
     .filter(el => el.getBoundingClientRect().width > 0 && el.textContent.trim())
     .map(el => {
       const bg = background(el);
       const fg = rgba(getComputedStyle(el).color);
       const shown = bg.map((v, i) => fg[i] * fg[3] + v * (1 - fg[3]));
       const [a, b] = [lum(shown), lum(bg)].sort((p, q) => q - p);
-      return {text: el.textContent.trim().slice(0, 30), ratio: (a + 0.05) / (b + 0.05)};
+      return {text: el.textContent.trim().slice(0, 30), ratio: (a + 0.05) / (b + 0.05),
+              background: lum(bg), accent: !!(accent && el.closest(accent))};
     });
+  // The luminance of the page behind the navigation (every page has it): 0 black, 1 white.
+  const pageBackground = () => lum(background(deepAll(".site-nav")[0]));
   // Every control's value, by its title (sliders, selects...) or its type (button groups).
   // A select's value is its option's label; a button group's, its chosen label(s).
   const controlValues = () => models()
@@ -175,7 +180,7 @@ window.__tb = (() => {
       }
       return {type: t, title: m.title || m.label || "", value};
     });
-  return {controlBoxes, charts, moveAll, contrast, controlValues};
+  return {controlBoxes, charts, moveAll, contrast, pageBackground, controlValues};
 })();
 """
 
@@ -213,13 +218,21 @@ def screenshot(page, name: str, width: int, theme: str, folder: Path = SHOTS) ->
     image.save(folder / f"{name}-{width}-{theme}.png", optimize=True)
 
 
+#: Text on the same bright colour in both themes (the turn banner and the current turn in the
+#: order): exempt from the dark theme's "no light boxes" check, not from its contrast check.
+ACCENTS = ".banner, .order span.up"
+
+
 def check_layout(
     page, name: str, width: int, theme: str, text: str, min_controls: int = 5, min_texts: int = 10
 ) -> None:
     """At ``width``: no sideways scrolling, no overlapping controls, dark text >= 4.5:1, a picture.
 
     ``page`` has ``JS_HELPERS`` loaded; ``text`` is the CSS selector (inside shadow roots) of
-    the tables and headlines whose contrast is measured in the dark theme.
+    the tables and headlines whose contrast is measured in the dark theme. The page behind
+    the navigation must be dark in the dark theme and light in the light one, and in the dark
+    theme no measured text may sit on a light box (a background of luminance over 0.2, the
+    ``ACCENTS`` aside): cards, chips and highlighted rows follow the theme.
     """
     page.set_viewport_size({"width": width, "height": 800})
     page.wait_for_timeout(600)
@@ -232,11 +245,17 @@ def check_layout(
     assert not found, f"{name}: controls overlap at {width}px: {found}"
     for box in boxes:
         assert box["x"] >= -1 and box["x"] + box["w"] <= width + 1, (name, width, box)
+    behind = page.evaluate("window.__tb.pageBackground()")
     if theme == "dark":
-        ratios = page.evaluate(f"window.__tb.contrast({text!r})")
+        assert behind < 0.05, f"{name}'s page is not dark in the dark theme ({behind:.2f})"
+        ratios = page.evaluate(f"window.__tb.contrast({text!r}, {ACCENTS!r})")
         assert len(ratios) >= min_texts, (name, ratios)
         low = [r for r in ratios if r["ratio"] < 4.5]
         assert not low, f"dark theme text under 4.5:1 on {name} at {width}px: {low[:5]}"
+        islands = [r for r in ratios if r["background"] > 0.2 and not r["accent"]]
+        assert not islands, f"light boxes on {name}'s dark page at {width}px: {islands[:5]}"
+    else:
+        assert behind > 0.7, f"{name}'s page is not light in the light theme ({behind:.2f})"
 
 
 def _controls(page) -> dict[str, object]:

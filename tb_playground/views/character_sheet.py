@@ -41,7 +41,7 @@ from tb_playground.models import (
 from tb_playground.models.files import saved_fields
 from tb_playground.models.ruleset import SWITCHES
 
-from .format import TABLE_CSS, escape, percent
+from .format import READABLE_BUTTONS, TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
 from .share import csv_button, csv_text, pack_text, query_value, set_query, sync_url, unpack_text
 from .site import page
@@ -904,6 +904,7 @@ class CharacterSheet(pn.viewable.Viewer):
             label="Conditions",
             color="warning",
             variant="outline",
+            stylesheets=[READABLE_BUTTONS],
             orientation="horizontal",
             sizing_mode="stretch_width",
         )
@@ -940,6 +941,7 @@ class CharacterSheet(pn.viewable.Viewer):
             label="The creature is",
             color="warning",
             variant="outline",
+            stylesheets=[READABLE_BUTTONS],
             css_classes=["attack-target-conditions"],
         )
         self._attacks = self._html("sheet-attacks")

@@ -25,6 +25,7 @@ from tb_playground.table import ConflictError, Table
 from tb_playground.table.rules import KI_PURPOSES, MOVES
 
 from . import combat_render as render
+from .format import READABLE_BUTTONS
 
 
 class TableSession:
@@ -265,8 +266,10 @@ def html_pane(css_class: str, **kw) -> LiveHTML:
 
 
 def button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
-    """A button found by ``css``."""
-    return pn.widgets.Button(label=label, color=kind, css_classes=[css], width=130)
+    """A button found by ``css`` (its label readable on Panel's colours: ``READABLE_BUTTONS``)."""
+    return pn.widgets.Button(
+        label=label, color=kind, css_classes=[css], width=130, stylesheets=[READABLE_BUTTONS]
+    )
 
 
 class TurnControls:

@@ -197,7 +197,7 @@ def ronan_html() -> str:
         f"{levels - automatic} rolled).</p>"
         f'<table class="tb ronan"><tr><th>Levels</th>{heads}</tr><tr><td>Chance</td>{cells}'
         f"</tr></table><p>Expected: <b>{expected_levels(dist):.2f}</b> levels. A critical hit "
-        "alone still stops the target at 0 (RULES.md, Vitals).</p>"
+        "alone still stops the target at 0 (the Rules page, Vitals).</p>"
     )
 
 

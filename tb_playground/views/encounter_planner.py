@@ -40,7 +40,7 @@ from tb_playground.models import Encounter
 from tb_playground.models.files import FORMATS, load
 
 from .combat_session import on_session_end, query_arg
-from .format import PHONE_CSS, TABLE_CSS, escape, percent
+from .format import PHONE_CSS, READABLE_BUTTONS, TABLE_CSS, escape, percent
 from .labels import options_for
 from .share import csv_button, served, sync_url
 from .site import page
@@ -81,7 +81,8 @@ CSS = """
 .enc-stat .lbl { font-size: 0.95em; display: block; overflow-wrap: anywhere; }
 .enc-stat .ci { font-size: 0.85em; display: block; opacity: 0.85; }
 .enc-note { font-size: 0.9em; margin: 4px 0; }
-.enc-note.err { color: #e03131; font-weight: 600; }
+.enc-note.err { font-weight: 600;
+  color: color-mix(in srgb, #e03131 70%, var(--panel-on-background-color, #000)); }
 .enc-table { overflow-x: auto; }
 details.enc-rounds-table summary { cursor: pointer; padding: 4px 0; }
 table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
@@ -700,7 +701,7 @@ class EncounterPlanner(pn.viewable.Viewer):
         self.key_button.on_click(lambda _e: self._try_key())
         self.send_button = pn.widgets.Button(
             label="Send to the combat panel", color="success", css_classes=["enc-send"],
-            **wide,
+            stylesheets=[READABLE_BUTTONS], **wide,
         )  # fmt: skip
         self.send_button.on_click(lambda _e: self.send_to_table())
         self.send_message = _html("enc-send-message")

@@ -39,7 +39,7 @@ from tb_playground.lab.rules_lab import (
     win_comparison,
 )
 
-from .format import PHONE_CSS, TABLE_CSS
+from .format import MARKDOWN_TABLE_CSS, PHONE_CSS, READABLE_BUTTONS, TABLE_CSS
 from .labels import options_for
 from .plots import CHART_OPTS, LEGEND_ABOVE
 from .share import sync_url
@@ -374,7 +374,7 @@ class RulesLab(pn.viewable.Viewer):
                 pn.pane.Markdown(
                     make("markdown"),
                     css_classes=[f"lab-table-{i}"],
-                    stylesheets=[TABLE_CSS],
+                    stylesheets=[TABLE_CSS, MARKDOWN_TABLE_CSS],
                     sizing_mode="stretch_width",
                 ),
                 _csv_download(f"004-{i + 1}.csv", lambda make=make: make("csv")),
@@ -395,7 +395,11 @@ class RulesLab(pn.viewable.Viewer):
             label="Play the fights", color="primary", css_classes=["lab-run"]
         )
         self._cancel = pn.widgets.Button(
-            label="Cancel", color="warning", disabled=True, css_classes=["lab-cancel"]
+            label="Cancel",
+            color="warning",
+            disabled=True,
+            css_classes=["lab-cancel"],
+            stylesheets=[READABLE_BUTTONS],
         )
         self._progress = pn.indicators.Progress(
             value=0, max=100, visible=False, sizing_mode="stretch_width", css_classes=["lab-bar"]

@@ -18,6 +18,8 @@ import panel as pn
 
 from tb_playground.texts import DIGEST, SOURCES, rules_names, rules_text
 
+from .format import MARKDOWN_TABLE_CSS
+
 #: The project's name, as a player would say it.
 PROJECT = "20 Below playground"
 
@@ -26,6 +28,10 @@ ACCENT = "#2e8b57"
 
 #: The mobile viewport: lay the page out at the device's width, unzoomed.
 VIEWPORT = "width=device-width, initial-scale=1"
+
+#: What a page's ``?theme=`` may say, and Panel's theme for it. Panel knows only "default" and
+#: "dark"; "light" is what a person types for the first. Anything else is the default.
+THEMES = {"default": "default", "light": "default", "dark": "dark"}
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,38 @@ def nav_html(current: str | None = None) -> str:
     return f'<nav aria-label="Pages">{"".join(links)}</nav>'
 
 
+def theme_from_query(arguments: dict[str, list[bytes]]) -> str:
+    """The Panel theme a page's query asks for: "dark" or "default".
+
+    ``?theme=light`` is the default theme, and so is a missing, empty or unknown value (a
+    shared link with ``?theme=blue`` shows the page, not an error). Case, spaces and quotes
+    around the value do not matter.
+
+    Parameters
+    ----------
+    arguments : dict of str to list of bytes
+        The request's query arguments (``pn.state.session_args``).
+    """
+    values = arguments.get("theme") or [b""]
+    value = values[0].decode("utf-8", "replace").strip().strip("'\"").strip().lower()
+    return THEMES.get(value, "default")
+
+
+def use_known_theme() -> str:
+    """Rewrite this session's ``?theme=`` to a theme Panel knows, and return it.
+
+    Panel reads the query itself, in two places: the page template looks the value up and
+    fails on one it does not know (``?theme=light`` gave an error page), and ``pn.config.theme``
+    (the widgets' and charts' theme) falls back to the default. Writing the value back into
+    the session's arguments, before the template is made, gives both the same known theme.
+    """
+    arguments = pn.state.session_args
+    theme = theme_from_query(arguments)
+    if "theme" in arguments:
+        arguments["theme"] = [theme.encode("ascii")]
+    return theme
+
+
 def nav(current: str | None = None) -> pn.pane.HTML:
     """The navigation bar as a pane (its own object in each session)."""
     return pn.pane.HTML(
@@ -194,6 +232,7 @@ def page(
     pn.template.FastListTemplate
     """
     options = {"sidebar": sidebar} if sidebar else {}
+    use_known_theme()
     return pn.template.FastListTemplate(
         title=heading or f"20 Below: {title}",
         main=[nav(current), *main],
@@ -271,7 +310,10 @@ def _digest_markdown() -> str:
 def rules_page() -> pn.template.BaseTemplate:
     """The "Rules" page: the digest, then each source text in a section of its own."""
     digest = pn.pane.Markdown(
-        _digest_markdown(), css_classes=["rules-digest"], sizing_mode="stretch_width"
+        _digest_markdown(),
+        css_classes=["rules-digest"],
+        sizing_mode="stretch_width",
+        stylesheets=[MARKDOWN_TABLE_CSS],
     )
     sources = []
     for name in rules_names()[1:]:
@@ -294,8 +336,7 @@ def rules_page() -> pn.template.BaseTemplate:
     intro = pn.pane.Markdown(
         "The digest below is what the pages implement; where the texts disagree it says which "
         "reading is the default and which are switches. The source texts follow (pages cite "
-        "them as rules/000 to rules/004). They ship with the package: "
-        "`tb_playground.rules_text('000')` opens one in Python.",
+        "them as rules/000 to rules/004). Open a text below to read it whole.",
         sizing_mode="stretch_width",
     )
     return page("Rules", [intro, digest, *sources], current="rules")

@@ -1,0 +1,95 @@
+"""A page for ``bench_combat.py pages``: the server's own clock on a GM action's fan-out.
+
+Served next to the combat pages (``panel serve apps/gm.py apps/table.py benchmarks/fanout.py``).
+The first time it runs in a process it wraps two methods, for the benchmark only:
+
+- Bokeh's ``WSHandler.on_message``: when each browser message reached the server;
+- ``TableSession.send`` and ``TableSession._refresh``: when a page sent a table command, and when
+  each page's refresh had written its update to that page's websocket (and its CPU time);
+- asyncio's ``Handle._run``: every event-loop step longer than 2 ms, with its CPU time and
+  what ran (``BENCH_VERBOSE=1`` prints those of each action: a step whose wall time is far
+  above its CPU time waited for a core).
+
+Opening ``/fanout`` shows (and forgets) what was recorded since, as one line of JSON:
+``{"received": [t, ...], "sent": [[t, command type], ...], "refreshed": [[t, role, seat, cpu],
+...], "slow": [[t, ms, what], ...]}`` with CPU times in ms,
+with ``t`` in epoch milliseconds, the clock the browsers' ``performance.timeOrigin`` uses. Not
+part of the site.
+"""
+
+import asyncio.events
+import json
+import sys
+import time
+import types
+
+import panel as pn
+from bokeh.server.views import ws
+
+from tb_playground.views.combat_session import TableSession
+
+_NAME = "_tb_bench_fanout"
+
+
+def _install(now=time.time, cpu_now=time.thread_time) -> types.ModuleType:
+    """The process's record (wrapping the methods once per process, not once per session).
+
+    The wrappers use only local names: Bokeh clears a served script's globals once its
+    session is done, and these outlive it.
+    """
+    if _NAME in sys.modules:
+        return sys.modules[_NAME]
+    rec = types.ModuleType(_NAME)
+    rec.received, rec.sent, rec.refreshed, rec.slow = [], [], [], []
+    on_message, send, refresh = ws.WSHandler.on_message, TableSession.send, TableSession._refresh
+
+    async def timed_on_message(self, fragment):
+        rec.received.append(now() * 1000)
+        return await on_message(self, fragment)
+
+    def timed_send(self, command, expected_version=None):
+        rec.sent.append([now() * 1000, command.get("type")])
+        return send(self, command, expected_version)
+
+    def timed_refresh(self):
+        cpu = cpu_now()
+        refresh(self)
+        rec.refreshed.append([now() * 1000, self.role, self.seat, (cpu_now() - cpu) * 1000])
+
+    run = asyncio.events.Handle._run
+
+    def timed_run(self):
+        t, c = now(), cpu_now()
+        run(self)
+        d = (now() - t) * 1000
+        if d > 2:
+            task = getattr(self._callback, "__self__", None)
+            coro = getattr(task, "get_coro", lambda: None)()
+            where = getattr(coro, "cr_code", None) or getattr(self._callback, "__code__", None)
+            name = (
+                f"{where.co_qualname} {where.co_filename.rsplit('/', 2)[-1]}"
+                if where
+                else repr(self._callback)[:80]
+            )
+            rec.slow.append(
+                [t * 1000, d, f"cpu {(cpu_now() - c) * 1000:.0f} {name}".replace("<", "(")]
+            )
+
+    asyncio.events.Handle._run = timed_run
+    ws.WSHandler.on_message = timed_on_message
+    TableSession.send = timed_send
+    TableSession._refresh = timed_refresh
+    sys.modules[_NAME] = rec
+    return rec
+
+
+_rec = _install()
+_out = {
+    "received": _rec.received[:],
+    "sent": _rec.sent[:],
+    "refreshed": _rec.refreshed[:],
+    "slow": _rec.slow[:],
+}
+for _list in (_rec.received, _rec.sent, _rec.refreshed, _rec.slow):
+    _list.clear()
+pn.pane.HTML(json.dumps(_out), css_classes=["fanout"]).servable()
