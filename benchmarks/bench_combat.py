@@ -475,6 +475,7 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
         "rss_after_trim_mb": trimmed["rss_mb"],
         "trim_vs_start": trimmed["rss_mb"] / start["rss_mb"] - 1,
         "traced_mb": [m["traced_mb"] for m in (start, loaded, after)],
+        "anon_file_mb": [(m["rss_anon_mb"], m["rss_file_mb"]) for m in (start, loaded, after)],
         "blocks": [m["blocks"] for m in (start, loaded, after)],
         "alive_after": {k: after[k] for k in ("documents", "models", "pages", "table_sessions")},
     }
@@ -533,6 +534,8 @@ def main() -> None:
             f"{r['rss_after_trim_mb']:.0f} MB after one more malloc_trim "
             f"({100 * r['trim_vs_start']:+.1f}%)"
         )
+        parts = " -> ".join(f"{a:.0f} + {f:.0f}" for a, f in r["anon_file_mb"])
+        print(f"RSS anonymous + file-backed, MB (start -> {r['clients']} open -> closed): {parts}")
         blocks = " -> ".join(f"{b:,}" for b in r["blocks"])
         print(f"pymalloc blocks (start -> {r['clients']} open -> closed): {blocks}")
         if r["traced_mb"][0] is not None:

@@ -25,10 +25,11 @@ from tb_playground.views.gm_page import GMPage
 from tb_playground.views.table_page import TablePage
 
 
-def rss_mb() -> float:
+def rss_mb(kind: str = "VmRSS") -> float:
+    """The resident set in MB ("VmRSS"), or its anonymous ("RssAnon") or file ("RssFile") part."""
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{kind}:"):
                 return int(line.split()[1]) / 1024
     return float("nan")
 
@@ -49,6 +50,8 @@ def stats(trim: bool) -> dict:
             alive["table_sessions"] += 1
     return {
         "rss_mb": rss_mb(),
+        "rss_anon_mb": rss_mb("RssAnon"),
+        "rss_file_mb": rss_mb("RssFile"),
         "traced_mb": tracemalloc.get_traced_memory()[0] / 2**20
         if tracemalloc.is_tracing()
         else None,
