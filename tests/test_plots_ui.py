@@ -74,8 +74,18 @@ def test_widths_controls_contrast_and_screenshots(browser, site, name, theme):
         context.close()
 
 
-def _settled_charts(page) -> list[dict]:
-    """The charts once two reads a second apart agree (the server has answered)."""
+def _settled_charts(page, previous: list[dict] | None = None) -> list[dict]:
+    """The charts once two reads 0.6 s apart agree (the server has answered).
+
+    With ``previous`` (the charts before a move), first wait up to 30 s for them to change:
+    on a loaded machine the server may not have answered the move by the first two reads,
+    which would then agree on the old charts.
+    """
+    if previous is not None:
+        for _ in range(60):
+            if page.evaluate("window.__tb.charts()") != previous:
+                break
+            page.wait_for_timeout(500)
     before = None
     for _ in range(60):
         page.wait_for_timeout(600)
@@ -105,9 +115,10 @@ def test_chart_data_stays_inside_the_axes_at_both_ends(page, site, name):
     start = _settled_charts(page)
     assert len(start) >= 2 and not [w for c in start for w in _outside(c)]
     seen = {}
+    charts = start
     for high in (True, False, True):
         page.evaluate(f"window.__tb.moveAll({'true' if high else 'false'})")
-        charts = _settled_charts(page)
+        charts = _settled_charts(page, previous=charts)
         assert len(charts) == len(start)
         assert any(c["data_x"] for c in charts)
         wrong = [w for c in charts for w in _outside(c)]
