@@ -25,8 +25,11 @@ table, th, td { border-color: rgba(128, 128, 128, 0.55); }
 #: outline "warning" button's label is Panel's amber (#ffc107, 1.6:1 on white), here mixed
 #: toward the theme's text colour (5:1 on white, amber on dark); a solid "success" button is a
 #: darker green under its white label (5.3:1 instead of 2.5:1), and a solid "warning" button's
-#: label is dark on its amber (8:1 instead of white's 1.9:1), in either theme.
+#: label is dark on its amber (8:1 instead of white's 1.9:1), in either theme. A plain
+#: ("default") button gets a grey border: Panel draws it #f3f3f3 on white, a shape a phone
+#: user cannot see (1.1:1).
 READABLE_BUTTONS = """
+:host(.solid) .bk-btn.bk-btn-default { border-color: rgba(128, 128, 128, 0.75); }
 :host(.outline) .bk-btn-warning:not(.bk-active):not(:hover) {
   color: color-mix(in srgb, #ffc107 45%, var(--panel-on-background-color, #212529)); }
 :host(:not(.outline)) .bk-btn-success { background-color: #1f7a45; border-color: #1f7a45;

@@ -42,7 +42,7 @@ from .combat_session import (
     update,
     with_typed_faces,
 )
-from .format import escape
+from .format import READABLE_BUTTONS, escape
 
 BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
@@ -230,8 +230,9 @@ class GMPage(pn.viewable.Viewer):
         self.undo_button = button("Undo", "gm-undo")
         self.redo_button = button("Redo", "gm-redo")
         self.share_toggle = ActionToggle(
-            label="Share foes' numbers", css_classes=["gm-share"], width=170
-        )
+            label="Share foes' numbers", css_classes=["gm-share"], width=170,
+            stylesheets=[READABLE_BUTTONS],
+        )  # fmt: skip
         self.rotate_button = button("New join code", "gm-rotate")
         self.short_rest = button("Short Rest", "gm-short-rest")
         self.full_night = button("Full Night", "gm-full-night")
