@@ -19,7 +19,8 @@
    once every session is closed and reaped (target: within 10% of the start).
 
 Run: ``python benchmarks/bench_combat.py [pages|sessions|both] [--actions 30] [--clients 50]
-[--priority 15]`` (``BENCH_VERBOSE=1``: each action's pages, server steps and slow loop steps).
+[--priority 15]`` (``BENCH_VERBOSE=1``: each action's pages, server steps and slow loop steps;
+``BENCH_SERVER_LOG=file``: the server's stderr).
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ def serve(
         env["PYTHONTRACEMALLOC"] = "1"
     if not pymalloc:  # as note 0009 advises serving: freed heap can go back to the system
         env.update(PYTHONMALLOC="malloc", MALLOC_ARENA_MAX="2")
+    log = open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "w")  # the server's stderr
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "gm.py"),
@@ -170,8 +172,9 @@ def serve(
             "--unused-session-lifetime", "1000",
         ],
         env=env, start_new_session=bool(priority),
-        stdout=subprocess.DEVNULL, stderr=open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "w"),
+        stdout=subprocess.DEVNULL, stderr=log,
     )  # fmt: skip
+    log.close()  # the server has its own copy
     if priority:
         # Linux groups processes by session ("autogroups") and shares the CPU between the groups
         # before nice values count; Chromium runs in a session of its own. So the server gets
