@@ -420,7 +420,9 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
 
         # Warm up: a few sessions opened and closed, so imports and caches are in the baseline.
         close_all(open_players(3))
-        start = settled(base)
+        settled(base)
+        time.sleep(5 * TRIM_DELAY + 2)  # the server's own trims, as after the 50 close
+        start = memstats(base)
         gm = Client(f"{base}/gm", {"key": KEY, "table": "Bench"}, "gm-header")
         gm.start()
         gm.ready.wait(120)
@@ -480,6 +482,10 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
         "traced_mb": [m["traced_mb"] for m in (start, loaded, after)],
         "anon_file_mb": [(m["rss_anon_mb"], m["rss_file_mb"]) for m in (start, loaded, after)],
         "blocks": [m["blocks"] for m in (start, loaded, after)],
+        "malloc_mb": [
+            (m.get("malloc_used_mb", float("nan")), m.get("malloc_free_mb", float("nan")))
+            for m in (start, loaded, after)
+        ],
         "alive_after": {k: after[k] for k in ("documents", "models", "pages", "table_sessions")},
     }
 
@@ -539,6 +545,8 @@ def main() -> None:
         )
         parts = " -> ".join(f"{a:.0f} + {f:.0f}" for a, f in r["anon_file_mb"])
         print(f"RSS anonymous + file-backed, MB (start -> {r['clients']} open -> closed): {parts}")
+        heap = " -> ".join(f"{u:.0f} + {f:.0f}" for u, f in r["malloc_mb"])
+        print(f"C heap in use + free, MB (start -> {r['clients']} open -> closed): {heap}")
         blocks = " -> ".join(f"{b:,}" for b in r["blocks"])
         print(f"pymalloc blocks (start -> {r['clients']} open -> closed): {blocks}")
         if r["traced_mb"][0] is not None:

@@ -6,8 +6,11 @@ of its one pane. Not part of the site.
 
 Reports, after a full ``gc.collect()``: the resident set (``rss_mb``), the traced Python heap
 (``traced_mb``, when the server runs with ``PYTHONTRACEMALLOC``), pymalloc's allocated blocks,
-and what is still alive: Bokeh Documents and models, combat pages and table sessions. With
-``?trim=1`` it first asks glibc to give freed heap back to the system (``malloc_trim``).
+and what is still alive: Bokeh Documents and models, combat pages and table sessions; and the C
+heap's bytes in use and free (glibc's ``mallinfo2``). With ``?trim=1`` it first asks glibc to
+give freed heap back to the system (``malloc_trim``). Under ``PYTHONTRACEMALLOC=8``,
+``?snap=start`` keeps a snapshot of the traced heap and ``?snap=diff`` lists what was allocated
+since and is still alive (``survivors``), by traceback.
 """
 
 import ctypes
@@ -34,6 +37,26 @@ def rss_mb(kind: str = "VmRSS") -> float:
     return float("nan")
 
 
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]  # fmt: skip
+
+
+def malloc_mb() -> dict:
+    """The C library's own count: bytes in use (small chunks and mmapped blocks) and free in its heap."""
+    try:
+        fn = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return {}
+    fn.restype = _Mallinfo2
+    info = fn()
+    return {
+        "malloc_used_mb": (info.uordblks + info.hblkhd) / 2**20,
+        "malloc_free_mb": info.fordblks / 2**20,
+    }
+
+
 def stats(trim: bool) -> dict:
     gc.collect()
     if trim:
@@ -57,10 +80,37 @@ def stats(trim: bool) -> dict:
         else None,
         "blocks": __import__("sys").getallocatedblocks(),
         "live_sessions": len(get_service().sessions),
+        **malloc_mb(),
         **alive,
     }
 
 
+#: The traced heap at ``?snap=start`` (``?snap=diff`` compares with it); this script runs
+#: afresh in each session, so the snapshot lives in Panel's process-wide cache.
+_SNAPSHOT: list = pn.state.cache.setdefault("memstats_snapshot", [])
+
+
+def survivors(top: int = 25) -> list[str]:
+    """What the traced heap holds now that it did not at ``?snap=start``, biggest first."""
+    gc.collect()
+    own = tracemalloc.Filter(False, tracemalloc.__file__)
+    now = tracemalloc.take_snapshot().filter_traces([own])
+    diff = now.compare_to(_SNAPSHOT[0], "traceback")
+    out = []
+    for stat in diff[:top]:
+        frames = " | ".join(
+            f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in stat.traceback[:6]
+        )
+        out.append(f"{stat.size_diff / 1024:+.1f} KiB {stat.count_diff:+d} {frames}")
+    return out
+
+
 if pn.state.served:
-    trim = (pn.state.session_args.get("trim") or [b""])[0] == b"1"
-    pn.pane.Str(json.dumps(stats(trim)), css_classes=["memstats"]).servable()
+    args = {k: v[0].decode() for k, v in pn.state.session_args.items()}
+    result = stats(args.get("trim") == "1")
+    if tracemalloc.is_tracing() and args.get("snap") == "start":
+        gc.collect()
+        _SNAPSHOT[:] = [tracemalloc.take_snapshot()]
+    elif _SNAPSHOT and args.get("snap") == "diff":
+        result["survivors"] = survivors()
+    pn.pane.Str(json.dumps(result), css_classes=["memstats"]).servable()

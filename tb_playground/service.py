@@ -133,6 +133,7 @@ class CombatService:
         import gc
 
         began = time.monotonic()
+        self.forget_unwatched()
         gc.collect()
         _malloc_trim(0)
         with self._lock:
@@ -144,6 +145,25 @@ class CombatService:
                 self._start_trim_timer(4 * TRIM_DELAY, last=True)
             else:
                 self._trim_timer = None
+
+    def forget_unwatched(self) -> None:
+        """Drop what was drawn for tables and seats no open page shows any more.
+
+        The caches hold the newest view and HTML of each seat, the attack previews and each
+        table's log lines. Made while many pages were open, they would outlive those pages
+        scattered through the heap, and keep the memory the pages freed from going back to the
+        system. The next page to open draws again (a few ms).
+        """
+        watched = {(s.table.name, s.role, s.seat) for s in list(self.sessions) if not s.closed}
+        tables = {name for name, _, _ in watched}
+        with self._lock:
+            for key in [k for k in self._drawn if k not in watched]:
+                del self._drawn[key]
+            for key in [k for k in self._previews if k[0] not in tables]:
+                del self._previews[key]
+        for table in self.store.open_tables():
+            if table.name not in tables:
+                table.forget_drawn()
 
     # -- the GM key ----------------------------------------------------------------------------
 

@@ -117,6 +117,32 @@ def test_previews_are_cached_on_what_they_read(service):
     assert second == attack_previews(table.state, "ronan", foes)
 
 
+def test_caches_of_seats_no_page_shows_are_dropped(service):
+    """What was drawn for a seat goes when its last page closes; a watched seat keeps it."""
+    table = service.create("C", two_characters())
+    other = service.create("D", two_characters())
+    foes = [c["id"] for c in table.view_for("player", "ronan")["combatants"] if c["foe"]]
+    watching = TableSession(table, "player", "ronan", lambda: None, doc=None)
+    left = TableSession(table, "player", "the-brick", lambda: None, doc=None)
+    service.sessions.update({watching, left})
+    for seat in ("ronan", "the-brick"):
+        service.drawn(table, "player", seat, lambda view: {"view": view})
+    service.drawn(other, "gm", None, lambda view: {"view": view})
+    kept = service.previews(table, "ronan", foes)
+    service.previews(other, "ronan", foes)
+    other.view_for("gm")
+    assert other._log_cache  # the log lines of the table nobody shows
+    left.close()
+    service.forget_unwatched()
+    assert list(service._drawn) == [("C", "player", "ronan")]
+    assert [key[0] for key in service._previews] == ["C"]
+    assert service.previews(table, "ronan", foes, compute=False) is kept
+    assert other._log_cache == {} and table._log_cache
+    drawn = service.drawn(other, "gm", None, lambda view: {"view": view})  # drawn again
+    assert drawn["view"] == other.view_for("gm")
+    watching.close()
+
+
 def test_parse_faces():
     assert parse_faces(" 3 7 ") == [3, 7] and parse_faces("1,10,4") == [1, 10, 4]
     assert parse_faces("   ") is None

@@ -126,6 +126,11 @@ class Table:
                 if cs[i]["kind"] == "character" and not cs[i]["hidden"]
             ]
 
+    def forget_drawn(self) -> None:
+        """Drop the cached log lines (made again by the next ``view_for``)."""
+        with self._lock:
+            self._log_cache.clear()
+
     def view_for(self, role: str, seat: str | None = None) -> dict:
         """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered."""
         with self._lock:
@@ -334,6 +339,11 @@ class TableStore:
             table = Table(self, name, [json.loads(r[0]) for r in rows])
             self._open[name] = table
             return table
+
+    def open_tables(self) -> list[Table]:
+        """The tables opened so far (each stays open for the life of the store)."""
+        with self._lock:
+            return list(self._open.values())
 
     def _append(self, name: str, events: list[dict]) -> None:
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
