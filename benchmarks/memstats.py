@@ -44,7 +44,7 @@ class _Mallinfo2(ctypes.Structure):
 
 
 def malloc_mb() -> dict:
-    """The C library's own count: bytes in use (small chunks and mmapped blocks) and free in its heap."""
+    """The C heap (glibc): bytes in use (small chunks and mmapped blocks) and free."""
     try:
         fn = ctypes.CDLL("libc.so.6").mallinfo2
     except (OSError, AttributeError):
