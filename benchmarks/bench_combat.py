@@ -87,15 +87,6 @@ PLAYER_INSTALL = """() => {
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
          "has_touch": True}  # fmt: skip
 
-#: The text of the /fanout page's one pane (``benchmarks/fanout.py``).
-FANOUT_TEXT = """() => {
-  const host = document.querySelector('.fanout');
-  const text = host && host.shadowRoot ? host.shadowRoot.textContent : '';
-  const at = text.indexOf('{"received"');
-  return at < 0 ? '' : text.slice(at).trim();
-}"""
-FANOUT_READY = f"() => ({FANOUT_TEXT})().endsWith('}}')"
-
 #: When the page first showed the text ending with the argument (null if not yet).
 FIRST_SEEN = "w => (window.__seen.find(s => s[1].endsWith(w)) || [null])[0]"
 
@@ -157,6 +148,7 @@ def serve(
 ) -> subprocess.Popen:
     """``panel serve`` of the combat pages (and memstats) in its own process, as the README does."""
     env = {**os.environ, "TB_TABLE_DB": str(db), "TB_GM_KEY": KEY}
+    env["BENCH_FANOUT_FILE"] = str(fanout_file(db))
     if trace:
         env["PYTHONTRACEMALLOC"] = "1"
     if not pymalloc:  # as note 0009 advises serving: freed heap can go back to the system
@@ -171,7 +163,7 @@ def serve(
             f"--allow-websocket-origin=127.0.0.1:{port}", "--check-unused-sessions", "1000",
             "--unused-session-lifetime", "1000",
         ],
-        env=env, start_new_session=bool(priority),
+        env=env, start_new_session=os.environ.get("BENCH_SAME_SESSION") is None,
         stdout=subprocess.DEVNULL, stderr=log,
     )  # fmt: skip
     log.close()  # the server has its own copy
@@ -182,6 +174,25 @@ def serve(
         Path(f"/proc/{proc.pid}/autogroup").write_text(str(-priority))
         os.setpriority(os.PRIO_PROCESS, proc.pid, -priority)
     return proc
+
+
+def fanout_file(db: Path) -> Path:
+    """Where ``benchmarks/fanout.py`` writes the server's records, next to the table's file."""
+    return db.parent / "fanout.jsonl"
+
+
+def read_records(path: Path, offset: list[int]) -> dict:
+    """The server's records written since ``offset[0]`` (advanced past the complete lines)."""
+    with open(path, "rb") as f:
+        f.seek(offset[0])
+        data = f.read()
+    data = data[: data.rfind(b"\n") + 1]
+    offset[0] += len(data)
+    rec = {"received": [], "sent": [], "refreshed": [], "slow": [], "gc": []}
+    for line in data.splitlines():
+        kind, *rest = json.loads(line)
+        rec[kind].append(rest[0] if kind == "received" else rest)
+    return rec
 
 
 def bench_table(players: int) -> tuple[Path, str, list[str]]:
@@ -225,7 +236,16 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
     try:
         wait_for_http(f"{base}/table", timeout=90)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            exe = CHROMIUM
+            if os.environ.get("BENCH_USER_CHROMIUM"):
+                wrapper = Path(tempfile.mkdtemp()) / "chromium"
+                wrapper.write_text(
+                    "#!/bin/sh\nexec setpriv --bounding-set -sys_nice --inh-caps -sys_nice "
+                    f'{CHROMIUM} "$@"\n'
+                )
+                wrapper.chmod(0o755)
+                exe = str(wrapper)
+            browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
             gm = browser.new_context().new_page()
             gm.goto(f"{base}/gm?key={KEY}&table=Bench")
             gm.locator(".gm-share button").wait_for()
@@ -238,12 +258,14 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
                 pages.append(page)
             gm.evaluate(GM_INSTALL)
             header = gm.locator(".gm-header .counter")
-            probe = browser.new_context().new_page()
+            probe = browser.new_context()  # /fanout once: the server starts recording
+            probe.new_page().goto(f"{base}/fanout")
+            probe.pages[0].locator(".fanout").wait_for()
+            probe.close()
+            offset = [0]
 
             def server_record() -> dict:
-                probe.goto(f"{base}/fanout")
-                probe.wait_for_function(FANOUT_READY, polling=20)
-                return json.loads(probe.evaluate(FANOUT_TEXT))
+                return read_records(fanout_file(db), offset)
 
             server_record()
             browsers = [p for p in descendants(os.getpid()) if p != os.getpid()]
@@ -254,18 +276,22 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
                 cpu_before = cpu_seconds([proc.pid]), cpu_seconds(browsers), time.monotonic()
                 gm.locator(".gm-share button").click()
                 want = f"event {before + 1}"
-                # Ask each page now and then rather than have it poll (Playwright's
-                # wait_for_function polls every animation frame: 8 pages busy for nothing).
+                # Each page stamps the change itself (its MutationObserver), so nothing asks
+                # the pages while they update: every question goes through Chromium's browser
+                # process, which competes with the pages and the server for the 2 cores. Ask
+                # once the pages have settled, then every 0.1 s for a late one.
                 seen = [None] * len(pages)
                 deadline = time.monotonic() + 10
-                while None in seen:
-                    time.sleep(0.1)
+                time.sleep(max(0.0, cpu_before[2] + 0.6 - time.monotonic()))
+                while True:
                     for k, page in enumerate(pages):
                         if seen[k] is None:
                             seen[k] = page.evaluate(FIRST_SEEN, want)
+                    if None not in seen:
+                        break
                     if time.monotonic() > deadline:
                         raise TimeoutError(f"a player page never showed {want}")
-                time.sleep(max(0.0, cpu_before[2] + 0.6 - time.monotonic()))  # pages settle
+                    time.sleep(0.1)
                 if i >= 3:  # CPU of the action alone (not the /fanout page's loads)
                     server_cpu += cpu_seconds([proc.pid]) - cpu_before[0]
                     browser_cpu += cpu_seconds(browsers) - cpu_before[1]
@@ -292,6 +318,9 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
                         for t, d, what in rec.get("slow", []):
                             if received - 5 < t < received + 400:
                                 print(f"    +{t - received:.0f} {d:.0f} ms {what}")
+                        for t, d, gen in rec.get("gc", []):
+                            if d > 5:
+                                print(f"    gc generation {gen}: {d:.0f} ms at {t - t0:+.0f}")
                 gm.locator(".gm-header .counter", has_text=want).wait_for()
                 time.sleep(0.15)
             server_cpu, browser_cpu = server_cpu / actions, browser_cpu / actions

@@ -10,15 +10,18 @@ The first time it runs in a process it wraps two methods, for the benchmark only
   what ran (``BENCH_VERBOSE=1`` prints those of each action: a step whose wall time is far
   above its CPU time waited for a core).
 
-Opening ``/fanout`` shows (and forgets) what was recorded since, as one line of JSON:
-``{"received": [t, ...], "sent": [[t, command type], ...], "refreshed": [[t, role, seat, cpu],
-...], "slow": [[t, ms, what], ...]}`` with CPU times in ms,
-with ``t`` in epoch milliseconds, the clock the browsers' ``performance.timeOrigin`` uses. Not
+Each record is one line of JSON appended to the file named by ``BENCH_FANOUT_FILE`` (the
+benchmark reads it between actions, so no page load competes with the pages it measures):
+``["received", t]``, ``["sent", t, command type]``, ``["refreshed", t, role, seat, cpu]``,
+``["slow", t, ms, what]``, ``["gc", t, ms, generation]`` (each collection), with CPU times in ms and ``t`` in epoch milliseconds, the clock the
+browsers' ``performance.timeOrigin`` uses. Opening ``/fanout`` once installs the wrappers. Not
 part of the site.
 """
 
 import asyncio.events
+import gc
 import json
+import os
 import sys
 import time
 import types
@@ -40,21 +43,27 @@ def _install(now=time.time, cpu_now=time.thread_time) -> types.ModuleType:
     if _NAME in sys.modules:
         return sys.modules[_NAME]
     rec = types.ModuleType(_NAME)
-    rec.received, rec.sent, rec.refreshed, rec.slow = [], [], [], []
+    out = open(os.environ["BENCH_FANOUT_FILE"], "a", buffering=1)  # noqa: SIM115 - the process's
+    dumps = json.dumps
+
+    def write(*record):
+        out.write(dumps(record) + "\n")
+
+    rec.write = write
     on_message, send, refresh = ws.WSHandler.on_message, TableSession.send, TableSession._refresh
 
     async def timed_on_message(self, fragment):
-        rec.received.append(now() * 1000)
+        write("received", now() * 1000)
         return await on_message(self, fragment)
 
     def timed_send(self, command, expected_version=None):
-        rec.sent.append([now() * 1000, command.get("type")])
+        write("sent", now() * 1000, command.get("type"))
         return send(self, command, expected_version)
 
     def timed_refresh(self):
         cpu = cpu_now()
         refresh(self)
-        rec.refreshed.append([now() * 1000, self.role, self.seat, (cpu_now() - cpu) * 1000])
+        write("refreshed", now() * 1000, self.role, self.seat, (cpu_now() - cpu) * 1000)
 
     run = asyncio.events.Handle._run
 
@@ -71,10 +80,17 @@ def _install(now=time.time, cpu_now=time.thread_time) -> types.ModuleType:
                 if where
                 else repr(self._callback)[:80]
             )
-            rec.slow.append(
-                [t * 1000, d, f"cpu {(cpu_now() - c) * 1000:.0f} {name}".replace("<", "(")]
-            )
+            write("slow", t * 1000, d, f"cpu {(cpu_now() - c) * 1000:.0f} {name}")
 
+    gc_began = [0.0]
+
+    def gc_timer(phase, info):
+        if phase == "start":
+            gc_began[0] = now()
+        else:
+            write("gc", gc_began[0] * 1000, (now() - gc_began[0]) * 1000, info["generation"])
+
+    gc.callbacks.append(gc_timer)
     asyncio.events.Handle._run = timed_run
     ws.WSHandler.on_message = timed_on_message
     TableSession.send = timed_send
@@ -83,13 +99,5 @@ def _install(now=time.time, cpu_now=time.thread_time) -> types.ModuleType:
     return rec
 
 
-_rec = _install()
-_out = {
-    "received": _rec.received[:],
-    "sent": _rec.sent[:],
-    "refreshed": _rec.refreshed[:],
-    "slow": _rec.slow[:],
-}
-for _list in (_rec.received, _rec.sent, _rec.refreshed, _rec.slow):
-    _list.clear()
-pn.pane.HTML(json.dumps(_out), css_classes=["fanout"]).servable()
+_install()
+pn.pane.HTML("recording", css_classes=["fanout"]).servable()

@@ -80,6 +80,8 @@ def stats(trim: bool) -> dict:
         else None,
         "blocks": __import__("sys").getallocatedblocks(),
         "live_sessions": len(get_service().sessions),
+        "gc_tracked": len(gc.get_objects()),
+        "gc_frozen": gc.get_freeze_count(),
         **malloc_mb(),
         **alive,
     }

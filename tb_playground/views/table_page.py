@@ -20,6 +20,7 @@ from tb_playground.service import CombatService, get_service
 
 from . import combat_render as render
 from .combat_session import (
+    CardBoard,
     SpendControls,
     TableSession,
     TurnControls,
@@ -152,7 +153,7 @@ class TablePage(pn.viewable.Viewer):
         self.me = html_pane("tp-me")
         self.attacks = html_pane("tp-attacks")
         self.order = html_pane("tp-order")
-        self.board = html_pane("tp-board")
+        self.board = CardBoard("tp-board")
         self.log = html_pane("tp-log")
         self.pending = html_pane("tp-pending")
 
@@ -297,8 +298,9 @@ class TablePage(pn.viewable.Viewer):
             return
         d = self.service.drawn(s.table, s.role, s.seat, lambda view: draw_table(view, s.seat))
         v = self.view = d["view"]
-        for pane in ("header", "banner", "me", "order", "board", "pending", "log"):
+        for pane in ("header", "banner", "me", "order", "pending", "log"):
             update(getattr(self, pane), object=d[pane])
+        self.board.show(d["cards"])
         self._show_attacks(d)
 
         cs = v["combatants"]
@@ -402,7 +404,6 @@ def draw_table(v: dict, seat: str | None) -> dict:
             banner = "You are hit: spend Ki to prevent?"
         elif phase == "declare" and not me["declared"] and me["can_act"]:
             banner = "Declare your bracket (only the GM sees it until the reveal)."
-    others = {**v, "combatants": [c for c in cs if c is not me]}
     return {
         "view": v,
         "header": (
@@ -413,7 +414,7 @@ def draw_table(v: dict, seat: str | None) -> dict:
         "banner": f'<div class="banner">{banner}</div>' if banner else "",
         "me": render.card(me, phase) if me else "",
         "order": render.declaration_status(v) + render.order_line(v),
-        "board": render.board(others),
+        "cards": [render.card(c, phase) for c in cs if c is not me],
         "pending": render.pending(v),
         "log": render.log(v),
         "attacks": None,
