@@ -13,7 +13,8 @@ The first time it runs in a process it wraps two methods, for the benchmark only
 Each record is one line of JSON appended to the file named by ``BENCH_FANOUT_FILE`` (the
 benchmark reads it between actions, so no page load competes with the pages it measures):
 ``["received", t]``, ``["sent", t, command type]``, ``["refreshed", t, role, seat, cpu]``,
-``["slow", t, ms, what]``, ``["gc", t, ms, generation]`` (each collection), with CPU times in ms and ``t`` in epoch milliseconds, the clock the
+``["slow", t, ms, what]`` and ``["gc", t, ms, generation]`` (each collection of the cyclic
+garbage collector), with CPU times in ms and ``t`` in epoch milliseconds, the clock the
 browsers' ``performance.timeOrigin`` uses. Opening ``/fanout`` once installs the wrappers. Not
 part of the site.
 """

@@ -14,7 +14,7 @@ from tb_playground.models.creature import CreatureAttack
 from tb_playground.service import CombatService, _server_address
 from tb_playground.table.previews import attack_previews
 from tb_playground.views import combat_render as render
-from tb_playground.views.combat_session import TableSession, parse_faces
+from tb_playground.views.combat_session import CardBoard, TableSession, parse_faces
 
 EVIL = '<img src=x onerror="alert(1)">'
 
@@ -143,6 +143,32 @@ def test_caches_of_seats_no_page_shows_are_dropped(service):
     watching.close()
 
 
+def test_card_board_sends_only_the_cards_that_changed():
+    """Each card is its own pane: a change sets the text of the changed cards alone."""
+    from bokeh.document import Document
+
+    board = CardBoard("x-board")
+    board.show(["<p>a</p>", "<p>b</p>", "<p>c</p>"])
+    root = board.__panel__().get_root(Document())
+
+    def children():  # Panel's FlexBox holds its children by template slot
+        return list(root.children["flex-item"])
+
+    models = children()
+    assert [m.text for m in models] == [
+        "&lt;p&gt;a&lt;/p&gt;",
+        "&lt;p&gt;b&lt;/p&gt;",
+        "&lt;p&gt;c&lt;/p&gt;",
+    ]
+    changed = []
+    for i, m in enumerate(models):
+        m.on_change("text", lambda _attr, _old, _new, i=i: changed.append(i))
+    board.show(["<p>a</p>", "<p>B</p>", "<p>c</p>", "<p>d</p>"])
+    assert changed == [1] and len(children()) == 4 and children()[:3] == models
+    board.show(["<p>a</p>"])
+    assert changed == [1] and children() == models[:1]
+
+
 def test_parse_faces():
     assert parse_faces(" 3 7 ") == [3, 7] and parse_faces("1,10,4") == [1, 10, 4]
     assert parse_faces("   ") is None
@@ -159,7 +185,8 @@ def test_every_text_is_escaped(service):
     table.apply({"type": "attack", "attacker": foe, "target": "ronan"})
     for role, seat in (("gm", None), ("player", "ronan"), ("spectator", None)):
         v = table.view_for(role, seat)
-        html = render.board(v) + render.log(v) + render.pending(v) + render.order_line(v)
+        cards = "".join(render.card(c, v["phase"]) for c in v["combatants"])
+        html = cards + render.log(v) + render.pending(v) + render.order_line(v)
         html += render.declaration_status(v) + render.counter(v)
         assert "<img" not in html and "&lt;img src=x" in html
     previews = service.previews(table, "ronan", [foe])

@@ -22,7 +22,6 @@ CSS = """
   --tb-line: color-mix(in srgb, var(--tb-fg) 30%, var(--tb-bg));
   --tb-rule: color-mix(in srgb, var(--tb-fg) 18%, var(--tb-bg));
   --tb-blue: color-mix(in srgb, #2a5d9f 75%, var(--tb-fg)); }
-.cards { display: flex; flex-wrap: wrap; gap: 8px; }
 .card { border: 1px solid var(--tb-line); border-radius: 6px; padding: 6px 8px; flex: 1 1 250px;
         min-width: 0; max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
 .card.up { border: 2px solid #d08700; color: var(--tb-fg);
@@ -192,12 +191,6 @@ def card(c: dict, phase: str) -> str:
     return (
         f'<div class="{" ".join(classes)}" data-id="{escape(c["id"])}">{head}{"".join(body)}</div>'
     )
-
-
-def board(view: dict) -> str:
-    """Every combatant this view shows, as cards."""
-    cards = "".join(card(c, view["phase"]) for c in view["combatants"])
-    return f'<div class="cards">{cards}</div>'
 
 
 def order_line(view: dict) -> str:

@@ -28,6 +28,7 @@ from . import combat_render as render
 from .add_combatant import AddCombatant
 from .combat_session import (
     ActionToggle,
+    CardBoard,
     SpendControls,
     TableSession,
     TurnControls,
@@ -217,7 +218,7 @@ class GMPage(pn.viewable.Viewer):
     def _build_table(self) -> None:  # noqa: PLR0915 - one widget per control
         self.header = html_pane("gm-header")
         self.status = html_pane("gm-status")
-        self.board = html_pane("gm-board")
+        self.board = CardBoard("gm-board")
         self.log = html_pane("gm-log")
         self.pending = html_pane("gm-pending")
 
@@ -589,8 +590,9 @@ class GMPage(pn.viewable.Viewer):
         cs = v["combatants"]
         by_id = {c["id"]: c for c in cs}
         phase = v["phase"]
-        for pane in ("header", "status", "board", "log", "pending"):
+        for pane in ("header", "status", "log", "pending"):
             update(getattr(self, pane), object=d[pane])
+        self.board.show(d["cards"])
 
         self.start_button.visible = self.initiative_faces.visible = phase == "setup"
         self.reveal_button.visible = phase == "declare"
@@ -676,7 +678,7 @@ def draw_gm(v: dict) -> dict:
         "view": v,
         "header": head,
         "status": render.declaration_status(v) + render.order_line(v),
-        "board": render.board(v),
+        "cards": [render.card(c, v["phase"]) for c in v["combatants"]],
         "log": render.log(v),
         "pending": render.pending(v),
         "ranges": render.ranges(v),
