@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 import json
 import os
 import secrets
@@ -309,25 +308,7 @@ def get_service() -> CombatService:
         if _service is None:
             _service = CombatService()
             _service.announce()
-            freeze_startup_heap()
         return _service
-
-
-def freeze_startup_heap() -> None:
-    """Take what the imports made out of the cyclic collector's reach (``gc.freeze``), once.
-
-    Panel, Bokeh, HoloViews and NumPy leave about a million tracked objects that live as long as
-    the process. Each full collection walked them all: 0.4-0.5 s during which no page got an
-    update (``benchmarks/fanout.py`` records each collection). Frozen, a full collection walks
-    only what the pages made since. Called when the first combat page asks for the service,
-    before it builds anything: what is frozen then is the imports' work (and that session's
-    empty document), never a page's models.
-    """
-    if getattr(freeze_startup_heap, "done", False):
-        return
-    gc.collect()
-    gc.freeze()
-    freeze_startup_heap.done = True
 
 
 def set_service(service: CombatService | None) -> None:

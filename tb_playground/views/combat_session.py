@@ -265,6 +265,14 @@ def html_pane(css_class: str, **kw) -> LiveHTML:
     )
 
 
+#: The board's cards side by side, wrapping (one under another on a phone).
+CARD_ROW = """
+:host { flex-direction: row; flex-wrap: wrap; gap: 8px; }
+:host > .bk-panel-models-markup-HTML { flex: 1 1 250px; min-width: 0; }
+:host > .scroll-button { display: none; }
+"""
+
+
 class CardBoard(pn.viewable.Viewer):
     """Combatants as cards, one pane each: a change redraws only the cards it touched.
 
@@ -282,16 +290,14 @@ class CardBoard(pn.viewable.Viewer):
         super().__init__(**params)
         self._css = css_class
         self._panes: list[LiveHTML] = []
-        self._layout = pn.FlexBox(
-            flex_wrap="wrap", gap="8px", css_classes=[css_class], sizing_mode="stretch_width"
+        self._layout = pn.Column(  # a wrapping row (lighter than Panel's FlexBox)
+            css_classes=[css_class], sizing_mode="stretch_width", stylesheets=[CARD_ROW]
         )
 
     def show(self, cards: list[str]) -> None:
         """Show ``cards`` (HTML strings, in order), sending only the ones that changed."""
         while len(self._panes) < len(cards):
-            self._panes.append(
-                html_pane(f"{self._css}-card", styles={"flex": "1 1 250px", "min-width": "0"})
-            )
+            self._panes.append(html_pane(f"{self._css}-card"))
         for pane, html in zip(self._panes, cards, strict=False):  # spare panes stay as they are
             update(pane, object=html)
         shown = self._panes[: len(cards)]
