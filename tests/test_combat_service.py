@@ -7,7 +7,7 @@ import threading
 
 import panel as pn
 import pytest
-from table_helpers import encounter, roster, start_and_declare
+from table_helpers import encounter, roster, run_to_turn, start_and_declare
 
 from tb_playground.models import Creature
 from tb_playground.models.creature import CreatureAttack
@@ -371,6 +371,8 @@ def test_pages_offer_the_new_controls_in_words(service):
     page._distracted(typed=True)
     assert page.message.object == "" and not page.distracted_row.visible
     assert page.spend.row.visible and "Refill Ki" in page.spend.fate_kind.options
+    assert not page.rows.built("turn")  # not Ronan's turn: the row was never needed
+    page.rows.show("turn", True)
     assert set(page.turn.move_how.options) >= {"Dash", "Crawl", "As the bracket allows"}
     page.spend.fate_kind.value = "refill ki"
     page.spend.fate_button.clicks += 1
@@ -383,6 +385,44 @@ def test_pages_offer_the_new_controls_in_words(service):
     assert "Ronan spends a Fate Token: Refill Ki" in page.log.object
     gm.close()
     page.close()
+
+
+def test_rows_are_built_when_first_shown_and_in_their_place(service):
+    """A spectator's page never builds a control row; a player's builds each at its moment,
+    in its place on the page, and hides it again after."""
+    from tb_playground.views.table_page import WATCH, TablePage
+
+    table = service.create("Rows", two_characters())
+    code = table.view_for("gm")["join_code"]
+    lazy = ("declare", "turn", "roll", "boost", "prevent", "distracted", "spend")
+    pages = {}
+    for seat in (WATCH, "ronan"):
+        page = pages[seat] = TablePage(service)
+        page.code_input.value = code
+        page.find()
+        assert page.join(seat)
+    watcher, ronan = pages[WATCH], pages["ronan"]
+    assert [n for n in lazy if watcher.rows.built(n)] == []
+    assert [n for n in lazy if ronan.rows.built(n)] == ["spend"]  # Ronan has Ki
+
+    table.apply({"type": "start", "initiative": {"ronan": 10, "the-brick": 5, "guard-dog": 1}})
+    objects = ronan.table_view.objects
+    assert objects.index(ronan.declare_row) == objects.index(ronan.message) + 1
+    assert ronan.declare_row.visible and "Declare" in ronan.banner.object
+    for cid in table.state["ids"]:
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal", "bumps": 0})
+    run_to_turn(table, "ronan")
+    assert not ronan.declare_row.visible and ronan.turn.row.visible
+    objects = ronan.table_view.objects
+    assert objects.index(ronan.turn.row) == objects.index(ronan.declare_row) + 1
+    assert objects.index(ronan.pending) == objects.index(ronan.turn.row) + 1
+    table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
+    assert ronan.roll_row.visible and not ronan.turn.row.visible
+    assert ronan.roll_button.label == "Roll to hit (table dice)"
+    assert objects.index(ronan.pending) + 1 == ronan.table_view.objects.index(ronan.roll_row)
+    assert [n for n in lazy if watcher.rows.built(n)] == []
+    for page in pages.values():
+        page.close()
 
 
 def test_the_share_toggle_reaches_the_server_without_panels_wait(service):

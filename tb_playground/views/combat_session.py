@@ -308,6 +308,51 @@ class CardBoard(pn.viewable.Viewer):
         return self._layout
 
 
+class Slots:
+    """A page's rows in their order, the rarely shown ones built the first time they show.
+
+    Each Panel widget holds 40-90 KB of the server's memory per session (note 0009), and a
+    player's page shows its declaration, roll, boost, prevention, Distracted and turn rows only
+    at their moments (a spectator's, never). ``order`` lists the page's rows top to bottom:
+    a component is always there, a name is a row that ``builders[name]()`` makes on its first
+    ``show(name, True)`` and puts in its place in ``layout``.
+
+    Parameters
+    ----------
+    layout : pn.Column
+        The column the rows are in.
+    order : list
+        Components and names, top to bottom.
+    builders : dict
+        For each name in ``order``, a function returning the row (with a ``visible``).
+    """
+
+    def __init__(self, layout: pn.Column, order: list, builders: dict[str, Callable]):
+        self.layout = layout
+        self._order = order
+        self._builders = builders
+        self._built: dict[str, object] = {}
+        layout.objects = [x for x in order if not isinstance(x, str)]
+
+    def built(self, name: str) -> bool:
+        """Whether row ``name`` was ever shown."""
+        return name in self._built
+
+    def show(self, name: str, visible: bool) -> bool:
+        """Show or hide row ``name`` (building it the first time it shows); ``visible``."""
+        visible = bool(visible)
+        made = self._built.get(name)
+        if made is None:
+            if not visible:
+                return False
+            made = self._built[name] = self._builders[name]()
+            before = self._order[: self._order.index(name)]
+            at = sum(1 for x in before if not isinstance(x, str) or x in self._built)
+            self.layout.insert(at, made)
+        update(made, visible=visible)
+        return visible
+
+
 def button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
     """A button found by ``css`` (its label readable on Panel's colours: ``READABLE_BUTTONS``)."""
     return pn.widgets.Button(

@@ -21,6 +21,7 @@ from tb_playground.service import CombatService, get_service
 from . import combat_render as render
 from .combat_session import (
     CardBoard,
+    Slots,
     SpendControls,
     TableSession,
     TurnControls,
@@ -57,22 +58,29 @@ class TablePage(pn.viewable.Viewer):
         self.view: dict | None = None
         self.code: str | None = None
         self._found = None
+        self._join_view: pn.Column | None = None
         self._layout = pn.Column(sizing_mode="stretch_width")
-        self._build_join()
         self._build_table()
         on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
+        if code and seat and self._look_up(code, name) is not None and self.join(seat):
+            return  # a page opened from its own link never builds the join prompt
         self._layout[:] = [self.join_view]
         if code:
             self.code_input.value = code
             self.find(name)
-            if self._found is not None and seat:
-                self.join(seat)
 
     def __panel__(self):
         return self._layout
 
     # -- joining -------------------------------------------------------------------------------
+
+    @property
+    def join_view(self) -> pn.Column:
+        """The join prompt (built the first time it shows)."""
+        if self._join_view is None:
+            self._build_join()
+        return self._join_view
 
     def _build_join(self) -> None:
         self.code_input = pn.widgets.TextInput(
@@ -86,7 +94,7 @@ class TablePage(pn.viewable.Viewer):
         self.join_button.on_click(lambda _e: self.join(self.seat_select.value))
         self.seat_row = row(self.seat_select, self.join_button, visible=False)
         self.join_message = html_pane("tp-join-message")
-        self.join_view = pn.Column(
+        self._join_view = pn.Column(
             pn.pane.Markdown("## Join a fight"),
             row(self.code_input, self.find_button),
             self.seat_row,
@@ -94,18 +102,25 @@ class TablePage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
-    def find(self, name: str | None = None) -> None:
-        """Look up the table whose join code was typed; offer its seats."""
-        code = self.code_input.value.strip()
+    def _look_up(self, code: str, name: str | None = None):
+        """The table whose join code is ``code`` (``name`` first, if given), kept as found."""
+        code = code.strip()
         table = self.service.find_by_code(code, name) if code else None
         if table is None and name:
             table = self.service.find_by_code(code)
         self._found = table
+        if table is not None:
+            self.code = code
+        return table
+
+    def find(self, name: str | None = None) -> None:
+        """Look up the table whose join code was typed; offer its seats."""
+        self.join_view  # noqa: B018 - built, to show what was found
+        table = self._look_up(self.code_input.value, name)
         if table is None:
             self.seat_row.visible = False
             self.join_message.object = '<p class="err">No table has that join code.</p>'
             return
-        self.code = code
         seats = {n: i for i, n in table.seats()}
         seats["Just watch"] = WATCH
         self.seat_select.options = seats
@@ -114,16 +129,17 @@ class TablePage(pn.viewable.Viewer):
             f'<p class="status">Table <b>{escape(table.name)}</b>: pick your seat.</p>'
         )
 
-    def join(self, seat: str) -> None:
+    def join(self, seat: str) -> bool:
         """Sit at the found table as ``seat`` (a character id) or watch (``WATCH``)."""
         table = self._found
         if table is None or not table.code_matches(self.code):
             self.drop("That join code no longer works: ask the GM for the new one.")
-            return
+            return False
         seats = dict(table.seats())
         if seat != WATCH and seat not in seats:
+            self.join_view  # noqa: B018 - built, to say why
             self.join_message.object = '<p class="err">That seat is not at this table.</p>'
-            return
+            return False
         self.close()
         role = "spectator" if seat == WATCH else "player"
         self.session = TableSession(table, role, None if seat == WATCH else seat, self.refresh)
@@ -132,6 +148,7 @@ class TablePage(pn.viewable.Viewer):
         self.message.object = ""
         self.refresh()
         self._layout[:] = [self.table_view]
+        return True
 
     def drop(self, reason: str) -> None:
         """Back to the join prompt (a bad or changed code), saying why."""
@@ -139,10 +156,11 @@ class TablePage(pn.viewable.Viewer):
         self.code = None
         self._found = None
         remember_in_url(code=None, seat=None, table=None)
+        view = self.join_view
         self.seat_row.visible = False
         self.code_input.value = ""
         self.join_message.object = f'<p class="err">{escape(reason)}</p>'
-        self._layout[:] = [self.join_view]
+        self._layout[:] = [view]
 
     # -- the table -----------------------------------------------------------------------------
 
@@ -156,7 +174,27 @@ class TablePage(pn.viewable.Viewer):
         self.board = CardBoard("tp-board")
         self.log = html_pane("tp-log")
         self.pending = html_pane("tp-pending")
+        self.leave_button = button("Leave the table", "tp-leave")
+        self.leave_button.on_click(lambda _e: self.drop("You left the table."))
+        self.table_view = pn.Column(sizing_mode="stretch_width")
+        self.rows = Slots(
+            self.table_view,
+            [
+                self.header, self.banner, self.message, "declare", "turn", self.pending, "roll",
+                "boost", "prevent", "distracted", self.me, "spend", self.attacks, self.order,
+                self.board, self.log, self.leave_button,
+            ],
+            {
+                "declare": self._build_declare, "turn": self._build_turn,
+                "roll": self._build_roll, "boost": self._build_boost,
+                "prevent": self._build_prevent, "distracted": self._build_distracted,
+                "spend": self._build_spend,
+            },
+        )  # fmt: skip
 
+    # The rows below are built the first time they show (``Slots``).
+
+    def _build_declare(self) -> pn.FlexBox:
         self.bracket = pn.widgets.RadioButtonGroup(
             options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
         )
@@ -164,13 +202,16 @@ class TablePage(pn.viewable.Viewer):
         self.declare_button = button("Declare in secret", "tp-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
         self.declare_row = row(self.bracket, self.bumps, self.declare_button)
+        return self.declare_row
 
+    def _build_turn(self) -> pn.FlexBox:
         self.turn = TurnControls("tp", "End my turn")
         self.turn.attack_button.on_click(lambda _e: self._attack())
         self.turn.move_button.on_click(lambda _e: self._move())
         self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
-        self.turn_row = self.turn.row
+        return self.turn.row
 
+    def _build_roll(self) -> pn.FlexBox:
         self.roll_button = button("Roll (table dice)", "tp-roll", "primary")
         self.faces = pn.widgets.TextInput(
             label="Or type your dice", placeholder="e.g. 3 7", css_classes=["tp-faces"], width=160
@@ -179,6 +220,9 @@ class TablePage(pn.viewable.Viewer):
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
         self.roll_row = row(self.roll_button, self.faces, self.faces_button)
+        return self.roll_row
+
+    def _build_boost(self) -> pn.FlexBox:
         self.boost_dice = pn.widgets.CheckButtonGroup(
             options={}, css_classes=["tp-boost-dice"], stylesheets=[WRAP_BUTTONS],
             sizing_mode="stretch_width",
@@ -188,6 +232,9 @@ class TablePage(pn.viewable.Viewer):
             lambda _e: self.send({"type": "boost", "dice": list(self.boost_dice.value)})
         )
         self.boost_row = row(self.boost_dice, self.boost_button)
+        return self.boost_row
+
+    def _build_prevent(self) -> pn.FlexBox:
         self.prevent_ki = pn.widgets.IntInput(
             label="Ki to prevent", value=0, start=0, width=120, css_classes=["tp-prevent-ki"]
         )
@@ -196,9 +243,9 @@ class TablePage(pn.viewable.Viewer):
             lambda _e: self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
         )
         self.prevent_row = row(self.prevent_ki, self.prevent_button)
-        self.spend = SpendControls("tp")
-        self.spend.ki_button.on_click(lambda _e: self.send(self.spend.ki_command(self._seat())))
-        self.spend.fate_button.on_click(lambda _e: self.send(self.spend.fate_command(self._seat())))
+        return self.prevent_row
+
+    def _build_distracted(self) -> pn.Column:
         self.distracted_ask = html_pane("tp-distracted-ask")
         self.distracted_roll = button("Roll (table dice)", "tp-distracted", "primary")
         self.distracted_faces = pn.widgets.TextInput(
@@ -213,30 +260,13 @@ class TablePage(pn.viewable.Viewer):
             row(self.distracted_roll, self.distracted_faces, self.distracted_faces_button),
             sizing_mode="stretch_width",
         )
-        self.leave_button = button("Leave the table", "tp-leave")
-        self.leave_button.on_click(lambda _e: self.drop("You left the table."))
+        return self.distracted_row
 
-        self.table_view = pn.Column(
-            self.header,
-            self.banner,
-            self.message,
-            self.declare_row,
-            self.turn_row,
-            self.pending,
-            self.roll_row,
-            self.boost_row,
-            self.prevent_row,
-            self.distracted_row,
-            self.me,
-            self.spend.row,
-            self.attacks,
-            self.order,
-            self.board,
-            pn.pane.Markdown("### Dice and events"),
-            self.log,
-            self.leave_button,
-            sizing_mode="stretch_width",
-        )
+    def _build_spend(self) -> pn.FlexBox:
+        self.spend = SpendControls("tp")
+        self.spend.ki_button.on_click(lambda _e: self.send(self.spend.ki_command(self._seat())))
+        self.spend.fate_button.on_click(lambda _e: self.send(self.spend.fate_command(self._seat())))
+        return self.spend.row
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -309,28 +339,26 @@ class TablePage(pn.viewable.Viewer):
         p = v["pending"]
         step = p["step"] if p else None
         mine = me is not None
-        self.declare_row.visible = mine and phase == "declare" and me["can_act"]
-        my_turn = mine and phase == "resolve" and v["up"] == me["id"] and p is None
-        self.turn.show(v, me if my_turn else None)
+        rows = self.rows
+        rows.show("declare", mine and phase == "declare" and me["can_act"])
+        if rows.show("turn", mine and phase == "resolve" and v["up"] == me["id"] and p is None):
+            self.turn.show(v, me)
         attacker = mine and p is not None and p["attacker"] == me["id"]
-        self.roll_row.visible = attacker and step in ("to_hit", "damage")
-        if self.roll_row.visible:
+        if rows.show("roll", attacker and step in ("to_hit", "damage")):
             what = "to hit" if step == "to_hit" else "damage"
             update(self.roll_button, label=f"Roll {what} (table dice)")
-        self.boost_row.visible = attacker and step == "boost"
-        if self.boost_row.visible:
+        if rows.show("boost", attacker and step == "boost"):
             dice = p["odds"]["dice"] if p.get("odds") else []
             options = {
                 f"die {i + 1}: {d['face']}{' ↑' if d['boost_lifts'] else ''}": i
                 for i, d in enumerate(dice)
             }
             update(self.boost_dice, options=options)
-        asked = mine and any(x["to_roll"] for x in me["conditions"])
-        self.distracted_row.visible = asked
-        update(self.distracted_ask, object=d["distracted"])
-        self.spend.show(me)
-        self.prevent_row.visible = mine and step == "prevent" and p["target"] == me["id"]
-        if self.prevent_row.visible:
+        if rows.show("distracted", mine and any(x["to_roll"] for x in me["conditions"])):
+            update(self.distracted_ask, object=d["distracted"])
+        if rows.show("spend", mine and me["ki"] is not None):
+            self.spend.show(me)
+        if rows.show("prevent", mine and step == "prevent" and p["target"] == me["id"]):
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
             update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
 
@@ -416,7 +444,7 @@ def draw_table(v: dict, seat: str | None) -> dict:
         "order": render.declaration_status(v) + render.order_line(v),
         "cards": [render.card(c, phase) for c in cs if c is not me],
         "pending": render.pending(v),
-        "log": render.log(v),
+        "log": f"<h3>Dice and events</h3>{render.log(v)}",
         "attacks": None,
         "distracted": (
             '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
