@@ -516,6 +516,10 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
             for m in (start, loaded, after)
         ],
         "alive_after": {k: after[k] for k in ("documents", "models", "pages", "table_sessions")},
+        "gc_tracked": [m["gc_tracked"] for m in (start, loaded, after)],
+        "kinds_gained": sorted(
+            ((n - start["kinds"].get(k, 0), k) for k, n in after["kinds"].items()), reverse=True
+        )[:12],
     }
 
 
@@ -582,6 +586,11 @@ def main() -> None:
             traced = " -> ".join(f"{t:.1f}" for t in r["traced_mb"])
             print(f"traced Python heap, MB (start -> {r['clients']} open -> closed): {traced}")
         print(f"alive after close: {r['alive_after']}")
+        tracked = " -> ".join(f"{n:,}" for n in r["gc_tracked"])
+        print(f"objects the garbage collector tracks (start -> {r['clients']} open -> closed): "
+              f"{tracked}")  # fmt: skip
+        if os.environ.get("BENCH_VERBOSE"):
+            print("types with more objects after than at the start:", r["kinds_gained"])
 
 
 if __name__ == "__main__":

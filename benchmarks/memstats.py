@@ -6,7 +6,8 @@ of its one pane. Not part of the site.
 
 Reports, after a full ``gc.collect()``: the resident set (``rss_mb``), the traced Python heap
 (``traced_mb``, when the server runs with ``PYTHONTRACEMALLOC``), pymalloc's allocated blocks,
-and what is still alive: Bokeh Documents and models, combat pages and table sessions; and the C
+and what is still alive: Bokeh Documents and models, combat pages and table sessions, the
+count of each type the garbage collector tracks (``kinds``); and the C
 heap's bytes in use and free (glibc's ``mallinfo2``). With ``?trim=1`` it first asks glibc to
 give freed heap back to the system (``malloc_trim``). Under ``PYTHONTRACEMALLOC=8``,
 ``?snap=start`` keeps a snapshot of the traced heap and ``?snap=diff`` lists what was allocated
@@ -62,7 +63,10 @@ def stats(trim: bool) -> dict:
     if trim:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     alive = {"documents": 0, "models": 0, "pages": 0, "table_sessions": 0}
+    kinds: dict[str, int] = {}
     for o in gc.get_objects():
+        kind = f"{type(o).__module__}.{type(o).__qualname__}"
+        kinds[kind] = kinds.get(kind, 0) + 1
         if isinstance(o, Document):
             alive["documents"] += 1
         elif isinstance(o, Model):
@@ -84,6 +88,7 @@ def stats(trim: bool) -> dict:
         "gc_frozen": gc.get_freeze_count(),
         **malloc_mb(),
         **alive,
+        "kinds": kinds,
     }
 
 
