@@ -162,6 +162,7 @@ def serve(
             "--port", str(port), "--address", "127.0.0.1",
             f"--allow-websocket-origin=127.0.0.1:{port}", "--check-unused-sessions", "1000",
             "--unused-session-lifetime", "1000",
+            "--setup", str(ROOT / "tb_playground" / "serve_setup.py"),
         ],
         env=env, start_new_session=os.environ.get("BENCH_SAME_SESSION") is None,
         stdout=subprocess.DEVNULL, stderr=log,

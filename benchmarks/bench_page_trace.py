@@ -6,7 +6,8 @@ Chromium's own trace (``devtools.timeline``) of ``--updates`` updates is summed 
 event: the renderer's main thread per update (``RunTask``), and inside it script, layout,
 style, paint, HTML parsing and garbage collection.
 
-Run: ``python benchmarks/bench_page_trace.py [--updates 10]``
+Run: ``python benchmarks/bench_page_trace.py [--updates 10] [--page table|gm]`` (``gm``: the GM's
+page, 1280 px wide, while a second GM session makes the changes).
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ SHOWN = ("RunTask", "FunctionCall", "Layout", "UpdateLayoutTree", "Paint", "PreP
          "ParseHTML", "MinorGC", "Commit")  # fmt: skip
 
 
-def trace_updates(updates: int) -> dict:
-    """Per-update milliseconds by (process type, thread, event) over ``updates`` GM actions."""
+def trace_updates(updates: int, which: str = "table") -> dict:
+    """Per-update milliseconds by (process type, thread, event) over ``updates`` GM actions.
+
+    ``which`` is the page traced: "table" (a player's, phone-sized) or "gm" (the GM's, 1280 px).
+    """
     from playwright.sync_api import sync_playwright
 
     db, code, seats = b.bench_table(8)
@@ -51,9 +55,14 @@ def trace_updates(updates: int) -> dict:
 
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_context(**b.PHONE).new_page()
-            page.goto(f"{base}/table?code={code}&seat={seats[0]}")
-            page.locator(".tp-header .counter").wait_for()
+            if which == "gm":
+                page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+                page.goto(f"{base}/gm?key={b.KEY}&table=Bench")
+                page.locator(".gm-header .counter").wait_for()
+            else:
+                page = browser.new_context(**b.PHONE).new_page()
+                page.goto(f"{base}/table?code={code}&seat={seats[0]}")
+                page.locator(".tp-header .counter").wait_for()
             for _ in range(3):  # warm up
                 act()
             browser.start_tracing(
@@ -87,11 +96,13 @@ def trace_updates(updates: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--updates", type=int, default=10)
+    parser.add_argument("--page", choices=("table", "gm"), default="table")
     args = parser.parse_args()
-    total = trace_updates(args.updates)
+    total = trace_updates(args.updates, args.page)
     main_thread = {name: ms for (kind, th, name), ms in total.items()
                    if kind == "Renderer" and th == "CrRendererMain"}  # fmt: skip
-    print(f"players' page at 390 px, {args.updates} updates: main thread per update, ms")
+    what = "players' page at 390 px" if args.page == "table" else "GM page at 1280 px"
+    print(f"{what}, {args.updates} updates: main thread per update, ms")
     print("  " + ", ".join(f"{n} {main_thread.get(n, 0):.1f}" for n in SHOWN))
     other = collections.Counter()
     for (kind, th, name), ms in total.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 
@@ -453,3 +454,30 @@ def test_the_share_toggle_reaches_the_server_without_panels_wait(service):
     gm = GMPage(service, key="secret-key")
     gm.open_table("Share")
     assert isinstance(gm.share_toggle, ActionToggle)
+
+
+def test_serve_setup_imports_the_pages_and_freezes_only_the_libraries(tmp_path):
+    """``--setup tb_playground/serve_setup.py``: every page module imported, the GM link
+    printed, the libraries' objects frozen; a page made afterwards is collected as usual."""
+    import subprocess
+    import sys
+
+    script = """
+import gc, sys, weakref
+from tb_playground.serve_setup import warm
+frozen = warm()
+from tb_playground.views.table_page import TablePage
+page = TablePage()
+gone = weakref.ref(page)
+del page
+gc.collect()
+print(frozen, "tb_playground.views.gm_page" in sys.modules, gone() is None)
+"""
+    env = {**os.environ, "TB_TABLE_DB": str(tmp_path / "t.sqlite"), "TB_GM_KEY": "k"}
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    link, frozen = out.stdout.splitlines()[0], out.stdout.split()[-3:]
+    assert link.startswith("tb_playground: GM page at http://localhost:5006/gm?key=")
+    assert int(frozen[0]) > 100_000 and frozen[1:] == ["True", "True"]

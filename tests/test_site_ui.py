@@ -29,6 +29,7 @@ def site():
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "panel", "serve", *apps, "--index", "index",
+            "--setup", "tb_playground/serve_setup.py",
             "--port", str(port), "--address", "127.0.0.1",
             f"--allow-websocket-origin=127.0.0.1:{port}",
         ],
