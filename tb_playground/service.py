@@ -8,8 +8,8 @@ process (never run the server with ``--num-procs``): ``get_service()`` makes the
 - One ``TableStore``: the SQLite file at ``TB_TABLE_DB`` or the default path in the user's data
   directory (``tb_playground.table.default_path``). A restart opens the same tables.
 - The GM key works like Jupyter's token: ``TB_GM_KEY`` if set, else a random key made once per
-  process and printed once, with the full link ``http://HOST:PORT/gm?key=...`` (at start with
-  ``panel serve ... --warm``, which runs the app scripts once at start; else at the first
+  process and printed once, with the full link ``http://HOST:PORT/gm?key=...`` (at start when
+  served with ``--setup tb_playground/serve_setup.py``, as the README does; else at the first
   visit). Keys are compared in constant time (``secrets.compare_digest``).
 - Players join a table with its join code (``find_by_code``); every command a page sends goes
   through ``Table.apply`` with the role and seat the page's own server-side state holds, so every
