@@ -234,6 +234,7 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
     to_server: list[float] = []  # the GM's click (browser) to its message on the server
     fan_out: list[float] = []  # that message to each player page's update written (server)
     to_page: list[float] = []  # written to shown on the page (network and browser)
+    refresh_cpu: list[float] = []  # the server's CPU time of each player page's refresh
     try:
         wait_for_http(f"{base}/table", timeout=90)
         with sync_playwright() as p:
@@ -309,6 +310,7 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
                     out = {seat: t for t, role, seat, _ in rec["refreshed"] if role == "player"}
                     to_server.append(received - t0)
                     fan_out += [out[seat] - received for seat in seats]
+                    refresh_cpu += [c for t, role, _, c in rec["refreshed"] if role == "player"]
                     to_page += [stamp - out[seat] for stamp, seat in zip(seen, seats, strict=True)]
                     if os.environ.get("BENCH_VERBOSE"):
                         steps = " ".join(
@@ -333,6 +335,7 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
             "max_ms": worst, "priority": priority, "server_cpu_ms": 1000 * server_cpu,
             "browser_cpu_ms": 1000 * browser_cpu, "to_server": percentiles(to_server),
             "fan_out": percentiles(fan_out), "to_page": percentiles(to_page),
+            "refresh_cpu": percentiles(refresh_cpu),
             "missed": missed}  # fmt: skip
 
 
@@ -558,6 +561,7 @@ def main() -> None:
             ("to_server", "the GM's click to its message on the server"),
             ("fan_out", "the server: that message to each player page's update sent"),
             ("to_page", "the update sent to shown on the player page"),
+            ("refresh_cpu", "the server's CPU time of one player page's refresh"),
         ):
             median, p95, worst = r[key]
             print(f"  {what}: median {median:.0f} ms, p95 {p95:.0f} ms, max {worst:.0f} ms")

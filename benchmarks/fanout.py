@@ -15,7 +15,9 @@ benchmark reads it between actions, so no page load competes with the pages it m
 ``["received", t]``, ``["sent", t, command type]``, ``["refreshed", t, role, seat, cpu]``,
 ``["slow", t, ms, what]`` and ``["gc", t, ms, generation]`` (each collection of the cyclic
 garbage collector), with CPU times in ms and ``t`` in epoch milliseconds, the clock the
-browsers' ``performance.timeOrigin`` uses. Opening ``/fanout`` once installs the wrappers. Not
+browsers' ``performance.timeOrigin`` uses. With ``BENCH_PROFILE=file`` every refresh runs under
+``cProfile`` and the stats are saved to that file every 45 refreshes (a diagnostic: it slows
+them). Opening ``/fanout`` once installs the wrappers. Not
 part of the site.
 """
 
@@ -61,9 +63,19 @@ def _install(now=time.time, cpu_now=time.thread_time) -> types.ModuleType:
         write("sent", now() * 1000, command.get("type"))
         return send(self, command, expected_version)
 
+    profile_to = os.environ.get("BENCH_PROFILE")
+    profile = __import__("cProfile").Profile() if profile_to else None
+    refreshes = [0]
+
     def timed_refresh(self):
         cpu = cpu_now()
-        refresh(self)
+        if profile is None:
+            refresh(self)
+        else:
+            profile.runcall(refresh, self)
+            refreshes[0] += 1
+            if refreshes[0] % 45 == 0:
+                profile.dump_stats(profile_to)
         write("refreshed", now() * 1000, self.role, self.seat, (cpu_now() - cpu) * 1000)
 
     run = asyncio.events.Handle._run

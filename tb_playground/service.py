@@ -97,6 +97,7 @@ class CombatService:
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
         self._previews: OrderedDict = OrderedDict()
+        self._preview_keys: dict = {}  # (table, seat, visible) -> (version, key in _previews)
         self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
@@ -161,6 +162,8 @@ class CombatService:
                 del self._drawn[key]
             for key in [k for k in self._previews if k[0] not in tables]:
                 del self._previews[key]
+            for key in [k for k in self._preview_keys if k[0] not in tables]:
+                del self._preview_keys[key]
         for table in self.store.open_tables():
             if table.name not in tables:
                 table.forget_drawn()
@@ -253,7 +256,18 @@ class CombatService:
         declaration, another combatant's hit) costs every player page nothing. With
         ``compute=False`` a preview not in the cache is None rather than computed.
         """
-        key = (table.name, seat, _preview_key(table.state_of([seat, *visible]), seat, visible))
+        asked = (table.name, seat, tuple(visible))
+        with self._lock:
+            known = self._preview_keys.get(asked)
+        if known is not None and known[0] == table.version:
+            key = known[1]  # the table has not changed since: the same key
+        else:
+            state = table.state_of([seat, *visible])
+            key = (table.name, seat, _preview_key(state, seat, visible))
+            with self._lock:
+                self._preview_keys[asked] = (state["version"], key)
+                while len(self._preview_keys) > PREVIEW_CACHE:
+                    del self._preview_keys[next(iter(self._preview_keys))]
         with self._lock:
             if key in self._previews:
                 self._previews.move_to_end(key)

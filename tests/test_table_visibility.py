@@ -13,6 +13,7 @@ import random
 import pytest
 from table_helpers import encounter, new_table, roster, soak7
 
+from tb_playground.table import view as views
 from tb_playground.table.commands import COMMANDS
 
 SECRET = "Zyxwv the Unseen"
@@ -73,6 +74,8 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
         state = t.state
         for viewer, vseat in (("player", "ronan"), ("player", "the-brick"), ("spectator", None)):
             view = t.view_for(viewer, vseat)
+            # Made again from scratch, nothing shared with the other seats' views: the same.
+            assert view == views.view_for(state, t.events, viewer, vseat)
             text = json.dumps(view)
             assert SECRET not in text and "zyxwv" not in text
             assert str(state["seed"]) not in text
@@ -128,3 +131,15 @@ def test_brackets_stay_secret_until_the_reveal(tmp_path):
     after = t.view_for("player", "the-brick")
     ronan = next(c for c in after["combatants"] if c["id"] == "ronan")
     assert ronan["bracket"] == "slow" and "Slow" in after["log"][-1]["text"]
+
+
+def test_seats_share_the_views_of_the_others_until_the_next_change(tmp_path):
+    t = _game(tmp_path)
+    ronan, brick, watcher = (t.view_for(*who) for who in (
+        ("player", "ronan"), ("player", "the-brick"), ("spectator", None)))  # fmt: skip
+    of = lambda view, cid: next(c for c in view["combatants"] if c["id"] == cid)  # noqa: E731
+    assert of(ronan, "opponent") is of(brick, "opponent") is of(watcher, "opponent")
+    assert of(ronan, "ronan") is not of(watcher, "ronan")  # a seat's own is its own
+    assert of(ronan, "ronan")["you"] and not of(watcher, "ronan")["you"]
+    t.apply({"type": "note", "text": "later"})
+    assert of(t.view_for("player", "ronan"), "opponent") is not of(ronan, "opponent")

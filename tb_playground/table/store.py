@@ -76,6 +76,8 @@ class Table:
         self._state = fold(events)
         self._in_force, self._redo = undo_stack(events)
         self._log_cache: dict = {}
+        #: The version the shared combatant views were made for, and those views.
+        self._shared: tuple[int, dict] = (-1, {})
         self._lock = threading.RLock()
         self._subscribers: dict[int, Callable] = {}
         self._next_handle = 0
@@ -130,6 +132,7 @@ class Table:
         """Drop the cached log lines (made again by the next ``view_for``)."""
         with self._lock:
             self._log_cache.clear()
+            self._shared = (-1, {})
 
     def view_for(self, role: str, seat: str | None = None) -> dict:
         """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered."""
@@ -137,6 +140,8 @@ class Table:
             check_sender(self._state, role, seat)
             if len(self._log_cache) > 50_000:
                 self._log_cache.clear()
+            if self._shared[0] != self._state["version"]:
+                self._shared = (self._state["version"], {})
             return views.view_for(
                 self._state,
                 self._events,
@@ -144,6 +149,7 @@ class Table:
                 seat,
                 undo=(bool(self._in_force), bool(self._redo)),
                 cache=self._log_cache,
+                shared=self._shared[1],
             )
 
     # -- changing ------------------------------------------------------------------------------

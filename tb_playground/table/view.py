@@ -116,6 +116,16 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
     return out
 
 
+def _combatant_for(state: dict, c: dict, role: str, seat: str | None, shared: dict | None) -> dict:
+    """``_combatant``, shared between the non-GM views in which ``c`` is not the seat."""
+    if shared is None or _sees_all(role) or (role == "player" and seat == c["id"]):
+        return _combatant(state, c, role, seat)
+    made = shared.get(c["id"])
+    if made is None:
+        made = shared[c["id"]] = _combatant(state, c, "spectator", None)
+    return made
+
+
 def _ids_in(data: dict) -> list[str]:
     found = [data[k] for k in _ID_KEYS if isinstance(data.get(k), str)]
     return found
@@ -252,14 +262,20 @@ def view_for(
     seat: str | None = None,
     undo: tuple[bool, bool] | None = None,
     cache: dict | None = None,
+    shared: dict | None = None,
 ) -> dict:
     """The table as ``role`` may see it (module docstring); JSON-ready.
 
     ``undo`` is (can undo, can redo) when the caller keeps the stacks; ``cache`` a dict the
-    caller keeps to reuse log lines (keyed by everything a line depends on).
+    caller keeps to reuse log lines (keyed by everything a line depends on); ``shared`` a dict
+    the caller empties whenever the state changes, in which every player's and spectator's view
+    shares one dict per combatant not their own (the same for all of them: treat it as
+    read-only).
     """
     ids = [cid for cid in state["ids"] if _visible(state, cid, role)]
-    combatants = [_combatant(state, state["combatants"][cid], role, seat) for cid in ids]
+    combatants = [
+        _combatant_for(state, state["combatants"][cid], role, seat, shared) for cid in ids
+    ]
     up = state["up"] if state["up"] and _visible(state, state["up"], role) else None
     log = []
     hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])

@@ -442,7 +442,7 @@ def draw_table(v: dict, seat: str | None) -> dict:
         "banner": f'<div class="banner">{banner}</div>' if banner else "",
         "me": render.card(me, phase) if me else "",
         "order": render.declaration_status(v) + render.order_line(v),
-        "cards": [render.card(c, phase) for c in cs if c is not me],
+        "cards": [render.shared_card(c, phase) for c in cs if c is not me],
         "pending": render.pending(v),
         "log": f"<h3>Dice and events</h3>{render.log(v)}",
         "attacks": None,
