@@ -40,12 +40,12 @@ def require_int(name: str, value: object, low: int | None = None, high: int | No
     ValueError
         If ``value`` is not an integer (``bool`` and floats included) or is out of range.
     """
-    allowed = _describe_range(low, high)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        allowed = _describe_range(low, high)
         raise ValueError(f"{name} must be a whole number {allowed}, got {value!r}")
     value = int(value)
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{name} must be {allowed}, got {value}")
+        raise ValueError(f"{name} must be {_describe_range(low, high)}, got {value}")
     return value
 
 

@@ -62,6 +62,7 @@ class TableSession:
         self._scheduled = False
         self._lock = threading.Lock()
         self._closed = False
+        self._acting = False  # in send(): this page's own command
         self._handle = table.subscribe(self._changed)
 
     # -- from the table's thread ---------------------------------------------------------------
@@ -75,9 +76,19 @@ class TableSession:
         if doc is None:  # no document (a script): refresh right here
             self._refresh()
             return
+        # The page whose command this was refreshes after the others: its user knows what they
+        # did, and its browser (on the GM's laptop, for the GM) then redraws once every other
+        # page's update is out (one more tick, behind theirs).
+        refresh = self._refresh_after_the_others if self._acting else self._refresh
         try:
-            doc.add_next_tick_callback(self._refresh)
+            doc.add_next_tick_callback(refresh)
         except Exception:  # noqa: BLE001 - the session is gone; stop listening
+            self.close()
+
+    def _refresh_after_the_others(self) -> None:
+        try:
+            self._doc.add_next_tick_callback(self._refresh)
+        except Exception:  # noqa: BLE001 - the session is gone
             self.close()
 
     # -- in the page's own document ------------------------------------------------------------
@@ -102,6 +113,7 @@ class TableSession:
         """Apply ``command`` as this session's role and seat; "" or the reason it was refused."""
         if self._closed:
             return "This page has left the table."
+        self._acting = True
         try:
             self.table.apply(
                 command, role=self.role, seat=self.seat, expected_version=expected_version
@@ -112,6 +124,8 @@ class TableSession:
             return f"Not allowed: {err}."
         except (ValueError, TypeError) as err:
             return str(err)
+        finally:
+            self._acting = False
         return ""
 
     def close(self) -> None:
