@@ -87,6 +87,36 @@ def test_session_refreshes_once_per_burst_and_stops_after_close(service):
     assert scheduled == [] and s.send({"type": "note", "text": "x"}) != ""
 
 
+def test_the_page_that_acted_refreshes_after_the_others(service):
+    """Each tick runs the callbacks queued before it (as Bokeh's event loop does): the GM's
+    own page, first to subscribe, refreshes after both players' pages."""
+    table = service.create("Order", two_characters())
+    ticks: list[list] = [[]]
+    drawn = []
+
+    class Doc:
+        session_context = None
+
+        def add_next_tick_callback(self, cb):
+            ticks[-1].append(cb)
+
+    gm = TableSession(table, "gm", None, lambda: drawn.append("gm"), doc=Doc())
+    for seat in ("ronan", "the-brick"):
+        TableSession(table, "player", seat, lambda seat=seat: drawn.append(seat), doc=Doc())
+    assert gm.send({"type": "share", "on": True}) == ""
+    while ticks[-1]:
+        now = ticks[-1]
+        ticks.append([])
+        for cb in now:
+            cb()
+    assert drawn == ["ronan", "the-brick", "gm"]
+    table.apply({"type": "note", "text": "from elsewhere"})  # no page acted: subscription order
+    drawn.clear()
+    for cb in ticks[-1]:
+        cb()
+    assert drawn == ["gm", "ronan", "the-brick"]
+
+
 def test_commands_from_many_threads_reach_every_session(service):
     table = service.create("T", evil_fight())
     seen = []
