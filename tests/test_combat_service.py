@@ -511,3 +511,40 @@ print(frozen, "tb_playground.views.gm_page" in sys.modules, gone() is None)
     link, frozen = out.stdout.splitlines()[0], out.stdout.split()[-3:]
     assert link.startswith("tb_playground: GM page at http://localhost:5006/gm?key=")
     assert int(frozen[0]) > 100_000 and frozen[1:] == ["True", "True"]
+
+
+def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
+    """A page's update leaves in one packet: its websocket is corked inside the block (Linux)
+    and uncorked after. Guards the private Bokeh and tornado attributes it reaches for."""
+    import socket
+
+    from bokeh.client import pull_session
+    from conftest import free_port, wait_for_http
+
+    from tb_playground.views.combat_session import one_packet
+
+    docs = []
+
+    def app():
+        docs.append(pn.state.curdoc)
+        return pn.pane.HTML("x")
+
+    port = free_port()
+    server = pn.serve(
+        {"app": app}, port=port, address="127.0.0.1", threaded=True, show=False,
+        websocket_origin=[f"127.0.0.1:{port}"],
+    )  # fmt: skip
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/app")
+        client = pull_session(url=f"http://127.0.0.1:{port}/app")
+        doc = docs[-1]
+        conns = list(doc.session_context._session._subscribed_connections)
+        socks = [c._socket.ws_connection.stream.socket for c in conns]
+        corked = lambda: [s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CORK) for s in socks]  # noqa: E731
+        assert len(socks) == 1 and corked() == [0]
+        with one_packet(doc):
+            inside = corked()
+        assert inside == [1] and corked() == [0]
+        client.close()
+    finally:
+        server.stop()

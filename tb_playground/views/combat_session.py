@@ -13,8 +13,10 @@ permission.
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 
 import panel as pn
 import param
@@ -27,6 +29,39 @@ from tb_playground.table.rules import KI_PURPOSES, MOVES
 
 from . import combat_render as render
 from .format import READABLE_BUTTONS
+
+#: Linux's TCP_CORK (None elsewhere): a socket holds what is written until it is uncorked.
+_CORK = getattr(socket, "TCP_CORK", None)
+
+
+@contextmanager
+def one_packet(doc):
+    """Send what ``doc``'s browser gets inside the block as one packet (Linux; elsewhere as is).
+
+    Bokeh writes each message as three websocket frames (header, metadata, content), each its
+    own write to the socket, and each write wakes the browser. Corked, the three go out
+    together when the block ends, so a page's browser wakes once per update; on the GM's
+    laptop that is one interruption of the server instead of three for every page it serves.
+    """
+    corked = []
+    if _CORK is not None:
+        session = getattr(getattr(doc, "session_context", None), "_session", None)
+        for conn in getattr(session, "_subscribed_connections", ()):
+            stream = getattr(getattr(conn._socket, "ws_connection", None), "stream", None)
+            sock = getattr(stream, "socket", None)
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, _CORK, 1)
+            except (AttributeError, OSError):
+                continue
+            corked.append(sock)
+    try:
+        yield
+    finally:
+        for sock in corked:
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, _CORK, 0)
+            except OSError:
+                pass  # the page closed meanwhile
 
 
 class TableSession:
@@ -102,7 +137,7 @@ class TableSession:
             self._on_change()
             return
         # One message per refresh: every pane's change is held and sent together.
-        with set_curdoc(self._doc), hold(self._doc):
+        with set_curdoc(self._doc), one_packet(self._doc), hold(self._doc):
             self._on_change()
 
     def view(self) -> dict:
