@@ -98,6 +98,7 @@ class CombatService:
         self._lock = threading.RLock()
         self._previews: OrderedDict = OrderedDict()
         self._preview_keys: dict = {}  # (table, seat, visible) -> (version, key in _previews)
+        self._memos: dict = {}  # table name -> (version, memo)
         self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
@@ -164,6 +165,8 @@ class CombatService:
                 del self._previews[key]
             for key in [k for k in self._preview_keys if k[0] not in tables]:
                 del self._preview_keys[key]
+            for name in [n for n in self._memos if n not in tables]:
+                del self._memos[name]
         for table in self.store.open_tables():
             if table.name not in tables:
                 table.forget_drawn()
@@ -245,6 +248,22 @@ class CombatService:
             while len(self._drawn) > DRAWN_CACHE:
                 self._drawn.popitem(last=False)
         return made
+
+    def memo(self, table: Table, version: int) -> dict:
+        """A dict for what the non-GM pages of ``table`` at ``version`` all draw alike.
+
+        That is the cards of the combatants not their own seat. The newest version's is kept,
+        and dropped with the other caches once no page shows the table; asked for an older
+        version, a fresh dict (kept by no one).
+        """
+        with self._lock:
+            known, memo = self._memos.get(table.name, (-1, None))
+            if version == known:
+                return memo
+            memo = {}
+            if version > known:
+                self._memos[table.name] = (version, memo)
+            return memo
 
     def previews(
         self, table: Table, seat: str, visible: list[str], compute: bool = True

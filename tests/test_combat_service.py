@@ -548,3 +548,22 @@ def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
         client.close()
     finally:
         server.stop()
+
+
+def test_cards_the_seats_share_are_drawn_once_per_version(service, monkeypatch):
+    from tb_playground.views.table_page import draw_table
+
+    table = service.create("Memo", two_characters())
+    drawn = []
+    card = render.card
+    monkeypatch.setattr(render, "card", lambda c, phase: drawn.append(c["id"]) or card(c, phase))
+    v = table.version
+    ronan = draw_table(table.view_for("player", "ronan"), "ronan", service.memo(table, v))
+    brick = draw_table(table.view_for("player", "the-brick"), "the-brick", service.memo(table, v))
+    assert drawn.count("guard-dog") == 1  # the Brick's page reused Ronan's
+    assert ronan["cards"][-1] == brick["cards"][-1] and "Guard dog" in ronan["cards"][-1]
+    assert service.memo(table, v - 1) == {}  # an older version's: not the kept one
+    memo = service.memo(table, v)
+    assert memo and service.memo(table, v) is memo
+    service.forget_unwatched()  # no page shows the table: dropped
+    assert service.memo(table, v) == {}

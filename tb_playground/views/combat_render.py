@@ -7,8 +7,6 @@ HTML. Numbers are formatted with ``format.percent``.
 
 from __future__ import annotations
 
-import threading
-
 from .format import escape, percent
 
 #: Stylesheet for every combat pane (passed into each pane's shadow root). Colours follow the
@@ -193,29 +191,6 @@ def card(c: dict, phase: str) -> str:
     return (
         f'<div class="{" ".join(classes)}" data-id="{escape(c["id"])}">{head}{"".join(body)}</div>'
     )
-
-
-#: The last cards drawn by ``shared_card``: id of the view -> (view, phase, HTML).
-_CARDS: dict[int, tuple[dict, str, str]] = {}
-_CARDS_LOCK = threading.Lock()
-
-
-def shared_card(c: dict, phase: str) -> str:
-    """``card(c, phase)`` drawn once for a combatant view several seats share.
-
-    ``Table.view_for`` gives every player and spectator the same view of each combatant that is
-    not their own seat, until the table changes; its card is the same HTML for all of them.
-    """
-    with _CARDS_LOCK:
-        hit = _CARDS.get(id(c))
-    if hit is not None and hit[0] is c and hit[1] == phase:
-        return hit[2]
-    html = card(c, phase)
-    with _CARDS_LOCK:
-        _CARDS[id(c)] = (c, phase, html)  # holding c: its id is not reused while here
-        while len(_CARDS) > 64:
-            del _CARDS[next(iter(_CARDS))]
-    return html
 
 
 def order_line(view: dict) -> str:

@@ -326,7 +326,12 @@ class TablePage(pn.viewable.Viewer):
         if not s.table.code_matches(self.code):
             self.drop("The GM changed the join code: ask for the new one.")
             return
-        d = self.service.drawn(s.table, s.role, s.seat, lambda view: draw_table(view, s.seat))
+        d = self.service.drawn(
+            s.table,
+            s.role,
+            s.seat,
+            lambda view: draw_table(view, s.seat, self.service.memo(s.table, view["version"])),
+        )
         v = self.view = d["view"]
         for pane in ("header", "banner", "me", "order", "pending", "log"):
             update(getattr(self, pane), object=d[pane])
@@ -413,10 +418,12 @@ def attacks_html(previews: list[dict], v: dict) -> str:
     return f"<div><b>Your attacks</b></div>{table}" if table else ""
 
 
-def draw_table(v: dict, seat: str | None) -> dict:
+def draw_table(v: dict, seat: str | None, memo: dict | None = None) -> dict:
     """The players' page HTML for the view ``v`` of ``seat`` (shared by every page of it).
 
     The attack odds are added under "attacks" once known (``TablePage._show_attacks``).
+    ``memo`` (``CombatService.memo``) holds the cards of the combatants not the seat, which
+    are the same for every player and spectator at this version of the table.
     """
     cs = v["combatants"]
     me = next((c for c in cs if c["id"] == seat), None) if seat else None
@@ -442,7 +449,7 @@ def draw_table(v: dict, seat: str | None) -> dict:
         "banner": f'<div class="banner">{banner}</div>' if banner else "",
         "me": render.card(me, phase) if me else "",
         "order": render.declaration_status(v) + render.order_line(v),
-        "cards": [render.shared_card(c, phase) for c in cs if c is not me],
+        "cards": [_shared_card(c, phase, memo) for c in cs if c is not me],
         "pending": render.pending(v),
         "log": f"<h3>Dice and events</h3>{render.log(v)}",
         "attacks": None,
@@ -453,6 +460,17 @@ def draw_table(v: dict, seat: str | None) -> dict:
             else ""
         ),
     }
+
+
+def _shared_card(c: dict, phase: str, memo: dict | None) -> str:
+    """``render.card``, drawn once per table version for the seats that share it."""
+    if memo is None:
+        return render.card(c, phase)
+    key = ("card", c["id"], phase)
+    html = memo.get(key)
+    if html is None:
+        html = memo[key] = render.card(c, phase)
+    return html
 
 
 def table_page(service: CombatService | None = None) -> pn.Template:
