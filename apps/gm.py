@@ -8,7 +8,7 @@ from tb_playground.views.site import use_known_theme
 
 use_known_theme()  # before any widget reads it: ?theme=light is the default
 pn.extension(sizing_mode="stretch_width")
-get_service()  # the process's tables; prints the GM link once (at start with --warm)
+get_service()  # the process's tables; prints the GM link once (at start with the README's --setup)
 
 if pn.state.served:
     gm_page().servable()

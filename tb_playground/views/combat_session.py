@@ -198,9 +198,8 @@ class LiveHTML(pn.pane.HTML):
         """Set ``object`` to ``html`` and each of its models' text at once.
 
         In the page's own document (where a ``TableSession`` refreshes, the document locked)
-        param's watchers and Panel's per-model dispatch are skipped: they took about half of
-        a refresh's time on the server, run for every page on every change (note 0009).
-        Anywhere else this is ``self.object = html``.
+        param's watchers and Panel's per-model dispatch are skipped; they run for every pane of
+        every page on every change. Anywhere else this is ``self.object = html``.
         """
         if html == self.object:
             return
