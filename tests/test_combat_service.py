@@ -567,3 +567,20 @@ def test_cards_the_seats_share_are_drawn_once_per_version(service, monkeypatch):
     assert memo and service.memo(table, v) is memo
     service.forget_unwatched()  # no page shows the table: dropped
     assert service.memo(table, v) == {}
+
+
+def test_a_pane_outside_a_refresh_is_set_the_panel_way():
+    """``LiveHTML.show`` takes its short way only inside a held, served document; elsewhere
+    (here a document with no session: a notebook or a script) Panel's own update runs."""
+    from bokeh.document import Document
+
+    from tb_playground.views.combat_session import html_pane
+
+    pane = html_pane("x")
+    seen = []
+    pane.param.watch(lambda e: seen.append(e.new), "object")
+    model = pane.get_root(Document())
+    pane.show("<b>one</b>")
+    assert seen == ["<b>one</b>"] and "one" in model.text
+    pane.show("<b>one</b>")  # unchanged: nothing
+    assert seen == ["<b>one</b>"]

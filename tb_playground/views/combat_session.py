@@ -197,9 +197,10 @@ class LiveHTML(pn.pane.HTML):
     def show(self, html: str) -> None:
         """Set ``object`` to ``html`` and each of its models' text at once.
 
-        In the page's own document (where a ``TableSession`` refreshes, the document locked)
-        param's watchers and Panel's per-model dispatch are skipped; they run for every pane of
-        every page on every change. Anywhere else this is ``self.object = html``.
+        Inside a ``TableSession`` refresh (a served page's own document, held, on its own
+        thread) param's watchers and Panel's per-model dispatch are skipped; they run for every
+        pane of every page on every change. Anywhere else (a widget's callback, a notebook,
+        another thread) this is ``self.object = html``, which Panel sends its own way.
         """
         if html == self.object:
             return
@@ -207,9 +208,10 @@ class LiveHTML(pn.pane.HTML):
         for ref, (model, _) in self._models.items():
             if ref in pn.state._fake_roots or ref not in pn.state._views:
                 continue
-            doc = pn.state._views[ref][2]
-            if doc.session_context is not None and not pn.state._unblocked(doc):
-                self.object = html  # another document's thread: Panel schedules it
+            _, _, doc, comm = pn.state._views[ref]
+            served = comm is None and doc.session_context is not None
+            if not (served and doc.callbacks.hold_value and pn.state._unblocked(doc)):
+                self.object = html
                 return
             models.append(model)
         with param.parameterized.discard_events(self):

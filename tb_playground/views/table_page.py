@@ -69,6 +69,8 @@ class TablePage(pn.viewable.Viewer):
         if code:
             self.code_input.value = code
             self.find(name)
+            if seat and self._found is not None:
+                self.join(seat)  # not a seat at this table: it says so
 
     def __panel__(self):
         return self._layout
