@@ -97,7 +97,6 @@ class CombatService:
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
         self._previews: OrderedDict = OrderedDict()
-        self._preview_keys: dict = {}  # (table, seat, visible) -> (version, key in _previews)
         self._memos: dict = {}  # table name -> (version, memo)
         self._drawn: OrderedDict = OrderedDict()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
@@ -163,8 +162,6 @@ class CombatService:
                 del self._drawn[key]
             for key in [k for k in self._previews if k[0] not in tables]:
                 del self._previews[key]
-            for key in [k for k in self._preview_keys if k[0] not in tables]:
-                del self._preview_keys[key]
             for name in [n for n in self._memos if n not in tables]:
                 del self._memos[name]
         for table in self.store.open_tables():
@@ -250,10 +247,11 @@ class CombatService:
         return made
 
     def memo(self, table: Table, version: int) -> dict:
-        """A dict for what the non-GM pages of ``table`` at ``version`` all draw alike.
+        """A dict for what holds for ``table`` at ``version`` only.
 
-        That is the cards of the combatants not their own seat. The newest version's is kept,
-        and dropped with the other caches once no page shows the table; asked for an older
+        The cards every player and spectator draws alike (those of the combatants not their
+        own seat) and the attack previews' cache keys. The newest version's is kept, and
+        dropped with the other caches once no page shows the table; asked for an older
         version, a fresh dict (kept by no one).
         """
         with self._lock:
@@ -275,18 +273,12 @@ class CombatService:
         declaration, another combatant's hit) costs every player page nothing. With
         ``compute=False`` a preview not in the cache is None rather than computed.
         """
-        asked = (table.name, seat, tuple(visible))
-        with self._lock:
-            known = self._preview_keys.get(asked)
-        if known is not None and known[0] == table.version:
-            key = known[1]  # the table has not changed since: the same key
-        else:
+        asked = ("preview key", seat, tuple(visible))
+        key = self.memo(table, table.version).get(asked)  # the same until the table changes
+        if key is None:
             state = table.state_of([seat, *visible])
             key = (table.name, seat, _preview_key(state, seat, visible))
-            with self._lock:
-                self._preview_keys[asked] = (state["version"], key)
-                while len(self._preview_keys) > PREVIEW_CACHE:
-                    del self._preview_keys[next(iter(self._preview_keys))]
+            self.memo(table, state["version"])[asked] = key
         with self._lock:
             if key in self._previews:
                 self._previews.move_to_end(key)
