@@ -13,7 +13,12 @@ import holoviews as hv
 import numpy as np
 import pytest
 
-from tb_playground.engine import armor_distribution, check_odds, damage_distribution
+from tb_playground.engine import (
+    armor_distribution,
+    check_odds,
+    damage_distribution,
+    success_curve,
+)
 from tb_playground.models import Check
 from tb_playground.views import OddsPlayground
 from tb_playground.views.damage_explorer import DamageExplorer
@@ -117,6 +122,14 @@ def test_one_more_point_is_said_in_words():
     assert "pts" not in html
     assert "one more point of Difficulty (or of Element) adds" in html
     assert "percentage points" in html
+    # The words and the numbers agree: at the first TN, one more point goes from P(t) to P(t+1).
+    found = re.search(
+        r"At TN (\d+), .*? adds (\d+) percentage points .*?: ([\d.]+)% becomes ([\d.]+)%", html
+    )
+    t, step, before, after = int(found[1]), int(found[2]), float(found[3]), float(found[4])
+    assert before == pytest.approx(100 * float(success_curve(np.array([t]))[0]), abs=0.05)
+    assert after == pytest.approx(100 * float(success_curve(np.array([t + 1]))[0]), abs=0.05)
+    assert step == round(after - before)
 
 
 def test_element_slider_is_off_untrained_with_the_reason():

@@ -25,6 +25,7 @@ from tb_playground.engine import (
     gift_check_target,
     group_odds,
     help_sources,
+    one_more_point,
     opposed_odds,
     resource_check_odds,
     resource_check_target,
@@ -65,6 +66,23 @@ def test_difficulty_step_mid_curve_and_extremes():
     np.testing.assert_allclose(
         difficulty_step(np.array([3, 11, 19])), [0.02, 0.10, 0.02], rtol=0, atol=1e-12
     )
+
+
+def test_one_more_point_is_the_step_up_at_every_tn():
+    """The step a player at TN t gains from one more point, against brute force over faces."""
+    from itertools import product
+
+    def plain(t: int) -> Fraction:
+        # RULES.md, Core Roll: at or under the TN succeeds, a kept 2 whatever the TN, never 20.
+        faces = product(range(1, 11), repeat=2)
+        wins = sum(1 for a, b in faces if (a + b <= t or a + b == 2) and a + b != 20)
+        return Fraction(wins, 100)
+
+    targets = np.arange(-3, 26)
+    got = one_more_point(targets)
+    for t, step in zip(targets, got, strict=True):
+        assert step == pytest.approx(float(plain(t + 1) - plain(t)), abs=1e-12), t
+    np.testing.assert_allclose(got[:-1], difficulty_step(targets[1:]), rtol=0, atol=1e-12)
 
 
 def test_extreme_targets():

@@ -21,7 +21,7 @@ from tb_playground.engine import (
     PUBLISHED_TARGETS,
     check_odds,
     damage_distribution,
-    difficulty_step,
+    one_more_point,
     roll_odds,
     success_curve,
 )
@@ -90,7 +90,7 @@ def test_worth_and_ladder_csv():
         got = [float(r[f"{name} chance"]) for r in rows]
         assert np.allclose(got, success_curve(targets, sign), rtol=0, atol=TOL)
     step = [float(r["One more point adds (Normal)"]) for r in rows]
-    assert np.allclose(step, difficulty_step(targets), rtol=0, atol=TOL)
+    assert np.allclose(step, one_more_point(targets), rtol=0, atol=TOL)
     # rules/004 "What Your Target Is Worth": TN 11 is 55% for a Normal roll.
     assert rows[list(targets).index(11)]["Normal chance"] == "0.55"
     header, rows = read(ladder_csv())

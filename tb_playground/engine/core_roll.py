@@ -398,12 +398,25 @@ def success_curve(
 def difficulty_step(
     targets: np.ndarray, advantage: int = 0, crit_max: int = 2, reroll_catastrophe: bool = False
 ) -> np.ndarray:
-    """What one more point of Difficulty (one more TN) is worth at each TN in ``targets``.
+    """What the point of Difficulty that reached each TN in ``targets`` was worth.
 
     rules/004: "One point of Difficulty is worth ~10 points of probability mid-curve, ~2 at
-    the extremes". Returns P(success at t) - P(success at t - 1).
+    the extremes". Returns P(success at t) - P(success at t - 1): the chance of rolling
+    exactly t on a plain roll. ``one_more_point`` is the step from t up to t + 1.
     """
     targets = require_int_array("targets", targets, -MAX_TARGET, MAX_TARGET).reshape(-1)
     return success_curve(targets, advantage, crit_max, reroll_catastrophe) - success_curve(
         targets - 1, advantage, crit_max, reroll_catastrophe
     )
+
+
+def one_more_point(
+    targets: np.ndarray, advantage: int = 0, crit_max: int = 2, reroll_catastrophe: bool = False
+) -> np.ndarray:
+    """What one more point of Element (or one less of Difficulty) adds at each TN in ``targets``.
+
+    P(success at t + 1) - P(success at t): what a player at TN t gains from one more point
+    (RULES.md, Core Roll; rules/004 "What Your Target Is Worth").
+    """
+    targets = require_int_array("targets", targets, -MAX_TARGET, MAX_TARGET - 1).reshape(-1)
+    return difficulty_step(targets + 1, advantage, crit_max, reroll_catastrophe)

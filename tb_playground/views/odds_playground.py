@@ -17,7 +17,7 @@ from tb_playground.engine import (
     PUBLISHED_TARGETS,
     TIER_NAMES,
     Odds,
-    difficulty_step,
+    one_more_point,
     success_curve,
     tier_rules,
 )
@@ -137,7 +137,7 @@ def _worth_html() -> str:
     for sign, label in ADVANTAGE_LABELS.items():
         cells = "".join(f"<td>{escape(percent(p))}</td>" for p in success_curve(targets, sign))
         rows.append(f"<tr><td>{escape(label)}</td>{cells}</tr>")
-    step = difficulty_step(targets)
+    step = one_more_point(targets)
     steps = "".join(f"<td>+{100 * s:.0f}</td>" for s in step)
     rows.append(f"<tr><td>One more point adds</td>{steps}</tr>")
     normal = success_curve(targets, 0)
@@ -180,7 +180,7 @@ def worth_csv() -> str:
     """
     targets = np.array(PUBLISHED_TARGETS)
     curves = {label: success_curve(targets, sign) for sign, label in ADVANTAGE_LABELS.items()}
-    step = difficulty_step(targets)
+    step = one_more_point(targets)
     header = ["Target", *(f"{label} chance" for label in curves), "One more point adds (Normal)"]
     rows = [
         [int(t), *(float(c[i]) for c in curves.values()), float(step[i])]
