@@ -24,8 +24,8 @@ import numpy as np
 from tb_playground.engine import AttackProfile, fight_odds, to_hit_odds
 from tb_playground.lab import simulate, sweep
 from tb_playground.models import Encounter
+from tb_playground.models.combatants import encounter_records
 from tb_playground.models.files import load
-from tb_playground.table.roster import encounter_records
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 

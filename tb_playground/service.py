@@ -32,12 +32,9 @@ import weakref
 from collections import OrderedDict
 from pathlib import Path
 
-from tb_playground.models import Encounter
+from tb_playground.models import Encounter, roster
 from tb_playground.table import Table, TableStore
 from tb_playground.table.previews import attack_previews
-
-#: Where the example encounters and roster files live in a checkout.
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 
 #: How many (table, version, seat) attack previews the service keeps.
 PREVIEW_CACHE = 256
@@ -293,18 +290,12 @@ class CombatService:
         return found
 
     def encounter_files(self) -> dict[str, Path]:
-        """The example encounter files by label."""
-        return {
-            p.name.removesuffix(".encounter.yaml"): p for p in sorted(ROSTER.glob("*.encounter.*"))
-        }
+        """The example encounter files by label (``models.roster``: checkout or package data)."""
+        return roster.encounter_files()
 
     def creature_files(self) -> dict[str, Path]:
         """The example roster files (characters and creatures) by file name."""
-        return {
-            p.name: p
-            for p in sorted(ROSTER.glob("*"))
-            if p.suffix in (".yaml", ".yml", ".json") and ".encounter." not in p.name
-        }
+        return roster.creature_files()
 
 
 #: Parts of the table state attack previews never read.

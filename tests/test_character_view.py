@@ -165,7 +165,7 @@ def test_the_roster_picker_loads_ronan_like_an_upload():
 
 
 def test_the_example_roster_is_parsed_once_and_shared_read_only():
-    from tb_playground.example_roster import example_roster
+    from tb_playground.models.roster import example_roster
     from tb_playground.views.character_sheet import default_creatures
 
     roster = example_roster()
@@ -179,7 +179,7 @@ def test_the_example_roster_is_parsed_once_and_shared_read_only():
 
 
 def test_without_a_roster_the_sheet_falls_back(monkeypatch, tmp_path):
-    import tb_playground.example_roster as er
+    import tb_playground.models.roster as er
 
     empty = er.read_roster(None)
     assert empty.creatures == () and "No example roster" in empty.problem
@@ -202,7 +202,7 @@ def test_an_installed_package_carries_the_roster(tmp_path):
     import subprocess
     import sys
 
-    from tb_playground.example_roster import read_roster
+    from tb_playground.models.roster import read_roster
 
     root = Path(__file__).resolve().parents[1]
     src = tmp_path / "src"

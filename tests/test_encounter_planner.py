@@ -18,17 +18,11 @@ import numpy as np
 import pytest
 
 from tb_playground.lab import simulate
+from tb_playground.lab.runs import PlannerRun, plain_from_files, result_tables
+from tb_playground.models.roster import build_encounter, roster_choices
 from tb_playground.service import CombatService
 from tb_playground.views import encounter_planner
-from tb_playground.views.encounter_planner import (
-    EncounterPlanner,
-    PlannerRun,
-    PlannerSettings,
-    build_encounter,
-    plain_from_files,
-    result_tables,
-    roster_choices,
-)
+from tb_playground.views.encounter_planner import EncounterPlanner, PlannerSettings
 
 KEY = "planner-key"
 

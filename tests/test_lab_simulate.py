@@ -33,10 +33,10 @@ from tb_playground.engine import (
 from tb_playground.lab import simulate, wilson_interval
 from tb_playground.lab.prepare import prepare
 from tb_playground.models import Creature, Encounter
+from tb_playground.models.combatants import encounter_records
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.table import rules
 from tb_playground.table.commands import decide
-from tb_playground.table.roster import encounter_records
 from tb_playground.table.state import apply_changes, initial_state
 from tests.table_helpers import roster
 

@@ -14,8 +14,8 @@ import pytest
 from tb_playground.engine import AttackProfile, damage_distribution, fight_odds, to_hit_odds
 from tb_playground.lab import TACTICS, compare_tactics, simulate, tactic_win_change
 from tb_playground.models import Creature, Encounter
+from tb_playground.models.combatants import encounter_records
 from tb_playground.models.creature import CreatureAttack
-from tb_playground.table.roster import encounter_records
 from tests.table_helpers import roster
 
 

@@ -457,7 +457,7 @@ def test_boosts_before_the_roll_move_p_win_as_the_exact_duel_says():
     from tb_playground.engine import AttackProfile, fight_odds, to_hit_odds
     from tb_playground.lab import wilson_interval
     from tb_playground.models import Creature, Encounter
-    from tb_playground.table.roster import encounter_records
+    from tb_playground.models.combatants import encounter_records
     from tests.table_helpers import roster
 
     dummy = Creature(name="Dummy", named=True, soak=9, health=8, defense_physical=4, attacks=[])
@@ -497,7 +497,7 @@ def test_the_ki_pool_switch_is_fought_with_the_pools_it_gives():
     """ki_pool_from_sub_stats rebuilds the characters (their pools) and fights them again."""
     from tb_playground.lab.prepare import prepare
     from tb_playground.lab.rules_lab import _under_switch
-    from tb_playground.table.roster import encounter_records
+    from tb_playground.models.combatants import encounter_records
 
     enc = example_encounter(*SUGGESTED_FIGHTS["ki_pool_from_sub_stats"])
     switched = _under_switch(enc, "ki_pool_from_sub_stats")

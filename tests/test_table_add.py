@@ -11,10 +11,10 @@ import copy
 import pytest
 from table_helpers import ROSTER, encounter, new_table, roster, start_and_declare
 
+from tb_playground.models.combatants import combatant_record
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import parse
 from tb_playground.table import TableStore
-from tb_playground.table.roster import combatant_record
 from tb_playground.table.rules import initiative_order
 
 

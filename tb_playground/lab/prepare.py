@@ -1,6 +1,6 @@
 """An encounter turned into flat arrays the simulator and the tactics read.
 
-The live table's plain combatant records (``table.roster.encounter_records``) give the numbers
+The live table's plain combatant records (``models.combatants.encounter_records``) give the numbers
 of every combatant: Elements, Defenses, walls, boosts, Klotho, tracks, Ki and attacks. Here they
 become per-combatant arrays and per-pair (attacker, target) attack specs: the attack chosen, its
 to-hit TN, dice, wall, boost bonus, Klotho and track; the Advantage sign of every condition set
@@ -113,7 +113,7 @@ class Prepared:
 
 def _records(encounter, ruleset):
     from tb_playground.models import Encounter
-    from tb_playground.table.roster import encounter_records
+    from tb_playground.models.combatants import encounter_records
 
     if isinstance(encounter, Encounter):
         records = encounter_records(encounter)
@@ -135,7 +135,7 @@ def _records(encounter, ruleset):
     else:
         raise TypeError(
             "encounter must be an Encounter, a list of combatant records "
-            "(table.roster.encounter_records) or a table's state, "
+            "(models.combatants.encounter_records) or a table's state, "
             f"got {type(encounter).__name__}"
         )
     if ruleset:

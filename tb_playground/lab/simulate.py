@@ -828,7 +828,7 @@ def simulate(
     ----------
     encounter : Encounter, list of dict or dict
         An Encounter (its sides, combatants and Ruleset), the live table's plain combatant
-        records (``table.roster.encounter_records``), a live table's state (its combatants as
+        records (``models.combatants.encounter_records``), a live table's state (its combatants as
         they are now and its Ruleset), or ``prepare.plain_encounter``'s form.
     fights : int
         How many fights, 1..10,000,000.

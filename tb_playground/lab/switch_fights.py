@@ -165,9 +165,9 @@ def example_encounter(party=("Ronan", "The Brick"), foes=("Grizzly bear", "Guard
 
     Names not in the roster are refused with a ValueError listing the ones that are.
     """
-    from tb_playground.example_roster import example_roster
     from tb_playground.models import Encounter
     from tb_playground.models.files import loads
+    from tb_playground.models.roster import example_roster
 
     roster = example_roster()
     characters = {c.name: c for c in roster.characters}

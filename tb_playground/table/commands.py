@@ -24,11 +24,11 @@ from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_element
 from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
 from tb_playground.engine.validation import require_bool, require_choice, require_int
+from tb_playground.models.combatants import combatant_record, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
 
 from . import rules
-from .roster import combatant_record, slug
 from .state import BRACKETS, combatant_state
 
 #: Who may send commands.

@@ -23,11 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from tb_playground.models import Encounter
+from tb_playground.models.combatants import encounter_records
 
 from . import view as views
 from .commands import check_sender, decide
 from .errors import ConflictError
-from .roster import encounter_records
 from .state import fold, step, undo_stack, undo_step
 
 #: The layout of the SQLite file; a file with another version is refused.

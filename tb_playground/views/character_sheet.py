@@ -23,7 +23,6 @@ import param
 from tb_playground import display
 from tb_playground.engine import DIFFICULTY_NAMES, ELEMENTS, STANDARD_DCS, TIER_NAMES
 from tb_playground.engine.character_stats import SET_CONDITIONS
-from tb_playground.example_roster import example_roster
 from tb_playground.models import (
     ArmorItem,
     Character,
@@ -39,6 +38,7 @@ from tb_playground.models import (
     loads,
 )
 from tb_playground.models.files import saved_fields
+from tb_playground.models.roster import example_roster
 from tb_playground.models.ruleset import SWITCHES
 
 from .format import READABLE_BUTTONS, TABLE_CSS, escape, percent

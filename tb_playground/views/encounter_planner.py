@@ -1,31 +1,16 @@
-"""The encounter planner: who wins, in how many rounds, and at what cost (issue 11, section 3).
+"""The encounter planner page: who wins, in how many rounds, and at what cost (issue 11).
 
-Pick the two sides from the example roster (characters, creatures, an encounter file) or from a
-live table's fight as it stands now (with the GM key), say how each side plays in plain words,
-and run ``tb_playground.lab.simulate``: P(each side wins) with its interval, the rounds
-distribution, P(any character at 0 Health / Dying / dead) and each combatant's share of the
-damage, each table with a CSV download. A "send to the combat panel" button opens a table on the
-server's combat service from the chosen sides.
-
-- The settings live in the URL (``pn.state.location.sync``), so a link reproduces the view; a
-  link with few fights (``AUTO_RUN_FIGHTS``) runs at once, a longer one waits for Run.
-- A run plays in a thread (``PlannerRun``), never on the server's event loop: other sessions
-  stay live, the page polls the run's progress, a run longer than a second shows a progress
-  bar and a Cancel button.
-
-Presentation only: every number comes from ``tb_playground.lab``.
+Pick two sides from the example roster (``models.roster``) or a live table (with the GM key), say
+how each side plays, and run ``tb_playground.lab.simulate`` in a thread (``lab.runs``: the run,
+its progress, Cancel and the result's tables). The settings live in the URL; a link with few
+fights (``AUTO_RUN_FIGHTS``) runs at once. Widgets and layout only: every number comes from the
+lab.
 """
 
 from __future__ import annotations
 
-import copy
-import csv
 import io
-import numbers
-import threading
-import time
-from dataclasses import dataclass
-from functools import lru_cache
+from urllib.parse import quote
 
 import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401 - the bars' options need the Bokeh backend
@@ -33,11 +18,17 @@ import panel as pn
 import param
 
 from tb_playground.engine import KI_POLICIES
-from tb_playground.example_roster import roster_dir
-from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES, simulate
-from tb_playground.lab.prepare import plain_encounter
-from tb_playground.models import Encounter
-from tb_playground.models.files import FORMATS, load
+from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from tb_playground.lab.runs import (
+    FILE_NAMES,
+    PlannerRun,
+    ResultTable,
+    plain_from_files,
+    result_tables,
+    sides_from_files,
+    sides_from_table,
+)
+from tb_playground.models.roster import build_encounter, encounter_choices, roster_choices
 
 from .combat_session import on_session_end, query_arg
 from .format import PHONE_CSS, READABLE_BUTTONS, TABLE_CSS, escape, percent
@@ -57,19 +48,8 @@ SHOW_PROGRESS_AFTER = 1.0
 #: How often the page looks at a running run, in milliseconds.
 POLL_MS = 150
 
-#: Most copies of one unnamed creature a side may take from the roster.
-COPIES = 4
-
 #: Colour of the rounds bars (3:1 or better on white and on the dark theme's #181818).
 BAR_COLOR = "#2e8b57"
-
-#: The CSV files of the four result tables.
-FILE_NAMES = {
-    "wins": "encounter-who-wins.csv",
-    "rounds": "encounter-rounds.csv",
-    "characters": "encounter-characters.csv",
-    "damage": "encounter-damage-shares.csv",
-}
 
 #: The planner's CSS, inside each pane's shadow root.
 CSS = """
@@ -91,185 +71,7 @@ ul.enc-brings { margin: 2px 0 4px; padding-left: 1.2em; }
 """
 
 
-# -- the roster ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RosterEntry:
-    """One file of the example roster, as the pickers offer it."""
-
-    file_name: str
-    name: str
-    kind: str  # "character" or "creature"
-    named: bool
-
-
-@lru_cache(maxsize=1)
-def roster_entries() -> tuple[RosterEntry, ...]:
-    """Every character and creature file of the example roster (read once per process)."""
-    directory = roster_dir()
-    if directory is None:
-        return ()
-    out = []
-    for path in sorted(directory.iterdir()):
-        if path.suffix.lower() not in FORMATS or ".encounter." in path.name:
-            continue
-        try:
-            who = load(path)
-        except (ValueError, OSError):  # a broken file is left out of the pickers
-            continue
-        kind = "character" if type(who).__name__ == "Character" else "creature"
-        named = kind == "character" or bool(getattr(who, "named", False))
-        out.append(RosterEntry(path.name, str(who.name), kind, named))
-    return tuple(out)
-
-
-def encounter_file_entries() -> dict[str, str]:
-    """The example encounter files: label -> file name."""
-    directory = roster_dir()
-    if directory is None:
-        return {}
-    return {
-        p.name.split(".encounter.")[0].replace("_", " ").capitalize(): p.name
-        for p in sorted(directory.glob("*.encounter.*"))
-    }
-
-
-_ORDINALS = {2: "a second", 3: "a third", 4: "a fourth"}
-
-
-def roster_choices() -> dict[str, str]:
-    """The pickers' options, label -> value: each file, and extra copies of unnamed creatures.
-
-    A value is the file name, with ``#2``, ``#3``... for a further copy ("Guard dog, a second").
-    """
-    out = {}
-    for entry in roster_entries():
-        label = entry.name if entry.kind == "creature" else f"{entry.name} (character)"
-        out[label] = entry.file_name
-        if not entry.named:
-            for k in range(2, COPIES + 1):
-                out[f"{entry.name}, {_ORDINALS[k]}"] = f"{entry.file_name}#{k}"
-    return out
-
-
-def build_encounter(encounter_file: str, party: list[str], foes: list[str]) -> Encounter:
-    """An Encounter from an example encounter file (or none) and roster picks for each side.
-
-    Parameters
-    ----------
-    encounter_file : str
-        A file name of ``encounter_file_entries`` or "" for none.
-    party, foes : list of str
-        Roster values (``roster_choices``): added to the first side and to the second.
-    """
-    directory = roster_dir()
-    if directory is None:
-        raise ValueError("No example roster was found next to the package.")
-    if encounter_file:
-        if encounter_file not in encounter_file_entries().values():
-            raise ValueError(f"No example encounter file called {encounter_file}.")
-        enc = load(directory / encounter_file, "encounter")
-    else:
-        enc = Encounter(name="Planned encounter")
-    sides = list(enc.sides) if len(enc.sides) >= 2 else ["Party", "Foes"]
-    known = {e.file_name for e in roster_entries()}
-    for side, picks in ((sides[0], party), (sides[1], foes)):
-        for value in picks:
-            file_name = str(value).split("#")[0]
-            if file_name not in known:
-                raise ValueError(f"No roster file called {file_name}.")
-            enc.add(load(directory / file_name), side)
-    return enc
-
-
-@lru_cache(maxsize=64)
-def _plain_from_files(encounter_file: str, party: tuple, foes: tuple) -> dict:
-    return plain_encounter(build_encounter(encounter_file, list(party), list(foes)))
-
-
-def plain_from_files(encounter_file: str, party: list[str], foes: list[str]) -> dict:
-    """``build_encounter`` as plain data (cached per process; a deep copy each call)."""
-    return copy.deepcopy(_plain_from_files(encounter_file, tuple(party), tuple(foes)))
-
-
-# -- the results as tables -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ResultTable:
-    """One table of a result: a title, a file name, column names, and rows of plain values."""
-
-    title: str
-    file_name: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple, ...]
-
-    def csv(self) -> str:
-        """The table as CSV text (numbers written in full, so they read back exactly)."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
-        for row in self.rows:
-            writer.writerow([_cell(v) for v in row])
-        return out.getvalue()
-
-
-def _cell(value) -> object:
-    """A CSV cell: a float in full (``repr``), a whole number as itself, text as it is."""
-    if isinstance(value, bool | str):
-        return value
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        return repr(float(value))
-    return value
-
-
-def result_tables(result) -> dict[str, ResultTable]:
-    """The four tables of an ``EncounterResult``: wins, rounds, characters, damage."""
-    wins = [
-        (side, result.p_win[side], *result.p_win_interval[side]) for side in result.sides
-    ] + [(f"Draw (still going after {result.max_rounds} rounds)", result.p_draw,
-          *result.p_draw_interval)]  # fmt: skip
-    last = max((i + 1 for i, p in enumerate(result.rounds.distribution) if p > 0), default=1)
-    rounds = [(r + 1, float(result.rounds.distribution[r])) for r in range(last)]
-    characters = [
-        ("Any character at 0 Health or below", result.p_character_down,
-         *result.p_character_down_interval),
-        ("Any character Dying", result.p_character_dying, *result.p_character_dying_interval),
-        ("Any character dead", result.p_character_dead, *result.p_character_dead_interval),
-    ]  # fmt: skip
-    damage = [
-        (name, cid, side, result.damage_share[cid], *result.damage_share_interval[cid])
-        for name, cid, side in zip(result.names, result.ids, result.combatant_sides, strict=True)
-    ]
-    return {
-        "wins": ResultTable(
-            "Who wins",
-            FILE_NAMES["wins"],
-            ("side", "p_win", "low_95", "high_95"),
-            tuple(wins),
-        ),
-        "rounds": ResultTable(
-            "Rounds",
-            FILE_NAMES["rounds"],
-            ("round", "p_fight_ends_in_round"),
-            tuple(rounds),
-        ),
-        "characters": ResultTable(
-            "Characters hurt",
-            FILE_NAMES["characters"],
-            ("event", "p", "low_95", "high_95"),
-            tuple(characters),
-        ),
-        "damage": ResultTable(
-            "Damage shares",
-            FILE_NAMES["damage"],
-            ("combatant", "combatant_id", "side", "share", "low_95", "high_95"),
-            tuple(damage),
-        ),
-    }
+# -- the results in words ------------------------------------------------------------------
 
 
 def _interval(low: float, high: float) -> str:
@@ -379,98 +181,6 @@ def rounds_plot(result) -> hv.Histogram:
         ylim=(0, None),
         xlim=(0.5, max(rows[-1][0], 5) + 0.5),
     )
-
-
-# -- a run in a thread -----------------------------------------------------------------------
-
-
-class RunCancelledError(Exception):
-    """Raised inside a run's thread when its Cancel was pressed."""
-
-
-class PlannerRun:
-    """One ``simulate`` call played in a thread, with progress and a way to stop it.
-
-    Parameters
-    ----------
-    encounter : object
-        What ``simulate`` takes (here: plain data, or a callable returning it, run in the
-        thread, so building the sides from files does not hold up the page).
-    fights, seed : int
-        As ``simulate``.
-    **policies
-        ``simulate``'s keyword arguments.
-    """
-
-    def __init__(self, encounter, fights: int, seed: int, **policies):
-        self.encounter = encounter
-        self.fights = fights
-        self.seed = seed
-        self.policies = policies
-        self.decided = 0
-        self.result = None
-        self.error = ""
-        self.cancelled = False
-        self.started = None
-        self.finished = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    @property
-    def progress(self) -> float:
-        """The share of the fights decided so far, 0..1."""
-        return 1.0 if self.result is not None else self.decided / max(self.fights, 1)
-
-    @property
-    def running(self) -> bool:
-        """Started and not finished."""
-        return self.started is not None and self.finished is None
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds since the start (to the end, once finished)."""
-        if self.started is None:
-            return 0.0
-        return (self.finished or time.monotonic()) - self.started
-
-    def _tick(self, decided: int, _total: int) -> None:
-        self.decided = decided
-        if self._stop.is_set():
-            raise RunCancelledError
-
-    def play(self) -> None:
-        """Play the run in this thread (``start`` calls it in a new one)."""
-        self.started = self.started or time.monotonic()
-        try:
-            encounter = self.encounter() if callable(self.encounter) else self.encounter
-            if self._stop.is_set():
-                raise RunCancelledError
-            self.result = simulate(
-                encounter, self.fights, self.seed, progress=self._tick, **self.policies
-            )
-        except RunCancelledError:
-            self.cancelled = True
-        except (ValueError, TypeError, KeyError, OSError) as err:
-            self.error = str(err)
-        finally:
-            self.finished = time.monotonic()
-
-    def start(self) -> PlannerRun:
-        """Play the run in a daemon thread; returns at once."""
-        self.started = time.monotonic()
-        self._thread = threading.Thread(target=self.play, name="encounter-run", daemon=True)
-        self._thread.start()
-        return self
-
-    def cancel(self) -> None:
-        """Stop the run at its next round (the thread ends soon after)."""
-        self._stop.set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait for the thread; True once the run has finished."""
-        if self._thread is not None:
-            self._thread.join(timeout)
-        return self.finished is not None
 
 
 # -- the settings and the page ---------------------------------------------------------------
@@ -623,7 +333,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             label="", color="success", variant="outline", css_classes=["enc-source"],
             **plain,
         )  # fmt: skip
-        files = {"None": "", **encounter_file_entries()}
+        files = {"None": "", **encounter_choices()}
         self.encounter_select = pn.widgets.Select.from_param(
             s.param.encounter, options=files, label="Start from an encounter file",
             css_classes=["enc-encounter"], **plain,
@@ -854,18 +564,8 @@ class EncounterPlanner(pn.viewable.Viewer):
                 raise ValueError("A live table needs the GM key.")
             if not s.table:
                 raise ValueError("No table is open on this server.")
-            name, service = s.table, self.service
-
-            def from_table():
-                state = copy.deepcopy(service.open(name).state)
-                return plain_encounter(state)
-
-            return from_table
-        if not s.party or not s.foes:
-            if not s.encounter:
-                raise ValueError("Pick at least one combatant for each side.")
-        encounter, party, foes = s.encounter, list(s.party), list(s.foes)
-        return lambda: plain_from_files(encounter, party, foes)
+            return sides_from_table(self.service, s.table)
+        return sides_from_files(s.encounter, s.party, s.foes)
 
     def first_side(self) -> str:
         """The side the "party" policies apply to."""
@@ -996,8 +696,6 @@ class EncounterPlanner(pn.viewable.Viewer):
         except (ValueError, OSError) as err:
             self.send_message.object = f'<p class="enc-note err">{escape(err)}</p>'
             return None
-        from urllib.parse import quote
-
         self.send_message.object = (
             f'<p class="enc-note">Table <b>{escape(table.name)}</b> is open. '
             f'<a class="enc-link" href="./gm?table={escape(quote(table.name))}">Run it on the '
@@ -1027,11 +725,6 @@ def encounter_page(service=None) -> pn.template.BaseTemplate:
 
 __all__ = [
     "EncounterPlanner",
-    "PlannerRun",
     "PlannerSettings",
-    "ResultTable",
-    "build_encounter",
     "encounter_page",
-    "result_tables",
-    "roster_choices",
 ]

@@ -22,7 +22,6 @@ import panel as pn
 import param
 
 from tb_playground.display import escape, name, percent
-from tb_playground.example_roster import example_roster
 from tb_playground.lab.reference_tables import TABLES, records_csv
 from tb_playground.lab.rules_lab import (
     LAB_SWITCHES,
@@ -38,6 +37,7 @@ from tb_playground.lab.rules_lab import (
     switch_report,
     win_comparison,
 )
+from tb_playground.models.roster import example_roster
 
 from .format import MARKDOWN_TABLE_CSS, PHONE_CSS, READABLE_BUTTONS, TABLE_CSS
 from .labels import options_for

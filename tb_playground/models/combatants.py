@@ -1,10 +1,8 @@
-"""Who is in a fight, frozen into plain data when the table is created.
+"""Who is in a fight, as plain data: one record per combatant of an Encounter.
 
-The table's state is a fold of its event log, so the log must hold everything the fold needs:
-the "created" event carries one plain record per combatant, taken from the Encounter's
-characters and creature cards at that moment (their Elements, sub-stats, tracks, Defenses,
-walls, Ki, Fate and attacks). Replaying the log never needs the files again, and a file edited
-later does not change a fight already under way.
+The table's "created" event stores these records (its state is a fold of its event log, so a
+file edited later does not change a fight under way) and the lab simulates from them. The numbers
+each record holds follow RULES.md "Attacks" and "Vitals"; docs/notes/0008-table.md says why.
 """
 
 from __future__ import annotations
@@ -12,8 +10,10 @@ from __future__ import annotations
 import re
 
 from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_dice
-from tb_playground.models import Character, Creature, Encounter
-from tb_playground.models.encounter import Combatant
+
+from .character import Character
+from .creature import Creature
+from .encounter import Combatant, Encounter
 
 #: The Elements a character may attack with, by name (rules/000 "Which Element").
 ELEMENT_NAMES = ("Earth", "Air", "Fire", "Water", "Moira")
