@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .damage import MAX_BONUS, MAX_DICE, MAX_WALL, TIMINGS, damage_with_ki
+from .damage import DamageRoll
 from .defense import ToHit
 from .round_budget import BRACKETS
 from .validation import (
@@ -134,16 +134,12 @@ class AttackProfile:
     off_balance: AttackProfile | None = None
 
     def __post_init__(self) -> None:
-        require_int("dice", self.dice, 0, MAX_DICE)
-        require_int("wall", self.wall, 0, MAX_WALL)
+        for field in ("dice", "wall", "boosts", "bonus", "timing", "klotho"):
+            DamageRoll.check(field, getattr(self, field))
         p_hit = require_probability("p_hit", self.p_hit)
         p_critical = require_probability("p_critical", self.p_critical)
         if p_critical > p_hit:
             raise ValueError(f"p_critical must be from 0 to p_hit ({p_hit}), got {p_critical}")
-        require_int("boosts", self.boosts, 0, MAX_DICE)
-        require_int("bonus", self.bonus, 0, MAX_BONUS)
-        require_choice("timing", self.timing, TIMINGS)
-        require_int("klotho", self.klotho, 0, MAX_BONUS)
         p_catastrophe = require_probability("p_catastrophe", self.p_catastrophe)
         if p_catastrophe > 1.0 - p_hit + 1e-12:
             raise ValueError(
@@ -199,6 +195,12 @@ class AttackProfile:
             off_balance,
         )
 
+    def roll(self, boosts: int, critical: bool = False) -> DamageRoll:
+        """The attack's damage roll with ``boosts`` available (an ordinary or a critical hit)."""
+        return DamageRoll(
+            self.dice, self.wall, boosts, self.bonus, self.timing, critical, self.klotho
+        )
+
     def level_distribution(self) -> np.ndarray:
         """P(levels == k), k = 0..dice, of one attack (a miss is 0), boosts never running out.
 
@@ -214,10 +216,8 @@ class AttackProfile:
         """
         boosts = require_int("boosts", boosts, 0, self.boosts)
         table = np.zeros((self.dice + 1, self.boosts + 1))
-        ordinary = damage_with_ki(self.dice, self.wall, boosts, self.bonus, self.timing)
-        critical = damage_with_ki(
-            self.dice, self.wall, boosts, self.bonus, self.timing, True, self.klotho
-        )
+        ordinary = self.roll(boosts).joint()
+        critical = self.roll(boosts, critical=True).joint()
         table[:, : boosts + 1] = (self.p_hit - self.p_critical) * ordinary
         table[:, : boosts + 1] += self.p_critical * critical
         table[0, 0] += 1.0 - self.p_hit
