@@ -573,8 +573,6 @@ def fight_odds(
     defender_ki: int = 0,
     ki_policy: str = "none",
     variant_002: bool = False,
-    tolerance: float = 1e-12,
-    max_rounds: int = MAX_ROUNDS,
     bracket: str = "fast",
     bumps: int = 0,
     sanity_max: int | None = None,
@@ -621,8 +619,6 @@ def fight_odds(
         How the defender spends it (``vitals``).
     variant_002 : bool
         Variant 002 Poise (stops at 0; Ki cannot prevent it).
-    tolerance, max_rounds
-        Kept for older callers and validated; the means no longer iterate, so unused.
     bracket : {"fast", "normal", "slow"}
         The attacker's Action Bracket. Default "fast": one attack a round, as before.
     bumps : int
@@ -647,10 +643,6 @@ def fight_odds(
     attacker_ki = 0 if unlimited else require_int("attacker_ki", attacker_ki, 0, MAX_KI)
     defender_ki = require_int("defender_ki", defender_ki, 0, MAX_KI)
     ki_policy = require_choice("ki_policy", ki_policy, KI_POLICIES)
-    tolerance = require_probability("tolerance", tolerance)
-    if tolerance == 0.0:
-        raise ValueError("tolerance must be a probability above 0 and at most 1, got 0.0")
-    require_int("max_rounds", max_rounds, rounds, MAX_ROUNDS)
     bracket = require_choice("bracket", bracket, BRACKETS)
     bumps = require_int("bumps", bumps, 0, BUMP_STEPS[bracket])
     sanity_max = (
