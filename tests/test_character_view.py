@@ -10,8 +10,8 @@ import pytest
 from tb_playground.engine import check_odds
 from tb_playground.models import Character, Creature, Weapon, dumps, load
 from tb_playground.views import CharacterSheet
-from tb_playground.views.character_sheet import attacks_html, skill_odds_html
 from tb_playground.views.format import percent
+from tb_playground.views.sheet_render import attacks_html, skill_odds_html
 
 RONAN = Path(__file__).resolve().parents[1] / "examples" / "roster" / "ronan.json"
 
@@ -227,7 +227,7 @@ def test_an_installed_package_carries_the_roster(tmp_path):
 
 def test_a_new_sheet_groups_its_untrained_skills_into_one_row():
     from tb_playground.engine import check_odds
-    from tb_playground.views.character_sheet import CANNOT_UNTRAINED, skill_odds_rows
+    from tb_playground.views.sheet_render import CANNOT_UNTRAINED, skill_odds_rows
 
     c = Character()
     rows = skill_odds_rows(c)
@@ -246,7 +246,7 @@ def test_a_new_sheet_groups_its_untrained_skills_into_one_row():
 
 
 def test_trained_skills_keep_their_rows_and_every_skill_is_findable(sheet):
-    from tb_playground.views.character_sheet import skill_odds_rows
+    from tb_playground.views.sheet_render import skill_odds_rows
 
     c = sheet.character
     rows = skill_odds_rows(c)
@@ -267,7 +267,7 @@ def test_trained_skills_keep_their_rows_and_every_skill_is_findable(sheet):
 
 
 def test_a_condition_on_one_kind_of_roll_splits_the_untrained_group():
-    from tb_playground.views.character_sheet import skill_odds_rows
+    from tb_playground.views.sheet_render import skill_odds_rows
 
     c = Character()
     c.poise_lost = c.poise_max + 1  # Humiliated: Leadership and company refused; Flustered
@@ -315,7 +315,7 @@ def test_plain_words_in_the_tables_and_selectors(sheet):
 
 
 def test_the_attack_table_is_kept_per_setting_until_the_character_changes(sheet):
-    from tb_playground.views.character_sheet import attack_table_html
+    from tb_playground.views.sheet_render import attack_table_html
 
     c = sheet.character
     calls = []

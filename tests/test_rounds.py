@@ -323,7 +323,6 @@ def test_starting_down():
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, start=6), "start"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, attacker_ki=-1), "attacker_ki"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, ki_policy="most"), "ki_policy"),
-        (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, tolerance=0.0), "tolerance"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, bracket="medium"), "bracket"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, bumps=1), "bumps"),
         (lambda: fight_odds(AttackProfile(3, 5, 0.5), 5, bracket="normal", bumps=2), "bumps"),

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .damage import MAX_BONUS, MAX_DICE, MAX_WALL, TIMINGS, damage_distribution
+from .damage import MAX_WALL, DamageRoll
 from .validation import require_bool, require_choice, require_int
 
 #: Armor zones (rules/002).
@@ -104,27 +104,27 @@ def armor_break_probability(
     hardness : int
         The armor's Hardness, 0..10.
     boosts, bonus, timing, critical, klotho
-        As for ``damage_distribution``.
+        As for ``DamageRoll``.
 
     Returns
     -------
     float
     """
-    dice = require_int("dice", dice, 0, MAX_DICE)
-    hardness = require_int("hardness", hardness, 0, MAX_WALL)
-    boosts = require_int("boosts", boosts, 0, MAX_DICE)
-    bonus = require_int("bonus", bonus, 0, MAX_BONUS)
-    timing = require_choice("timing", timing, TIMINGS)
-    critical = require_bool("critical", critical)
-    klotho = require_int("klotho", klotho, 0, MAX_BONUS)
-    if dice == 0:
+    dice = DamageRoll.check("dice", dice)
+    hardness = DamageRoll.check("wall", hardness, "hardness")
+    return _break_probability(DamageRoll(dice, hardness, boosts, bonus, timing, critical, klotho))
+
+
+def _break_probability(roll: DamageRoll) -> float:
+    """``armor_break_probability`` of a checked roll whose ``wall`` is the armor's Hardness."""
+    if roll.dice == 0:
         return 0.0
-    if critical:
+    if roll.critical:
         return 1.0  # ceil(dice / 2) >= 1 dice connect outright
     # Hardness acts as a wall: P(no die beats it) is the levels == 0 entry. After the roll one
     # boost is all the armor's single level is worth; before it, every chosen boost counts.
-    used = min(boosts, 1) if timing == "after" else boosts
-    return float(1.0 - damage_distribution(dice, hardness, used, bonus, timing)[0])
+    used = min(roll.boosts, 1) if roll.timing == "after" else roll.boosts
+    return float(1.0 - roll.replace(boosts=used).distribution()[0])
 
 
 def armor_distribution(
@@ -151,7 +151,7 @@ def armor_distribution(
     called_shot : bool
         The attack goes to the Head zone instead of the Body zone.
     boosts, bonus, timing, critical, klotho
-        As for ``damage_distribution``.
+        As for ``DamageRoll``.
 
     Returns
     -------
@@ -166,14 +166,12 @@ def armor_distribution(
     "after", at most one Ki is spent (on a liftable die when none beats the Hardness).
     """
     _require_armor(armor)
-    out = np.zeros((2, require_int("dice", dice, 0, MAX_DICE) + 1))
+    roll = DamageRoll(dice, wall, boosts, bonus, timing, critical, klotho)
+    out = np.zeros((2, roll.dice + 1))
     if armor_covers(armor, called_shot):
-        require_int("wall", wall, 0, MAX_WALL)
-        p_break = armor_break_probability(
-            dice, armor.hardness, boosts, bonus, timing, critical, klotho
-        )
+        p_break = _break_probability(roll.replace(wall=armor.hardness))
         out[1, 0] = p_break
         out[0, 0] = 1.0 - p_break
     else:
-        out[0] = damage_distribution(dice, wall, boosts, bonus, timing, critical, klotho)
+        out[0] = roll.distribution()
     return out

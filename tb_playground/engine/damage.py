@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -170,85 +171,37 @@ def critical_split(dice: int) -> tuple[int, int]:
 
     RULES.md, Attacks: half the damage dice, rounded up, connect with no roll and no wall.
     """
-    return _rolled_dice(require_int("dice", dice, 0, MAX_DICE), True)
+    return _rolled_dice(DamageRoll.check("dice", dice), True)
 
 
 def p_die_over(wall: int, plus: int = 0) -> float:
     """P(one d10 + ``plus`` is strictly over ``wall``): the chance one die is a level."""
-    wall = require_int("wall", wall, 0, MAX_WALL)
+    wall = DamageRoll.check("wall", wall)
     plus = require_int("plus", plus, 0, 2 * MAX_BONUS)
     return float(_over_faces(np.array(wall - plus))) / 10
 
 
-def _validate(
-    dice: int, wall: int, boosts: int, bonus: int, timing: str, critical: bool, klotho: int
-) -> tuple[int, int, int, int, str, bool, int]:
-    return (
-        require_int("dice", dice, 0, MAX_DICE),
-        require_int("wall", wall, 0, MAX_WALL),
-        require_int("boosts", boosts, 0, MAX_DICE),
-        require_int("bonus", bonus, 0, MAX_BONUS),
-        require_choice("timing", timing, TIMINGS),
-        require_bool("critical", critical),
-        require_int("klotho", klotho, 0, MAX_BONUS),
-    )
+#: Allowed values of each ``DamageRoll`` field: inclusive whole-number bounds, or the choices.
+ROLL_LIMITS = {
+    "dice": (0, MAX_DICE),
+    "wall": (0, MAX_WALL),
+    "boosts": (0, MAX_DICE),
+    "bonus": (0, MAX_BONUS),
+    "timing": TIMINGS,
+    "critical": (False, True),
+    "klotho": (0, MAX_BONUS),
+}
 
 
-def damage_with_ki(
-    dice: int,
-    wall: int,
-    boosts: int = 0,
-    bonus: int = 0,
-    timing: str = "after",
-    critical: bool = False,
-    klotho: int = 0,
-) -> np.ndarray:
-    """Joint distribution of (levels dealt, Ki spent on boosts) for one damage roll.
+@dataclass(frozen=True)
+class DamageRoll:
+    """One damage roll against a wall (RULES.md, Attacks): the argument group of the engine.
 
-    Parameters
-    ----------
-    dice, wall, boosts, bonus, timing, critical, klotho
-        As for ``damage_distribution``.
+    ``damage_distribution``, ``damage_with_ki``, the armor, Ki-value and fight functions take
+    these seven values; each is checked here (``check``), so a bad one gets a ``ValueError``
+    that names the field and its allowed values.
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape (dice + 1, boosts + 1): entry [k, s] = P(levels == k and s Ki spent). With
-        ``timing="after"`` Ki is spent only on dice it lifts over the wall; with "before" all
-        ``min(boosts, dice rolled)`` chosen boosts are spent.
-    """
-    dice, wall, boosts, bonus, timing, critical, klotho = _validate(
-        dice, wall, boosts, bonus, timing, critical, klotho
-    )
-    automatic, rolled = _rolled_dice(dice, critical)
-    threshold = wall - (klotho if critical else 0)
-    over = _over_faces(np.asarray(threshold))
-    boosted_over = _over_faces(np.asarray(threshold - bonus))
-    out = np.zeros((dice + 1, boosts + 1))
-    usable = min(boosts, rolled)
-    if timing == "after":
-        shifted, shifted_tail = _after_parts(rolled, over, boosted_over - over)
-        block = shifted[:, :usable].copy()
-        block = np.concatenate([block, shifted_tail[:, usable : usable + 1]], axis=1)
-        out[automatic:, : usable + 1] = block
-    else:
-        levels = _before_by_boosts(rolled, over, boosted_over, usable)[usable]
-        out[automatic:, usable] = levels
-    return out
-
-
-def damage_distribution(
-    dice: int,
-    wall: int,
-    boosts: int = 0,
-    bonus: int = 0,
-    timing: str = "after",
-    critical: bool = False,
-    klotho: int = 0,
-) -> np.ndarray:
-    """P(levels == k) for k = 0..dice from one damage roll (RULES.md, Attacks).
-
-    Parameters
+    Attributes
     ----------
     dice : int
         Damage dice (weapon rating, Gift's dice, or Skill tier dice for Social), 0..100.
@@ -267,13 +220,125 @@ def damage_distribution(
         (and boosts on top, our reading; see the module docstring).
     klotho : int
         The attacker's Klotho, 0..10; used only when ``critical``.
+    """
+
+    dice: int
+    wall: int
+    boosts: int = 0
+    bonus: int = 0
+    timing: str = "after"
+    critical: bool = False
+    klotho: int = 0
+
+    def __post_init__(self) -> None:
+        for field in ROLL_LIMITS:
+            object.__setattr__(self, field, self.check(field, getattr(self, field)))
+
+    @staticmethod
+    def check(field: str, value: object, name: str | None = None) -> object:
+        """``value`` if it is allowed for the ``DamageRoll`` field ``field``, else a ValueError.
+
+        Parameters
+        ----------
+        field : str
+            One of the fields (``ROLL_LIMITS``).
+        value : object
+            What the caller passed.
+        name : str, optional
+            What the error calls it (default ``field``): "hardness" for an armor's wall,
+            say.
+
+        Returns
+        -------
+        int, str or bool
+            ``value`` as a plain ``int`` / ``str`` / ``bool``.
+        """
+        name = field if name is None else name
+        if field == "timing":
+            return require_choice(name, value, ROLL_LIMITS["timing"])
+        if field == "critical":
+            return require_bool(name, value)
+        low, high = ROLL_LIMITS[field]
+        return require_int(name, value, low, high)
+
+    def joint(self) -> np.ndarray:
+        """Joint distribution of (levels dealt, Ki spent on boosts): see ``damage_with_ki``."""
+        dice, wall, boosts, bonus = self.dice, self.wall, self.boosts, self.bonus
+        automatic, rolled = _rolled_dice(dice, self.critical)
+        threshold = wall - (self.klotho if self.critical else 0)
+        over = _over_faces(np.asarray(threshold))
+        boosted_over = _over_faces(np.asarray(threshold - bonus))
+        out = np.zeros((dice + 1, boosts + 1))
+        usable = min(boosts, rolled)
+        if self.timing == "after":
+            shifted, shifted_tail = _after_parts(rolled, over, boosted_over - over)
+            block = shifted[:, :usable].copy()
+            block = np.concatenate([block, shifted_tail[:, usable : usable + 1]], axis=1)
+            out[automatic:, : usable + 1] = block
+        else:
+            levels = _before_by_boosts(rolled, over, boosted_over, usable)[usable]
+            out[automatic:, usable] = levels
+        return out
+
+    def distribution(self) -> np.ndarray:
+        """P(levels == k) for k = 0..dice: see ``damage_distribution``."""
+        return self.joint().sum(axis=1)
+
+    def replace(self, **changes: object) -> DamageRoll:
+        """The same roll with some fields changed (checked again)."""
+        return replace(self, **changes)
+
+
+def damage_with_ki(
+    dice: int,
+    wall: int,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """Joint distribution of (levels dealt, Ki spent on boosts) for one damage roll.
+
+    Parameters
+    ----------
+    dice, wall, boosts, bonus, timing, critical, klotho
+        The fields of ``DamageRoll`` (``DamageRoll(...).joint()`` is the same).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (dice + 1, boosts + 1): entry [k, s] = P(levels == k and s Ki spent). With
+        ``timing="after"`` Ki is spent only on dice it lifts over the wall; with "before" all
+        ``min(boosts, dice rolled)`` chosen boosts are spent.
+    """
+    return DamageRoll(dice, wall, boosts, bonus, timing, critical, klotho).joint()
+
+
+def damage_distribution(
+    dice: int,
+    wall: int,
+    boosts: int = 0,
+    bonus: int = 0,
+    timing: str = "after",
+    critical: bool = False,
+    klotho: int = 0,
+) -> np.ndarray:
+    """P(levels == k) for k = 0..dice from one damage roll (RULES.md, Attacks).
+
+    Parameters
+    ----------
+    dice, wall, boosts, bonus, timing, critical, klotho
+        The fields of ``DamageRoll``: dice 0..100, wall 0..10, boosts 0..100, bonus 0..10,
+        timing "after" or "before", critical, klotho 0..10 (used only when ``critical``).
+        ``DamageRoll(...).distribution()`` is the same.
 
     Returns
     -------
     numpy.ndarray
         Float array of length ``dice + 1`` summing to 1.
     """
-    return damage_with_ki(dice, wall, boosts, bonus, timing, critical, klotho).sum(axis=1)
+    return DamageRoll(dice, wall, boosts, bonus, timing, critical, klotho).distribution()
 
 
 def _int_list(name: str, values: Iterable[int], low: int, high: int) -> np.ndarray:
@@ -304,7 +369,7 @@ def damage_sweep(
     bonuses : sequence of int
         Boost bonuses, each 0..10; at most 11 of them.
     timing, critical, klotho
-        As for ``damage_distribution``, applied to every cell.
+        As for ``DamageRoll``, applied to every cell.
 
     The table may hold at most ``MAX_SWEEP_CELLS`` numbers; a bigger one is refused with a
     ValueError before any of it is computed.
@@ -317,12 +382,12 @@ def damage_sweep(
         boosts of ``bonuses[o]``. Levels above n have probability 0.
     """
     max_dice = require_int("max_dice", max_dice, 0, MAX_DICE)
-    wall_arr = _int_list("walls", walls, 0, MAX_WALL)
-    boost_arr = _int_list("boosts", boosts, 0, MAX_DICE)
-    bonus_arr = _int_list("bonuses", bonuses, 0, MAX_BONUS)
-    timing = require_choice("timing", timing, TIMINGS)
-    critical = require_bool("critical", critical)
-    klotho = require_int("klotho", klotho, 0, MAX_BONUS)
+    wall_arr = _int_list("walls", walls, *ROLL_LIMITS["wall"])
+    boost_arr = _int_list("boosts", boosts, *ROLL_LIMITS["boosts"])
+    bonus_arr = _int_list("bonuses", bonuses, *ROLL_LIMITS["bonus"])
+    timing = DamageRoll.check("timing", timing)
+    critical = DamageRoll.check("critical", critical)
+    klotho = DamageRoll.check("klotho", klotho)
     cells = (max_dice + 1) ** 2 * wall_arr.size * boost_arr.size * bonus_arr.size
     if cells > MAX_SWEEP_CELLS:
         raise ValueError(
@@ -369,7 +434,7 @@ def roll_levels(
     wall : int
         0..10.
     boosts, bonus, timing
-        As for ``damage_distribution``. With "before", the first ``boosts`` dice of ``rolls``
+        As for ``DamageRoll``. With "before", the first ``boosts`` dice of ``rolls``
         are the ones boosted (chosen before the roll; the dice are interchangeable).
     klotho : int
         Added to every rolled die (pass it on a critical hit only), 0..10.
@@ -395,11 +460,11 @@ def roll_levels(
     """
     rolls = require_length("rolls", rolls, MAX_DICE, what="d10 faces")
     faces = [require_int(f"rolls[{i}]", r, 1, 10) for i, r in enumerate(rolls)]
-    wall = require_int("wall", wall, 0, MAX_WALL)
-    boosts = require_int("boosts", boosts, 0, MAX_DICE)
-    bonus = require_int("bonus", bonus, 0, MAX_BONUS)
-    timing = require_choice("timing", timing, TIMINGS)
-    klotho = require_int("klotho", klotho, 0, MAX_BONUS)
+    wall = DamageRoll.check("wall", wall)
+    boosts = DamageRoll.check("boosts", boosts)
+    bonus = DamageRoll.check("bonus", bonus)
+    timing = DamageRoll.check("timing", timing)
+    klotho = DamageRoll.check("klotho", klotho)
     automatic = require_int("automatic", automatic, 0, MAX_DICE)
     seen = [f + klotho for f in faces]
     if timing == "before":

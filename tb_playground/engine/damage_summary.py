@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .damage import MAX_BONUS, MAX_SWEEP_CELLS, MAX_WALL, damage_sweep
-from .validation import require_bool, require_choice, require_int, require_size
+from .damage import MAX_SWEEP_CELLS, MAX_WALL, DamageRoll, damage_sweep
+from .validation import require_choice, require_int, require_size
 
 #: What ``damage_grid`` can report for each cell.
 GRID_STATISTICS = ("expected", "any")
@@ -65,7 +65,7 @@ def damage_grid(
     max_dice : int
         Largest pool, 1..100.
     boosts, bonus, timing, critical, klotho
-        As for ``damage_distribution``, the same in every cell.
+        As for ``DamageRoll``, the same in every cell.
 
     Returns
     -------
@@ -74,9 +74,9 @@ def damage_grid(
     """
     statistic = require_choice("statistic", statistic, GRID_STATISTICS)
     max_dice = require_int("max_dice", max_dice, 1, 100)
-    boosts = require_int("boosts", boosts, 0, 100)
-    bonus = require_int("bonus", bonus, 0, MAX_BONUS)
-    critical = require_bool("critical", critical)
+    boosts = DamageRoll.check("boosts", boosts)
+    bonus = DamageRoll.check("bonus", bonus)
+    critical = DamageRoll.check("critical", critical)
     sweep = damage_sweep(
         max_dice, range(MAX_WALL + 1), [boosts], [bonus], timing, critical, klotho
     )[1:, :, 0, 0, :]

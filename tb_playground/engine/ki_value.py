@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .damage import MAX_DICE, damage_sweep, damage_with_ki
+from .damage import MAX_DICE, DamageRoll, damage_sweep
 from .validation import require_int
 
 
@@ -94,7 +94,7 @@ def ki_value(
     Parameters
     ----------
     dice, wall, bonus, timing, critical, klotho
-        As for ``damage.damage_distribution``.
+        As for ``damage.DamageRoll``.
     max_boosts : int
         Largest budget considered, 0..100.
 
@@ -103,10 +103,11 @@ def ki_value(
     KiValue
     """
     max_boosts = require_int("max_boosts", max_boosts, 0, MAX_DICE)
+    roll = DamageRoll(dice, wall, 0, bonus, timing, critical, klotho)
     levels = np.empty(max_boosts + 1)
     spent = np.empty(max_boosts + 1)
     for b in range(max_boosts + 1):
-        joint = damage_with_ki(dice, wall, b, bonus, timing, critical, klotho)
+        joint = roll.replace(boosts=b).joint()
         levels[b] = joint.sum(axis=1) @ np.arange(joint.shape[0])
         spent[b] = joint.sum(axis=0) @ np.arange(joint.shape[1])
     return KiValue(levels, spent, np.diff(levels), np.diff(spent))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .damage import MAX_BONUS, MAX_DICE, MAX_WALL, TIMINGS, damage_with_ki
+from .damage import DamageRoll
 from .defense import ToHit
 from .round_budget import BRACKETS
 from .validation import (
@@ -134,16 +134,12 @@ class AttackProfile:
     off_balance: AttackProfile | None = None
 
     def __post_init__(self) -> None:
-        require_int("dice", self.dice, 0, MAX_DICE)
-        require_int("wall", self.wall, 0, MAX_WALL)
+        for field in ("dice", "wall", "boosts", "bonus", "timing", "klotho"):
+            DamageRoll.check(field, getattr(self, field))
         p_hit = require_probability("p_hit", self.p_hit)
         p_critical = require_probability("p_critical", self.p_critical)
         if p_critical > p_hit:
             raise ValueError(f"p_critical must be from 0 to p_hit ({p_hit}), got {p_critical}")
-        require_int("boosts", self.boosts, 0, MAX_DICE)
-        require_int("bonus", self.bonus, 0, MAX_BONUS)
-        require_choice("timing", self.timing, TIMINGS)
-        require_int("klotho", self.klotho, 0, MAX_BONUS)
         p_catastrophe = require_probability("p_catastrophe", self.p_catastrophe)
         if p_catastrophe > 1.0 - p_hit + 1e-12:
             raise ValueError(
@@ -199,6 +195,12 @@ class AttackProfile:
             off_balance,
         )
 
+    def roll(self, boosts: int, critical: bool = False) -> DamageRoll:
+        """The attack's damage roll with ``boosts`` available (an ordinary or a critical hit)."""
+        return DamageRoll(
+            self.dice, self.wall, boosts, self.bonus, self.timing, critical, self.klotho
+        )
+
     def level_distribution(self) -> np.ndarray:
         """P(levels == k), k = 0..dice, of one attack (a miss is 0), boosts never running out.
 
@@ -214,10 +216,8 @@ class AttackProfile:
         """
         boosts = require_int("boosts", boosts, 0, self.boosts)
         table = np.zeros((self.dice + 1, self.boosts + 1))
-        ordinary = damage_with_ki(self.dice, self.wall, boosts, self.bonus, self.timing)
-        critical = damage_with_ki(
-            self.dice, self.wall, boosts, self.bonus, self.timing, True, self.klotho
-        )
+        ordinary = self.roll(boosts).joint()
+        critical = self.roll(boosts, critical=True).joint()
         table[:, : boosts + 1] = (self.p_hit - self.p_critical) * ordinary
         table[:, : boosts + 1] += self.p_critical * critical
         table[0, 0] += 1.0 - self.p_hit
@@ -573,8 +573,6 @@ def fight_odds(
     defender_ki: int = 0,
     ki_policy: str = "none",
     variant_002: bool = False,
-    tolerance: float = 1e-12,
-    max_rounds: int = MAX_ROUNDS,
     bracket: str = "fast",
     bumps: int = 0,
     sanity_max: int | None = None,
@@ -621,8 +619,6 @@ def fight_odds(
         How the defender spends it (``vitals``).
     variant_002 : bool
         Variant 002 Poise (stops at 0; Ki cannot prevent it).
-    tolerance, max_rounds
-        Kept for older callers and validated; the means no longer iterate, so unused.
     bracket : {"fast", "normal", "slow"}
         The attacker's Action Bracket. Default "fast": one attack a round, as before.
     bumps : int
@@ -647,10 +643,6 @@ def fight_odds(
     attacker_ki = 0 if unlimited else require_int("attacker_ki", attacker_ki, 0, MAX_KI)
     defender_ki = require_int("defender_ki", defender_ki, 0, MAX_KI)
     ki_policy = require_choice("ki_policy", ki_policy, KI_POLICIES)
-    tolerance = require_probability("tolerance", tolerance)
-    if tolerance == 0.0:
-        raise ValueError("tolerance must be a probability above 0 and at most 1, got 0.0")
-    require_int("max_rounds", max_rounds, rounds, MAX_ROUNDS)
     bracket = require_choice("bracket", bracket, BRACKETS)
     bumps = require_int("bumps", bumps, 0, BUMP_STEPS[bracket])
     sanity_max = (

@@ -88,15 +88,6 @@ class AdvantageFit:
 MAX_SHIFT = 40
 
 
-def _plain_line(u: np.ndarray, plain_at: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """The plain curve as straight lines between whole numbers, at real ``u``."""
-    low = np.floor(u)
-    frac = u - low
-    a = plain_at(low.astype(int))
-    b = plain_at(low.astype(int) + 1)
-    return a + frac * (b - a)
-
-
 def _fit(
     targets: np.ndarray, p: np.ndarray, plain_at: Callable[[np.ndarray], np.ndarray]
 ) -> tuple[np.ndarray, ...]:

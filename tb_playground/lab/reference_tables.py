@@ -271,8 +271,3 @@ TABLES: dict[str, Callable[[str], str]] = {
     "Resting": resting_table,
     "Short Rest by sub-stat": resting_amounts_table,
 }
-
-
-def reference_sheet() -> str:
-    """All of the tables as one Markdown document, each under its title."""
-    return "\n".join(f"## {title}\n\n{make('markdown')}" for title, make in TABLES.items())

@@ -61,10 +61,9 @@ from tb_playground.engine.conditions import MAX_EXHAUSTED, REACHES
 
 from .ruleset import Ruleset
 
-#: Passed to ``fight_odds`` for older callers; its means are now solved exactly (no cut-off),
-#: so neither changes a result.
+#: What the damage page says a mean number of rounds is over when it is not settled (nan);
+#: ``fight_odds`` solves its means exactly, with no cut-off.
 FIGHT_MAX_ROUNDS = 100
-FIGHT_TOLERANCE = 1e-9
 
 #: Slow actions that change an attack (rules/000, Action Brackets): one per round.
 SLOW_ACTIONS = ("none", "aim", "called_shot")
@@ -482,8 +481,6 @@ class Attack(param.Parameterized):
             defender_ki=self.target_ki,
             ki_policy=self.target_ki_policy,
             variant_002=self.ruleset.vitals_002,
-            tolerance=FIGHT_TOLERANCE,
-            max_rounds=FIGHT_MAX_ROUNDS,
             bracket=self.bracket,
             bumps=min(self.bracket_bumps, BUMP_STEPS[self.bracket]),
             sanity_max=vital_maximum(self.target_defense_stat),

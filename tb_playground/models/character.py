@@ -26,7 +26,6 @@ from tb_playground.engine import (
     ELEMENTS,
     MAX_ARMOR_LEVELS,
     ZONES,
-    Armor,
     AttackProfile,
     Odds,
     RollModifiers,
@@ -160,10 +159,6 @@ class ArmorItem(param.Parameterized):
     worn = param.Boolean(
         default=True, doc="Worn now. Armor doesn't stack: one worn item per zone at most."
     )
-
-    def as_engine(self) -> Armor:
-        """The engine's ``Armor`` for this item."""
-        return Armor(self.hardness, self.levels, self.zone)
 
 
 class Flaw(param.Parameterized):
