@@ -36,8 +36,8 @@ from tb_playground.views.character_sheet import (
     versus_card_csv,
 )
 from tb_playground.views.damage_explorer import grid_csv, levels_csv, ronan_csv
+from tb_playground.views.kit import apply_query, csv_text, pack_text, unpack_text
 from tb_playground.views.odds_playground import ladder_csv, odds_csv, worth_csv
-from tb_playground.views.share import apply_query, csv_text, pack_text, unpack_text
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 TOL = 1e-12

@@ -41,10 +41,20 @@ from tb_playground.models import (
 from tb_playground.models.files import saved_fields
 from tb_playground.models.ruleset import SWITCHES
 
-from .format import READABLE_BUTTONS, TABLE_CSS, escape, percent
+from .format import escape, percent
+from .kit import (
+    READABLE_BUTTONS,
+    TABLE_CSS,
+    csv_button,
+    csv_text,
+    pack_text,
+    page,
+    query_value,
+    set_query,
+    sync_url,
+    unpack_text,
+)
 from .ruleset_badge import RulesetBadge
-from .share import csv_button, csv_text, pack_text, query_value, set_query, sync_url, unpack_text
-from .site import page
 
 #: Short labels for the ruleset switches.
 SWITCH_LABELS = {

@@ -39,11 +39,19 @@ from tb_playground.lab.prepare import plain_encounter
 from tb_playground.models import Encounter
 from tb_playground.models.files import FORMATS, load
 
-from .combat_session import on_session_end, query_arg
-from .format import PHONE_CSS, READABLE_BUTTONS, TABLE_CSS, escape, percent
+from .format import escape, percent
+from .kit import (
+    PHONE_CSS,
+    READABLE_BUTTONS,
+    TABLE_CSS,
+    csv_button,
+    on_session_end,
+    page,
+    query_arg,
+    served,
+    sync_url,
+)
 from .labels import options_for
-from .share import csv_button, served, sync_url
-from .site import page
 
 #: A link with at most this many fights runs as soon as the page opens.
 AUTO_RUN_FIGHTS = 5_000
