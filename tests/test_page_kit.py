@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import re
 from pathlib import Path
 
@@ -20,7 +21,6 @@ import pytest
 from panel.util import parse_query
 from tornado.httputil import parse_qs_bytes
 
-import tb_playground.views as views
 from tb_playground.models import Attack, Check, Ruleset
 from tb_playground.views import kit
 from tb_playground.views.character_sheet import URL_KEYS as SHEET_KEYS
@@ -77,9 +77,8 @@ def test_the_page_list_is_what_the_apps_build():
             if isinstance(node, ast.ImportFrom) and node.module.startswith("tb_playground.views"):
                 for alias in node.names:
                     if alias.name.endswith("_page"):
-                        module = getattr(views, alias.name, None)
-                        name = module.__module__ if module else node.module
-                        built.add(name.rsplit(".", 1)[-1])
+                        maker = getattr(importlib.import_module(node.module), alias.name)
+                        built.add(maker.__module__.rsplit(".", 1)[-1])
     assert built == PAGE_MODULES
 
 
