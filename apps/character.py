@@ -3,7 +3,7 @@
 import panel as pn
 
 from tb_playground.views import character_page
-from tb_playground.views.site import use_known_theme
+from tb_playground.views.kit import use_known_theme
 
 use_known_theme()  # before any widget reads it: ?theme=light is the default
 pn.extension("tabulator", sizing_mode="stretch_width")

@@ -3,7 +3,7 @@
 import panel as pn
 
 from tb_playground.service import get_service
-from tb_playground.views.site import use_known_theme
+from tb_playground.views.kit import use_known_theme
 from tb_playground.views.table_page import table_page
 
 use_known_theme()  # before any widget reads it: ?theme=light is the default

@@ -15,7 +15,8 @@ from tb_playground.models.creature import CreatureAttack
 from tb_playground.service import CombatService, _server_address
 from tb_playground.table.previews import attack_previews
 from tb_playground.views import combat_render as render
-from tb_playground.views.combat_session import CardBoard, TableSession, parse_faces
+from tb_playground.views.combat_session import TableSession, parse_faces
+from tb_playground.views.kit import CardBoard
 
 EVIL = '<img src=x onerror="alert(1)">'
 
@@ -462,7 +463,7 @@ def test_the_share_toggle_reaches_the_server_without_panels_wait(service):
     Also guards the private Panel attribute: if Panel stops reading it, this fails."""
     from panel.io.state import state
 
-    from tb_playground.views.combat_session import ActionToggle
+    from tb_playground.views.kit import ActionToggle
 
     delays = []
 
@@ -574,7 +575,7 @@ def test_a_pane_outside_a_refresh_is_set_the_panel_way():
     (here a document with no session: a notebook or a script) Panel's own update runs."""
     from bokeh.document import Document
 
-    from tb_playground.views.combat_session import html_pane
+    from tb_playground.views.kit import html_pane
 
     pane = html_pane("x")
     seen = []

@@ -21,8 +21,8 @@ from tb_playground.lab.rules_lab import (
     example_encounter,
     win_comparison,
 )
+from tb_playground.views.kit import apply_query
 from tb_playground.views.rules_lab import URL_SETTINGS, RulesLab
-from tb_playground.views.share import apply_query
 
 
 @pytest.fixture(scope="module")

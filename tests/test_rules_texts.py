@@ -11,7 +11,8 @@ from panel.theme import DarkTheme, DefaultTheme
 
 import tb_playground
 from tb_playground import rules_names, rules_text
-from tb_playground.views.site import PAGES, landing_html, nav_html, page
+from tb_playground.views.kit import PAGES, nav_html, page
+from tb_playground.views.site import landing_html
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tb_playground"

@@ -31,8 +31,8 @@ from tb_playground.models import Attack, Check, load
 from tb_playground.models.files import dumps, loads
 from tb_playground.views.character_sheet import CharacterSheet
 from tb_playground.views.damage_explorer import grid_csv, levels_csv, ronan_csv
+from tb_playground.views.kit import apply_query, csv_text, pack_text, unpack_text
 from tb_playground.views.odds_playground import ladder_csv, odds_csv, worth_csv
-from tb_playground.views.share import apply_query, csv_text, pack_text, unpack_text
 from tb_playground.views.sheet_render import attack_odds_csv, skill_odds_csv, versus_card_csv
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"

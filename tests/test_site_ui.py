@@ -13,7 +13,7 @@ import pytest
 from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
 
-from tb_playground.views.site import PAGES, PROJECT, VIEWPORT
+from tb_playground.views.kit import PAGES, PROJECT, VIEWPORT
 
 pytestmark = pytest.mark.ui
 

@@ -23,7 +23,7 @@ from tb_playground.engine.defense import attack_to_hit
 from tb_playground.models import load
 from tb_playground.models.files import dumps
 from tb_playground.views.format import percent
-from tb_playground.views.share import pack_text
+from tb_playground.views.kit import pack_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "screenshots"  # the folder the README names

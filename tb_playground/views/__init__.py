@@ -1,4 +1,8 @@
-"""Panel components (``pn.viewable.Viewer``) built on the models. No maths here."""
+"""Panel components (``pn.viewable.Viewer``) built on the models. No maths here.
+
+Each page is a module an app builds; what pages share is the page kit (``views/kit``), and no
+page imports another (tests/test_page_kit.py).
+"""
 
 from .odds_playground import OddsPlayground, odds_page
 
@@ -12,7 +16,8 @@ from .character_sheet import CharacterSheet, character_page  # noqa: E402
 
 __all__ += ["CharacterSheet", "character_page"]
 
-from .site import PAGES, landing_page, page, rules_page  # noqa: E402
+from .kit import PAGES, page  # noqa: E402
+from .site import landing_page, rules_page  # noqa: E402
 
 __all__ += ["PAGES", "landing_page", "page", "rules_page"]
 

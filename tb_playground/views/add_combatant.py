@@ -15,7 +15,7 @@ import panel as pn
 from tb_playground.display import escape
 from tb_playground.models.files import parse
 
-from .combat_session import button, html_pane, row
+from .kit import button, html_pane, row
 
 #: Longest file the control reads (a character or creature file is a few kilobytes).
 MAX_FILE_BYTES = 200_000

@@ -38,12 +38,23 @@ from tb_playground.models.files import saved_fields
 from tb_playground.models.roster import example_roster
 from tb_playground.models.ruleset import SWITCHES
 
-from .format import READABLE_BUTTONS, TABLE_CSS, escape
+from .format import escape
+from .kit import (
+    READABLE_BUTTONS,
+    SHEET_CSS,
+    SHEET_PAGE_CSS,
+    TABLE_CSS,
+    csv_button,
+    pack_text,
+    page,
+    query_value,
+    set_query,
+    sync_url,
+    unpack_text,
+)
 from .rows_editor import RowsEditor
 from .ruleset_badge import RulesetBadge
-from .share import csv_button, pack_text, query_value, set_query, sync_url, unpack_text
 from .sheet_render import (
-    CSS,
     attack_odds_csv,
     attack_table_html,
     creature_html,
@@ -57,7 +68,6 @@ from .sheet_render import (
     versus_card_csv,
     vitals_html,
 )
-from .site import page
 
 #: Short labels for the ruleset switches.
 SWITCH_LABELS = {
@@ -100,14 +110,6 @@ CARD = {"sizing_mode": "stretch_width", "margin": (5, 5), "styles": {"flex": "1 
 
 #: Cards that want a whole row (the skill odds table, the attack table).
 WIDE = {"styles": {"flex": "1 1 100%"}}
-
-#: Page CSS: the template's title shrinks on a phone so the header fits its width.
-PAGE_CSS = """
-@media (max-width: 600px) {
-  #header .title { font-size: 1.05em; }
-  #header .app-header { min-width: 0; overflow: hidden; white-space: nowrap; }
-}
-"""
 
 
 #: Panes that fill their card's width.
@@ -203,7 +205,7 @@ class CharacterSheet(pn.viewable.Viewer):
         self._build_files()
         self._ruleset_box = pn.Column(sizing_mode="stretch_width")
         self._switch_help = pn.pane.HTML(
-            switch_help_html(), css_classes=["switch-help"], stylesheets=[CSS], **STRETCH
+            switch_help_html(), css_classes=["switch-help"], stylesheets=[SHEET_CSS], **STRETCH
         )
         self._ruleset_watcher = None
         self._cards: list[pn.Card] = []
@@ -250,7 +252,7 @@ class CharacterSheet(pn.viewable.Viewer):
 
     def _html(self, css: str, **kwargs) -> pn.pane.HTML:
         kwargs.setdefault("sizing_mode", "stretch_width")
-        return pn.pane.HTML(css_classes=[css], stylesheets=[CSS, TABLE_CSS], **kwargs)
+        return pn.pane.HTML(css_classes=[css], stylesheets=[SHEET_CSS, TABLE_CSS], **kwargs)
 
     def _build_identity(self, c: Character) -> None:
         text = pn.widgets.TextInput.from_param
@@ -784,5 +786,5 @@ def character_page(
         [RulesetBadge(owner=sheet.character), sheet],
         current="character",
         main_max_width="1400px",
-        raw_css=[PAGE_CSS],
+        raw_css=[SHEET_PAGE_CSS],
     )

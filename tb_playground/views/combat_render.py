@@ -2,84 +2,13 @@
 
 Every piece of text from the view (names, attacks, notes, log lines) goes through ``escape``:
 names and notes are typed by people, and nothing one of them types may reach another page as
-HTML. Numbers are formatted with ``format.percent``.
+HTML. Numbers are formatted with ``format.percent``. The panes' stylesheet is
+``views/css/combat.css`` (``kit.COMBAT_CSS``).
 """
 
 from __future__ import annotations
 
 from .format import escape, percent
-
-#: Stylesheet for every combat pane (passed into each pane's shadow root). Colours follow the
-#: page's theme: tints are the hue mixed into the theme's background (``--panel-background-
-#: color``, white or near-black), text is the theme's text colour, and the blues and the error
-#: red are mixed toward the text colour, so every one keeps 4.5:1 (text) or 3:1 (pips, bars)
-#: in the light and the dark theme. Only the turn banner and the current turn in the order are
-#: the same orange in both (dark text on it).
-CSS = """
-:host { font-size: 15px;
-  --tb-bg: var(--panel-background-color, #ffffff);
-  --tb-fg: var(--panel-on-background-color, #1d1d1d);
-  --tb-line: color-mix(in srgb, var(--tb-fg) 30%, var(--tb-bg));
-  --tb-rule: color-mix(in srgb, var(--tb-fg) 18%, var(--tb-bg));
-  --tb-blue: color-mix(in srgb, #2a5d9f 75%, var(--tb-fg)); }
-.card { border: 1px solid var(--tb-line); border-radius: 6px; padding: 6px 8px; flex: 1 1 250px;
-        min-width: 0; max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
-.card.up { border: 2px solid #d08700; color: var(--tb-fg);
-           background: color-mix(in srgb, #d08700 12%, var(--tb-bg)); }
-.card.out { opacity: 0.55; }
-.card.hidden-c { border-style: dashed; color: var(--tb-fg);
-                 background: color-mix(in srgb, var(--tb-fg) 6%, var(--tb-bg)); }
-.card .name { font-weight: 600; }
-.card .meta { opacity: 0.75; font-size: 0.88em; }
-.track { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; margin: 2px 0; }
-.track .lbl { width: 4.2em; font-size: 0.85em; opacity: 0.8; }
-.track .num { font-size: 0.85em; margin-left: 4px; }
-.box { width: 11px; height: 11px; border: 1px solid #777; display: inline-block;
-       box-sizing: border-box; }
-.box.full { background: #4a8a4a; }
-.box.lost { background: transparent; }
-.box.neg { background: #b22; border-color: #700; }
-.pip { width: 9px; height: 9px; border-radius: 50%; border: 1px solid var(--tb-blue);
-       display: inline-block; box-sizing: border-box; }
-.pip.on { background: var(--tb-blue); }
-.chip { display: inline-block; border-radius: 10px; padding: 0 7px; color: var(--tb-fg);
-        background: color-mix(in srgb, #7b52c4 18%, var(--tb-bg));
-        margin: 1px 2px; font-size: 0.85em; }
-.chip.state { background: color-mix(in srgb, #c0392b 15%, var(--tb-bg)); }
-.chip.bracket { background: color-mix(in srgb, #2e8b57 15%, var(--tb-bg)); }
-.label-foe { font-style: italic; }
-.log { font-size: 0.88em; max-height: 320px; overflow-y: auto; }
-.log div { border-bottom: 1px solid rgba(128, 128, 128, 0.25); padding: 1px 0;
-           overflow-wrap: anywhere; }
-.log .seq { opacity: 0.6; margin-right: 4px; }
-.bars { display: flex; align-items: flex-end; gap: 3px; height: 64px; margin: 4px 0; }
-.bar { flex: 1 1 0; max-width: 34px; background: var(--tb-blue); min-height: 1px; }
-.barlbl { display: flex; gap: 3px; font-size: 0.75em; opacity: 0.75; }
-.barlbl span { flex: 1 1 0; max-width: 34px; text-align: center; }
-.odds { display: flex; flex-wrap: wrap; gap: 4px 16px; }
-.odds b { font-size: 1.1em; }
-.dice { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0; }
-.die { border: 2px solid #888; border-radius: 5px; min-width: 2.2em; text-align: center;
-       padding: 2px; font-weight: 600; }
-.die.over { border-color: #2d7a2d; color: var(--tb-fg);
-            background: color-mix(in srgb, #2d7a2d 20%, var(--tb-bg)); }
-.die.under { border-color: #a33; color: var(--tb-fg);
-             background: color-mix(in srgb, #a33 20%, var(--tb-bg)); }
-.die .lift { display: block; font-size: 0.7em; font-weight: 400;
-             color: color-mix(in srgb, #2a5d9f 55%, var(--tb-fg)); }
-.banner { background: #d08700; color: #1d1d1d; font-weight: 700; padding: 8px; border-radius: 6px;
-          text-align: center; font-size: 1.15em; }
-.status { opacity: 0.9; }
-.err { color: color-mix(in srgb, #dd2222 65%, var(--tb-fg)); }
-.hint { font-size: 0.85em; opacity: 0.8; }
-.order { display: flex; flex-wrap: wrap; gap: 4px; }
-.order span { border: 1px solid var(--tb-line); border-radius: 4px; padding: 0 5px; }
-.order span.up { background: #d08700; color: #1d1d1d; border-color: #d08700; }
-.order span.done { opacity: 0.55; }
-table.att { border-collapse: collapse; width: 100%; font-size: 0.88em; }
-table.att td, table.att th { border-bottom: 1px solid var(--tb-rule); padding: 2px 4px;
-                             text-align: left; }
-"""
 
 UNTIL_WORDS = {
     "round": "this round",

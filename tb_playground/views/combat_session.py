@@ -9,6 +9,9 @@ refresh. ``close()`` (called from ``pn.state.on_session_destroyed``) unsubscribe
 ``send(command)`` always passes the role and seat this session verified on the server (the GM
 key, or the join code and a seat), never anything the browser sends, and the table checks every
 permission.
+
+The controls both combat pages show (a turn, spends, typed dice) are here too; their panes,
+rows and buttons are the page kit's (``views/kit``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 import panel as pn
-import param
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
@@ -28,7 +30,7 @@ from tb_playground.table import ConflictError, Table
 from tb_playground.table.rules import KI_PURPOSES, MOVES
 
 from . import combat_render as render
-from .format import READABLE_BUTTONS
+from .kit import button, html_pane, row, update
 
 #: Linux's TCP_CORK (None elsewhere): a socket holds what is written until it is uncorked.
 _CORK = getattr(socket, "TCP_CORK", None)
@@ -177,71 +179,7 @@ class TableSession:
         return self._closed
 
 
-# -- small helpers the combat pages share --------------------------------------------------------
-
-
-class LiveHTML(pn.pane.HTML):
-    """An HTML pane whose update sends its text and nothing else.
-
-    ``pn.pane.HTML`` re-sends all of its model's properties (14, its stylesheets among them,
-    which makes Bokeh walk the whole document's model graph again) each time ``object``
-    changes. The combat pages change only the text of their panes, many times a minute on
-    every seat, so this pane sets ``text`` alone: one small property change per pane.
-    """
-
-    def _update(self, ref: str, model) -> None:
-        text = self._transform_object(self.object)["object"]
-        if model.text != text:
-            model.text = text
-
-    def show(self, html: str) -> None:
-        """Set ``object`` to ``html`` and each of its models' text at once.
-
-        Inside a ``TableSession`` refresh (a served page's own document, held, on its own
-        thread) param's watchers and Panel's per-model dispatch are skipped; they run for every
-        pane of every page on every change. Anywhere else (a widget's callback, a notebook,
-        another thread) this is ``self.object = html``, which Panel sends its own way.
-        """
-        if html == self.object:
-            return
-        models = []
-        for ref, (model, _) in self._models.items():
-            if ref in pn.state._fake_roots or ref not in pn.state._views:
-                continue
-            _, _, doc, comm = pn.state._views[ref]
-            served = comm is None and doc.session_context is not None
-            if not (served and doc.callbacks.hold_value and pn.state._unblocked(doc)):
-                self.object = html
-                return
-            models.append(model)
-        with param.parameterized.discard_events(self):
-            self.object = html
-        text = self._transform_object(html)["object"]
-        for model in models:
-            if model.text != text:
-                model.text = text
-
-
-def query_arg(name: str) -> str | None:
-    """The page URL's ``?name=`` value for this session (None outside a served session)."""
-    args = getattr(pn.state, "session_args", None) or {}
-    values = args.get(name)
-    if not values:
-        return None
-    value = values[0]
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def remember_in_url(**values: str | None) -> None:
-    """Write ``values`` into the page URL's query (None removes one), so a reload keeps them."""
-    location = pn.state.location
-    if location is None:
-        return
-    query = {k: v for k, v in location.query_params.items() if k not in values}
-    query.update({k: v for k, v in values.items() if v is not None})
-    from urllib.parse import urlencode
-
-    location.search = "?" + urlencode(query) if query else ""
+# -- what both combat pages use ------------------------------------------------------------------
 
 
 def parse_faces(text: str) -> list[int] | None:
@@ -273,171 +211,15 @@ def with_typed_faces(command: dict, typed: bool, box, message) -> dict | None:
     return command
 
 
-def update(widget, **values) -> None:
-    """Set only the widget parameters that change (fewer messages to the browser)."""
-    if isinstance(widget, LiveHTML) and values.keys() == {"object"}:
-        widget.show(values["object"])
-        return
-    changed = {k: v for k, v in values.items() if getattr(widget, k) != v}
-    if len(changed) == 1:  # param's update() reads every parameter first: slow on a pane
-        setattr(widget, *next(iter(changed.items())))
-    elif changed:
-        widget.param.update(**changed)
-
-
-def on_session_end(callback: Callable[[], None]) -> None:
-    """Run ``callback`` when this browser session ends (nothing outside a served session)."""
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-        pn.state.on_session_destroyed(lambda _context: callback())
-
-
-#: A bare page with the viewport meta tag (phones lay the page out at their own width).
-PAGE_TEMPLATE = """{% extends base %}
-{% block preamble %}
-<meta name="viewport" content="width=device-width, initial-scale=1">
-{% endblock %}
-{% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}{% endblock %}"""
-
-
-def phone_page(content, title: str, current: str | None = None) -> pn.Template:
-    """``content`` under the site's navigation, on a page phones lay out at their own width."""
-    from .site import nav
-
-    template = pn.Template(PAGE_TEMPLATE, location=True)
-    template.add_panel("main", pn.Column(nav(current), content, sizing_mode="stretch_width"))
-    doc = pn.state.curdoc
-    if doc is not None and doc.session_context is not None:
-        pn.state.onload(lambda: setattr(doc, "title", title))
-    return template
-
-
 # -- widgets both combat pages use ---------------------------------------------------------------
+
+#: The brackets a combatant declares, as the buttons say them.
+BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 
 COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
 
 #: How to move, in the engine's words (rules/000 "Moving in a Round"; rules/001).
 MOVE_LABELS = {"As the bracket allows": "", **{ACTIONS[k].label: k for k in MOVES}}
-
-
-class ActionToggle(pn.widgets.Toggle):
-    """A toggle whose press reaches the server at once.
-
-    Panel waits 50 ms (``_debounce``) after a widget's value changes in the browser before it
-    handles the change, in case another follows (typing, dragging a slider). A toggle press is
-    one change, and the combat pages send a table command on it: the wait would add 50 ms to
-    what every page at the table sees (``benchmarks/bench_combat.py pages``).
-    """
-
-    _debounce = 0
-
-
-def row(*items, **kw) -> pn.FlexBox:
-    """Widgets side by side, wrapping on a phone instead of running off the screen."""
-    return pn.FlexBox(
-        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
-    )
-
-
-def html_pane(css_class: str, **kw) -> LiveHTML:
-    """A full-width HTML pane with the combat stylesheet, found by ``css_class``."""
-    return LiveHTML(
-        "", css_classes=[css_class], stylesheets=[render.CSS], sizing_mode="stretch_width", **kw
-    )
-
-
-#: The board's cards side by side, wrapping (one under another on a phone).
-CARD_ROW = """
-:host { flex-direction: row; flex-wrap: wrap; gap: 8px; }
-:host > .bk-panel-models-markup-HTML { flex: 1 1 250px; min-width: 0; }
-:host > .scroll-button { display: none; }
-"""
-
-
-class CardBoard(pn.viewable.Viewer):
-    """Combatants as cards, one pane each: a change redraws only the cards it touched.
-
-    One pane for the whole board made every update replace every card on every page (on a
-    phone-sized player page, 16 of the 38 ms the browser spent per update, note 0009). Here
-    each card is its own pane, reused by position; only those whose HTML changed are sent.
-
-    Parameters
-    ----------
-    css_class : str
-        The CSS class of the board (each card's pane gets ``css_class + "-card"``).
-    """
-
-    def __init__(self, css_class: str, **params):
-        super().__init__(**params)
-        self._css = css_class
-        self._panes: list[LiveHTML] = []
-        self._layout = pn.Column(  # a wrapping row (lighter than Panel's FlexBox)
-            css_classes=[css_class], sizing_mode="stretch_width", stylesheets=[CARD_ROW]
-        )
-
-    def show(self, cards: list[str]) -> None:
-        """Show ``cards`` (HTML strings, in order), sending only the ones that changed."""
-        while len(self._panes) < len(cards):
-            self._panes.append(html_pane(f"{self._css}-card"))
-        for pane, html in zip(self._panes, cards, strict=False):  # spare panes stay as they are
-            update(pane, object=html)
-        shown = self._panes[: len(cards)]
-        if list(self._layout.objects) != shown:
-            self._layout.objects = shown
-
-    def __panel__(self):
-        return self._layout
-
-
-class Slots:
-    """A page's rows in their order, the rarely shown ones built the first time they show.
-
-    Each Panel widget holds 40-90 KB of the server's memory per session (note 0009), and a
-    player's page shows its declaration, roll, boost, prevention, Distracted and turn rows only
-    at their moments (a spectator's, never). ``order`` lists the page's rows top to bottom:
-    a component is always there, a name is a row that ``builders[name]()`` makes on its first
-    ``show(name, True)`` and puts in its place in ``layout``.
-
-    Parameters
-    ----------
-    layout : pn.Column
-        The column the rows are in.
-    order : list
-        Components and names, top to bottom.
-    builders : dict
-        For each name in ``order``, a function returning the row (with a ``visible``).
-    """
-
-    def __init__(self, layout: pn.Column, order: list, builders: dict[str, Callable]):
-        self.layout = layout
-        self._order = order
-        self._builders = builders
-        self._built: dict[str, object] = {}
-        layout.objects = [x for x in order if not isinstance(x, str)]
-
-    def built(self, name: str) -> bool:
-        """Whether row ``name`` was ever shown."""
-        return name in self._built
-
-    def show(self, name: str, visible: bool) -> bool:
-        """Show or hide row ``name`` (building it the first time it shows); ``visible``."""
-        visible = bool(visible)
-        made = self._built.get(name)
-        if made is None:
-            if not visible:
-                return False
-            made = self._built[name] = self._builders[name]()
-            before = self._order[: self._order.index(name)]
-            at = sum(1 for x in before if not isinstance(x, str) or x in self._built)
-            self.layout.insert(at, made)
-        update(made, visible=visible)
-        return visible
-
-
-def button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
-    """A button found by ``css`` (its label readable on Panel's colours: ``READABLE_BUTTONS``)."""
-    return pn.widgets.Button(
-        label=label, color=kind, css_classes=[css], width=130, stylesheets=[READABLE_BUTTONS]
-    )
 
 
 class TurnControls:

@@ -36,18 +36,20 @@ from .damage_plots import (
     levels_plot,
     rounds_plot,
 )
-from .format import (
+from .format import escape, percent
+from .kit import (
+    DAMAGE_CSS,
     NARROW_BUTTONS,
     PHONE_CSS,
     STACKED_SIDEBAR_CSS,
     TABLE_CSS,
-    escape,
-    percent,
+    csv_button,
+    csv_text,
+    page,
+    sync_url,
 )
 from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
-from .share import csv_button, csv_text, sync_url
-from .site import page
 
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
@@ -55,17 +57,6 @@ GRID_MAX_DICE = 12
 #: rules/000 "Critical Success in Combat": Onslaught 5 and Ferocity 4 roll 7 dice; a critical
 #: sends ceil(7 / 2) = 4 through; the other 3 roll + Klotho 4 against Soak 7: 2, 1 and 6.
 RONAN = {"dice": 7, "klotho": 4, "soak": 7, "rolls": (2, 1, 6)}
-
-CSS = """
-.dmg-stats { display: flex; flex-wrap: wrap; gap: 6px 18px; }
-.dmg-stat { min-width: 7em; }
-.dmg-stat .v { font-size: 1.7em; font-weight: 700; display: block; line-height: 1.1; }
-.dmg-stat .l { font-size: 0.85em; opacity: 0.8; }
-.dmg-why { margin: 4px 0; padding-left: 8px; border-left: 4px solid #e8590c; }
-.dmg-refused { font-size: 1.2em; padding-left: 8px; border-left: 4px solid #e03131; }
-.dmg-help { font-size: 0.88em; margin: 0; }
-.dmg-label { font-weight: 600; margin: 6px 0 0 0; }
-"""
 
 #: What the Rules reading switches are, said once above them.
 SWITCHES_HELP = (
@@ -78,7 +69,7 @@ def _control_label(text: str) -> pn.pane.HTML:
     """A visible label above a button group (a button group shows no name of its own)."""
     return pn.pane.HTML(
         f'<p class="dmg-label">{escape(text)}</p>',
-        stylesheets=[CSS],
+        stylesheets=[DAMAGE_CSS],
         margin=(4, 10, 0, 10),
         sizing_mode="stretch_width",
     )
@@ -335,7 +326,7 @@ class DamageExplorer(pn.viewable.Viewer):
             self._radios["bracket"],
             pn.pane.HTML(
                 f'<p class="dmg-help">{escape(BRACKET_HELP)}</p>',
-                stylesheets=[CSS],
+                stylesheets=[DAMAGE_CSS],
                 margin=(0, 10),
             ),
             slider(a.param.bracket_bumps, name="Ki a round to act earlier (bracket bump)"),
@@ -357,7 +348,7 @@ class DamageExplorer(pn.viewable.Viewer):
             pn.pane.Markdown("### Rules reading", margin=(0, 10)),
             pn.pane.HTML(
                 f'<p class="dmg-help">{escape(SWITCHES_HELP)}</p>',
-                stylesheets=[CSS],
+                stylesheets=[DAMAGE_CSS],
                 margin=(0, 10),
             ),
             switch(a.ruleset.param.boosts_before_roll, name=SWITCH_SENTENCES["boosts_before_roll"]),
@@ -395,7 +386,7 @@ class DamageExplorer(pn.viewable.Viewer):
             css_classes=["dmg-controls"],
         )
         self._stats = pn.pane.HTML(
-            css_classes=["dmg-headline"], stylesheets=[CSS], sizing_mode="stretch_width"
+            css_classes=["dmg-headline"], stylesheets=[DAMAGE_CSS], sizing_mode="stretch_width"
         )
         self.param.update(**self._chart_inputs())
         self._levels = pn.pane.HoloViews(
@@ -417,7 +408,7 @@ class DamageExplorer(pn.viewable.Viewer):
             css_classes=["dmg-rounds"],
         )
         self._armor = pn.pane.HTML(
-            css_classes=["dmg-armor"], stylesheets=[CSS], sizing_mode="stretch_width"
+            css_classes=["dmg-armor"], stylesheets=[DAMAGE_CSS], sizing_mode="stretch_width"
         )
         self._csv = {
             "levels": csv_button(

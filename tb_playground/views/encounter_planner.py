@@ -30,11 +30,20 @@ from tb_playground.lab.runs import (
 )
 from tb_playground.models.roster import build_encounter, encounter_choices, roster_choices
 
-from .combat_session import on_session_end, query_arg
-from .format import PHONE_CSS, READABLE_BUTTONS, TABLE_CSS, escape, percent
+from .format import escape, percent
+from .kit import (
+    PHONE_CSS,
+    PLANNER_CSS,
+    READABLE_BUTTONS,
+    TABLE_CSS,
+    csv_button,
+    on_session_end,
+    page,
+    query_arg,
+    served,
+    sync_url,
+)
 from .labels import options_for
-from .share import csv_button, served, sync_url
-from .site import page
 
 #: A link with at most this many fights runs as soon as the page opens.
 AUTO_RUN_FIGHTS = 5_000
@@ -50,25 +59,6 @@ POLL_MS = 150
 
 #: Colour of the rounds bars (3:1 or better on white and on the dark theme's #181818).
 BAR_COLOR = "#2e8b57"
-
-#: The planner's CSS, inside each pane's shadow root.
-CSS = """
-.enc-stats { display: flex; flex-wrap: wrap; gap: 8px 12px; }
-.enc-stat { padding: 2px 8px; border-left: 5px solid #2e8b57; flex: 1 1 9em; min-width: 0; }
-.enc-stat.foe { border-left-color: #e8590c; }
-.enc-stat.draw { border-left-color: #868e96; }
-.enc-stat .pct { font-size: 2em; font-weight: 700; display: block; line-height: 1.15; }
-.enc-stat .lbl { font-size: 0.95em; display: block; overflow-wrap: anywhere; }
-.enc-stat .ci { font-size: 0.85em; display: block; opacity: 0.85; }
-.enc-note { font-size: 0.9em; margin: 4px 0; }
-.enc-note.err { font-weight: 600;
-  color: color-mix(in srgb, #e03131 70%, var(--panel-on-background-color, #000)); }
-.enc-table { overflow-x: auto; }
-details.enc-rounds-table summary { cursor: pointer; padding: 4px 0; }
-table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
-a.enc-link { font-weight: 600; }
-ul.enc-brings { margin: 2px 0 4px; padding-left: 1.2em; }
-"""
 
 
 # -- the results in words ------------------------------------------------------------------
@@ -245,7 +235,7 @@ SYNCED = tuple(p for p in PlannerSettings.param if p != "name")
 
 def _html(css_class: str, **kwargs) -> pn.pane.HTML:
     kwargs.setdefault("sizing_mode", "stretch_width")
-    return pn.pane.HTML(css_classes=[css_class], stylesheets=[CSS, TABLE_CSS], **kwargs)
+    return pn.pane.HTML(css_classes=[css_class], stylesheets=[PLANNER_CSS, TABLE_CSS], **kwargs)
 
 
 def _box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:

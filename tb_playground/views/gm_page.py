@@ -27,31 +27,32 @@ from tb_playground.table.rules import (
 from . import combat_render as render
 from .add_combatant import AddCombatant
 from .combat_session import (
-    ActionToggle,
-    CardBoard,
+    BRACKET_LABELS,
     SpendControls,
     TableSession,
     TurnControls,
+    parse_faces,
+    with_typed_faces,
+)
+from .format import escape
+from .kit import (
+    READABLE_BUTTONS,
+    WRAP_BUTTONS,
+    ActionToggle,
+    CardBoard,
     button,
     html_pane,
     on_session_end,
-    parse_faces,
-    phone_page,
+    page,
     query_arg,
-    remember_in_url,
     row,
+    set_query,
     update,
-    with_typed_faces,
 )
-from .format import READABLE_BUTTONS, escape
 
-BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
 BAND_LABELS = {band.capitalize(): band for band in RANGE_BANDS}
-
-#: A row of toggle buttons that wraps on a phone instead of running off the screen.
-WRAP_BUTTONS = ".bk-btn-group { flex-wrap: wrap; gap: 4px; } .bk-btn { flex: 0 0 auto; }"
 
 
 class GMPage(pn.viewable.Viewer):
@@ -117,7 +118,7 @@ class GMPage(pn.viewable.Viewer):
 
     def _unlocked(self, key: str, remember: bool) -> None:
         if remember:
-            remember_in_url(key=key)
+            set_query(key=key)
         self._refresh_chooser()
         self._layout[:] = [self.chooser]
 
@@ -202,14 +203,14 @@ class GMPage(pn.viewable.Viewer):
         self.close()
         self.session = TableSession(table, "gm", None, self.refresh)
         self.service.sessions.add(self.session)
-        remember_in_url(table=name)
+        set_query(table=name)
         self.refresh()
         self._layout[:] = [self.table_view]
 
     def leave_table(self) -> None:
         """Back to the list of tables."""
         self.close()
-        remember_in_url(table=None)
+        set_query(table=None)
         self._refresh_chooser()
         self._layout[:] = [self.chooser]
 
@@ -687,4 +688,4 @@ def draw_gm(v: dict) -> dict:
 
 def gm_page(service: CombatService | None = None) -> pn.Template:
     """The whole GM page, one per session."""
-    return phone_page(GMPage(service), "20 Below: GM dashboard", current="gm")
+    return page("GM dashboard", [GMPage(service)], current="gm", light=True)

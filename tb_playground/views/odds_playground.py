@@ -23,7 +23,18 @@ from tb_playground.engine import (
 )
 from tb_playground.models import Check
 
-from .format import NARROW_BUTTONS, PHONE_CSS, TABLE_CSS, escape, percent
+from .format import escape, percent
+from .kit import (
+    NARROW_BUTTONS,
+    ODDS_CSS,
+    PHONE_CSS,
+    csv_button,
+    csv_text,
+    flex_box,
+    html_box,
+    page,
+    sync_url,
+)
 from .plots import (
     ADVANTAGE_LABELS,
     OUTCOME_COLORS,
@@ -34,8 +45,6 @@ from .plots import (
     distribution_plot,
 )
 from .ruleset_badge import RulesetBadge
-from .share import csv_button, csv_text, sync_url
-from .site import page
 
 #: The four headline outcomes: (label saying what it counts, css class, Odds attribute,
 #: colour key). Success counts criticals and Failure leaves catastrophes out, so Success +
@@ -62,20 +71,10 @@ TIER_HELP = {
 #: Why the Element slider is off for an Untrained check.
 ELEMENT_OFF = "Element is not used Untrained: the Target Number is the Difficulty alone."
 
-CSS = """
-.odds-stats { display: flex; flex-wrap: wrap; gap: 8px 12px; }
-.odds-stat { padding: 2px 8px; border-left: 5px solid; flex: 1 1 8.5em; max-width: 12em; }
-.odds-stat .pct { font-size: 2em; font-weight: 700; display: block; line-height: 1.15; }
-.odds-stat .lbl { font-size: 0.9em; display: block; }
-.odds-sum { font-size: 0.9em; margin: 6px 0 0 0; }
-.odds-help { font-size: 0.9em; margin: 0; }
-"""
-
 
 def _html_pane(css_class: str, **kwargs) -> pn.pane.HTML:
     """An HTML pane carrying the playground's stylesheet into its own shadow root."""
-    kwargs.setdefault("sizing_mode", "stretch_width")
-    return pn.pane.HTML(css_classes=[css_class], stylesheets=[CSS, TABLE_CSS], **kwargs)
+    return html_box(css_class, ODDS_CSS, **kwargs)
 
 
 def _headline_html(odds) -> str:
@@ -325,16 +324,7 @@ class OddsPlayground(pn.viewable.Viewer):
             self._tier_help.object = f'<p class="odds-help">{escape(TIER_HELP[check.tier])}</p>'
 
     def __panel__(self) -> pn.viewable.Viewable:
-        def box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:
-            # A flex item: its basis wide (one per row on a phone), growing to share a wide
-            # screen's row.
-            return pn.Column(
-                *objects,
-                sizing_mode="stretch_width",
-                styles={"flex": flex, "min-width": "0"},
-                **kwargs,
-            )
-
+        box = flex_box
         controls = box(
             pn.pane.Markdown("### Your roll", margin=(0, 10)),
             self._element,

@@ -14,7 +14,8 @@ from tb_playground.engine import TIER_NAMES
 from tb_playground.models import Character
 
 from .format import escape
-from .sheet_render import CSS, DISPLAY_KINDS, PLAIN, plain
+from .kit import SHEET_CSS
+from .sheet_render import DISPLAY_KINDS, PLAIN, plain
 
 
 class RowsEditor(pn.viewable.Viewer):
@@ -79,7 +80,7 @@ class RowsEditor(pn.viewable.Viewer):
         self._table.on_edit(self._on_edit)
         self._add = pn.widgets.Button(label="Add", color="primary", width=80)
         self._remove = pn.widgets.Button(label="Remove ticked", width=120)
-        self._message = pn.pane.HTML("", stylesheets=[CSS], sizing_mode="stretch_width")
+        self._message = pn.pane.HTML("", stylesheets=[SHEET_CSS], sizing_mode="stretch_width")
         self._add.on_click(self._on_add)
         self._remove.on_click(self._on_remove)
         self._list_watcher = character.param.watch(self._on_list, [field])

@@ -5,7 +5,7 @@ and see the default and the switch drawn together, the difference over two input
 heatmap, which flat TN modifier Advantage is worth, 004's quick-reference tables, and who wins
 the same fight under each reading. Every number comes from ``tb_playground.lab`` (the rules lab
 and the reference tables); this module only lays them out. Settings live in the URL
-(``share.sync_url``, over ``pn.state.location``), so a link reproduces the view; the fight
+(``kit.sync_url``, over ``pn.state.location``), so a link reproduces the view; the fight
 comparison runs in a thread with a progress bar and a cancel button.
 """
 
@@ -39,13 +39,21 @@ from tb_playground.lab.rules_lab import (
 )
 from tb_playground.models.roster import example_roster
 
-from .format import MARKDOWN_TABLE_CSS, PHONE_CSS, READABLE_BUTTONS, TABLE_CSS
+from .kit import (
+    LAB_CSS,
+    MARKDOWN_TABLE_CSS,
+    PHONE_CSS,
+    READABLE_BUTTONS,
+    TABLE_CSS,
+    flex_box,
+    html_box,
+    page,
+    sync_url,
+)
 from .labels import options_for
 from .plots import CHART_OPTS, LEGEND_ABOVE
-from .share import sync_url
-from .site import page
 
-#: The settings a link keeps (``share.sync_url``), each under its own name.
+#: The settings a link keeps (``kit.sync_url``), each under its own name.
 URL_SETTINGS = ("switch", "element", "stat", "dice", "system", "level", "party", "foes", "fights")
 
 #: Line colours of the two readings (each >= 3:1 on white and on #181818).
@@ -55,28 +63,14 @@ SWITCH_COLOR = "#e8590c"
 #: How many fights each reading plays, the choices offered.
 FIGHT_CHOICES = (500, 1000, 2000, 5000, 10000, 20000)
 
-CSS = """
-.lab-help p { margin: 4px 0; font-size: 0.92em; }
-.lab-help ul { margin: 0 0 4px 0; padding-left: 1.2em; font-size: 0.92em; }
-.lab-help .source { opacity: 0.85; }
-.lab-note { font-size: 0.92em; margin: 2px 0; }
-.lab-scroll { overflow-x: auto; max-width: 100%; }
-table.tb td.num, table.tb th.num { text-align: right; white-space: nowrap; }
-table.lab-fit { font-size: 0.82em; }
-table.lab-fit td, table.lab-fit th { padding: 2px 3px; }
-"""
-
 
 def _box(*objects, flex: str = "1 1 340px", **kwargs) -> pn.Column:
-    """A flex item: its basis wide (one per row on a phone), growing to share a wide row."""
-    return pn.Column(
-        *objects, sizing_mode="stretch_width", styles={"flex": flex, "min-width": "0"}, **kwargs
-    )
+    """A flex item of the lab (``kit.flex_box``), a little wider than the other pages'."""
+    return flex_box(*objects, flex=flex, **kwargs)
 
 
 def _pane(css_class: str, **kwargs) -> pn.pane.HTML:
-    kwargs.setdefault("sizing_mode", "stretch_width")
-    return pn.pane.HTML(css_classes=[css_class], stylesheets=[CSS, TABLE_CSS], **kwargs)
+    return html_box(css_class, LAB_CSS, **kwargs)
 
 
 def _number(value: float, unit: str) -> str:

@@ -15,30 +15,7 @@ from tb_playground.engine import DIFFICULTY_NAMES, STANDARD_DCS
 from tb_playground.models import Character, Creature
 
 from .format import escape, percent
-from .share import csv_text
-
-#: The sheet's styles. Warning colours are mixed with the theme's text colour (60% red), so they
-#: stay dark red on a light page and turn light red on a dark one (>= 4.5:1 on both).
-CSS = """
-.sheet-stats { display: flex; flex-wrap: wrap; gap: 6px 16px; }
-.sheet-stat { min-width: 6.2em; }
-.sheet-stat .v { font-size: 1.45em; font-weight: 700; display: block; line-height: 1.15; }
-.sheet-stat .l { font-size: 0.8em; opacity: 0.8; }
-.sheet-note { font-size: 0.85em; opacity: 0.8; margin: 4px 0; }
-.scroll { overflow-x: auto; max-width: 100%; }
-table.tb td.p { text-align: right; white-space: nowrap; }
-table.tb th.c { text-align: right; }
-table.tb td.name { white-space: nowrap; }
-table.skill-odds .name { position: sticky; left: 0; z-index: 1;
-  background: var(--panel-background-color, #fafafa); }
-table.skill-odds .meta { display: block; font-size: 0.78em; opacity: 0.75; }
-.bad { color: color-mix(in srgb, #c0392b 60%, var(--panel-on-background-color, #000)); }
-.cond { color: color-mix(in srgb, #a04000 60%, var(--panel-on-background-color, #000)); }
-td.refused { color: color-mix(in srgb, #c0392b 60%, var(--panel-on-background-color, #000));
-  font-style: italic; }
-tr.skill-group td.name { white-space: normal; min-width: 12em; max-width: 22em; }
-tr.skill-group .names { display: block; font-size: 0.78em; opacity: 0.85; }
-"""
+from .kit import csv_text
 
 #: Plain names of the kinds of Skill roll (the one table of display names).
 KIND_NAMES = {k: display.name("roll_kind", k) for k in ("physical", "social", "mental")}

@@ -20,23 +20,26 @@ from tb_playground.service import CombatService, get_service
 
 from . import combat_render as render
 from .combat_session import (
-    CardBoard,
-    Slots,
+    BRACKET_LABELS,
     SpendControls,
     TableSession,
     TurnControls,
-    button,
-    html_pane,
-    on_session_end,
-    phone_page,
-    query_arg,
-    remember_in_url,
-    row,
-    update,
     with_typed_faces,
 )
 from .format import escape
-from .gm_page import BRACKET_LABELS, WRAP_BUTTONS
+from .kit import (
+    WRAP_BUTTONS,
+    CardBoard,
+    Slots,
+    button,
+    html_pane,
+    on_session_end,
+    page,
+    query_arg,
+    row,
+    set_query,
+    update,
+)
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -146,7 +149,7 @@ class TablePage(pn.viewable.Viewer):
         role = "spectator" if seat == WATCH else "player"
         self.session = TableSession(table, role, None if seat == WATCH else seat, self.refresh)
         self.service.sessions.add(self.session)
-        remember_in_url(table=table.name, code=self.code, seat=seat)
+        set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
         self.refresh()
         self._layout[:] = [self.table_view]
@@ -157,7 +160,7 @@ class TablePage(pn.viewable.Viewer):
         self.close()
         self.code = None
         self._found = None
-        remember_in_url(code=None, seat=None, table=None)
+        set_query(code=None, seat=None, table=None)
         view = self.join_view
         self.seat_row.visible = False
         self.code_input.value = ""
@@ -477,4 +480,4 @@ def _shared_card(c: dict, phase: str, memo: dict | None) -> str:
 
 def table_page(service: CombatService | None = None) -> pn.Template:
     """The whole players' page, one per session."""
-    return phone_page(TablePage(service), "20 Below: at the table", current="table")
+    return page("at the table", [TablePage(service)], current="table", light=True)

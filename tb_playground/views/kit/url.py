@@ -1,27 +1,21 @@
-"""Sharing a view: settings kept in the page's URL, and tables as CSV (issue 11, section 3).
+"""The page's address: every setting a page keeps in its URL goes through here (issue 11, 3).
 
 ``sync_url(obj, {"element": "element", ...})`` keeps a Parameterized's settings in the address
-bar (``pn.state.location``): a link opened later, or by someone else, starts from the same
-settings. A value in the query that is out of range or of the wrong kind is skipped (the rest
-still apply), so a hand-edited link never breaks a page.
-
-``csv_text(header, rows)`` writes a table as CSV with plain column names and numbers to 15
-significant digits (0.1, not 0.09999999999999999; read back, within 1e-15 of the engine's);
-``csv_button(label, filename, make)`` is the "Download CSV" button that calls ``make`` when
-clicked, so the file holds the numbers the table shows at that moment.
-
-Presentation only: no maths here.
+bar: a link opened later, or by someone else, starts from the same settings. A value in the query
+that is out of range or of the wrong kind is skipped (the rest still apply), so a hand-edited
+link never breaks a page. ``query_arg`` reads one value as the text it was given (a join code, a
+seat), ``query_value`` as Panel parses it (numbers, lists), and ``set_query`` writes values (the
+combat pages' table, code and seat; the sheet's packed character). ``pack_text`` makes a long
+text short and safe for a URL.
 """
 
 from __future__ import annotations
 
 import base64
-import csv
-import io
 import json
 import weakref
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
@@ -68,6 +62,25 @@ def apply_query(obj: param.Parameterized, mapping: Mapping[str, str], query: Map
     return refused
 
 
+def as_text(p: param.Parameter, value: object) -> str:
+    """``value`` of the parameter ``p`` as the text the URL keeps (a string, or its JSON)."""
+    try:
+        value = p.serialize(value)
+    except Exception:  # noqa: BLE001 - a parameter without a serializer: its JSON
+        pass
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def settings_query(obj: param.Parameterized, mapping: Mapping[str, str]) -> dict[str, str]:
+    """``obj``'s parameters (``{parameter: query name}``) as the URL's text, by query name."""
+    return {key: as_text(obj.param[name], getattr(obj, name)) for name, key in mapping.items()}
+
+
+def query_string(query: Mapping[str, str]) -> str:
+    """The address's search part for ``query`` ("?a=1&b=x", or "" for none)."""
+    return "?" + urlencode(query) if query else ""
+
+
 #: Per page session, the query the page writes: its keys and their text, in order. The page
 #: URL is written from it, never read back after the start (a browser's late echo of an older
 #: address must not undo a newer setting).
@@ -84,14 +97,6 @@ def _query_state() -> dict[str, str] | None:
     return _QUERIES[location]
 
 
-def _as_text(p: param.Parameter, value: object) -> str:
-    try:
-        value = p.serialize(value)
-    except Exception:  # noqa: BLE001 - a parameter without a serializer: its JSON
-        pass
-    return value if isinstance(value, str) else json.dumps(value)
-
-
 def sync_url(obj: param.Parameterized, mapping: Mapping[str, str]) -> None:
     """Keep ``obj``'s parameters (``{parameter: query name}``) in the page URL.
 
@@ -106,9 +111,19 @@ def sync_url(obj: param.Parameterized, mapping: Mapping[str, str]) -> None:
     apply_query(obj, mapping, pn.state.location.query_params)
 
     def write(*events) -> None:
-        set_query(**{mapping[e.name]: _as_text(obj.param[e.name], e.new) for e in events})
+        set_query(**{mapping[e.name]: as_text(obj.param[e.name], e.new) for e in events})
 
     obj.param.watch(write, list(mapping))
+
+
+def query_arg(name: str) -> str | None:
+    """The page URL's ``?name=`` value as its text (None outside a served session)."""
+    args = getattr(pn.state, "session_args", None) or {}
+    values = args.get(name)
+    if not values:
+        return None
+    value = values[0]
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def query_value(key: str) -> object:
@@ -119,7 +134,10 @@ def query_value(key: str) -> object:
 
 
 def set_query(**values: str | None) -> None:
-    """Write ``values`` into the page URL's query (None removes one); others are kept."""
+    """Write ``values`` into the page URL's query (None removes one); others are kept.
+
+    A reload, or the link copied from the address bar, opens the page with them.
+    """
     query = _query_state()
     if query is None:
         return
@@ -128,7 +146,7 @@ def set_query(**values: str | None) -> None:
             query.pop(key, None)
         else:
             query[key] = value
-    search = "?" + urlencode(query) if query else ""
+    search = query_string(query)
     if pn.state.location.search != search:
         pn.state.location.search = search
 
@@ -159,29 +177,3 @@ def unpack_text(token: str, limit: int = MAX_SHEET_CHARS) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError("the link's character is not readable") from exc
-
-
-def csv_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A table as CSV: the header, then the rows; floats to 15 significant digits."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([format(v, ".15g") if isinstance(v, float) else v for v in row])
-    return out.getvalue()
-
-
-def csv_button(label: str, filename: str, make: Callable[[], str], css: str) -> pn.Widget:
-    """A "Download CSV" button: ``make()`` runs when it is clicked and its text is the file."""
-    return pn.widgets.FileDownload(
-        callback=lambda: io.StringIO(make()),
-        filename=filename,
-        label=label,
-        color="primary",
-        embed=False,
-        css_classes=[css],
-        margin=(4, 10),
-        width=240,
-        height=34,
-        sizing_mode="fixed",
-    )

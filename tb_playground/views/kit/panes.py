@@ -1,0 +1,200 @@
+"""The pieces every page is built of: panes, boxes and rows, buttons, a board of cards.
+
+``LiveHTML`` (``html_pane``) is the combat pages' pane: its ``show`` sends its text and nothing
+else, and inside a table's refresh skips Panel's per-change work (note 0009). ``CardBoard``
+sends only the cards that changed; ``Slots`` builds a page's rarely shown rows the first time
+they show. ``html_box`` and ``flex_box`` are the other pages' HTML panes and flex items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import panel as pn
+import param
+
+from .css import CARD_ROW_CSS, COMBAT_CSS, READABLE_BUTTONS, TABLE_CSS
+
+
+class LiveHTML(pn.pane.HTML):
+    """An HTML pane whose update sends its text and nothing else.
+
+    ``pn.pane.HTML`` re-sends all of its model's properties (14, its stylesheets among them,
+    which makes Bokeh walk the whole document's model graph again) each time ``object``
+    changes. The combat pages change only the text of their panes, many times a minute on
+    every seat, so this pane sets ``text`` alone: one small property change per pane.
+    """
+
+    def _update(self, ref: str, model) -> None:
+        text = self._transform_object(self.object)["object"]
+        if model.text != text:
+            model.text = text
+
+    def show(self, html: str) -> None:
+        """Set ``object`` to ``html`` and each of its models' text at once.
+
+        Inside a ``TableSession`` refresh (a served page's own document, held, on its own
+        thread) param's watchers and Panel's per-model dispatch are skipped; they run for every
+        pane of every page on every change. Anywhere else (a widget's callback, a notebook,
+        another thread) this is ``self.object = html``, which Panel sends its own way.
+        """
+        if html == self.object:
+            return
+        models = []
+        for ref, (model, _) in self._models.items():
+            if ref in pn.state._fake_roots or ref not in pn.state._views:
+                continue
+            _, _, doc, comm = pn.state._views[ref]
+            served = comm is None and doc.session_context is not None
+            if not (served and doc.callbacks.hold_value and pn.state._unblocked(doc)):
+                self.object = html
+                return
+            models.append(model)
+        with param.parameterized.discard_events(self):
+            self.object = html
+        text = self._transform_object(html)["object"]
+        for model in models:
+            if model.text != text:
+                model.text = text
+
+
+def update(widget, **values) -> None:
+    """Set only the widget parameters that change (fewer messages to the browser)."""
+    if isinstance(widget, LiveHTML) and values.keys() == {"object"}:
+        widget.show(values["object"])
+        return
+    changed = {k: v for k, v in values.items() if getattr(widget, k) != v}
+    if len(changed) == 1:  # param's update() reads every parameter first: slow on a pane
+        setattr(widget, *next(iter(changed.items())))
+    elif changed:
+        widget.param.update(**changed)
+
+
+class ActionToggle(pn.widgets.Toggle):
+    """A toggle whose press reaches the server at once.
+
+    Panel waits 50 ms (``_debounce``) after a widget's value changes in the browser before it
+    handles the change, in case another follows (typing, dragging a slider). A toggle press is
+    one change, and the combat pages send a table command on it: the wait would add 50 ms to
+    what every page at the table sees (``benchmarks/bench_combat.py pages``).
+    """
+
+    _debounce = 0
+
+
+def row(*items, **kw) -> pn.FlexBox:
+    """Widgets side by side, wrapping on a phone instead of running off the screen."""
+    return pn.FlexBox(
+        *items, flex_wrap="wrap", align_items="end", sizing_mode="stretch_width", **kw
+    )
+
+
+def html_pane(css_class: str, **kw) -> LiveHTML:
+    """A full-width HTML pane with the combat stylesheet, found by ``css_class``."""
+    return LiveHTML(
+        "", css_classes=[css_class], stylesheets=[COMBAT_CSS], sizing_mode="stretch_width", **kw
+    )
+
+
+class CardBoard(pn.viewable.Viewer):
+    """Combatants as cards, one pane each: a change redraws only the cards it touched.
+
+    One pane for the whole board made every update replace every card on every page (on a
+    phone-sized player page, 16 of the 38 ms the browser spent per update, note 0009). Here
+    each card is its own pane, reused by position; only those whose HTML changed are sent.
+
+    Parameters
+    ----------
+    css_class : str
+        The CSS class of the board (each card's pane gets ``css_class + "-card"``).
+    """
+
+    def __init__(self, css_class: str, **params):
+        super().__init__(**params)
+        self._css = css_class
+        self._panes: list[LiveHTML] = []
+        self._layout = pn.Column(  # a wrapping row (lighter than Panel's FlexBox)
+            css_classes=[css_class], sizing_mode="stretch_width", stylesheets=[CARD_ROW_CSS]
+        )
+
+    def show(self, cards: list[str]) -> None:
+        """Show ``cards`` (HTML strings, in order), sending only the ones that changed."""
+        while len(self._panes) < len(cards):
+            self._panes.append(html_pane(f"{self._css}-card"))
+        for pane, html in zip(self._panes, cards, strict=False):  # spare panes stay as they are
+            update(pane, object=html)
+        shown = self._panes[: len(cards)]
+        if list(self._layout.objects) != shown:
+            self._layout.objects = shown
+
+    def __panel__(self):
+        return self._layout
+
+
+class Slots:
+    """A page's rows in their order, the rarely shown ones built the first time they show.
+
+    Each Panel widget holds 40-90 KB of the server's memory per session (note 0009), and a
+    player's page shows its declaration, roll, boost, prevention, Distracted and turn rows only
+    at their moments (a spectator's, never). ``order`` lists the page's rows top to bottom:
+    a component is always there, a name is a row that ``builders[name]()`` makes on its first
+    ``show(name, True)`` and puts in its place in ``layout``.
+
+    Parameters
+    ----------
+    layout : pn.Column
+        The column the rows are in.
+    order : list
+        Components and names, top to bottom.
+    builders : dict
+        For each name in ``order``, a function returning the row (with a ``visible``).
+    """
+
+    def __init__(self, layout: pn.Column, order: list, builders: dict[str, Callable]):
+        self.layout = layout
+        self._order = order
+        self._builders = builders
+        self._built: dict[str, object] = {}
+        layout.objects = [x for x in order if not isinstance(x, str)]
+
+    def built(self, name: str) -> bool:
+        """Whether row ``name`` was ever shown."""
+        return name in self._built
+
+    def show(self, name: str, visible: bool) -> bool:
+        """Show or hide row ``name`` (building it the first time it shows); ``visible``."""
+        visible = bool(visible)
+        made = self._built.get(name)
+        if made is None:
+            if not visible:
+                return False
+            made = self._built[name] = self._builders[name]()
+            before = self._order[: self._order.index(name)]
+            at = sum(1 for x in before if not isinstance(x, str) or x in self._built)
+            self.layout.insert(at, made)
+        update(made, visible=visible)
+        return visible
+
+
+def button(label: str, css: str, kind: str = "default") -> pn.widgets.Button:
+    """A button found by ``css`` (its label readable on Panel's colours: ``READABLE_BUTTONS``)."""
+    return pn.widgets.Button(
+        label=label, color=kind, css_classes=[css], width=130, stylesheets=[READABLE_BUTTONS]
+    )
+
+
+def html_box(css_class: str, stylesheet: str, **kwargs) -> pn.pane.HTML:
+    """A full-width HTML pane found by ``css_class``, with a page's stylesheet and ``TABLE_CSS``.
+
+    The stylesheets go into the pane's own shadow root (a page's ``raw_css`` does not reach
+    inside it).
+    """
+    kwargs.setdefault("sizing_mode", "stretch_width")
+    return pn.pane.HTML(css_classes=[css_class], stylesheets=[stylesheet, TABLE_CSS], **kwargs)
+
+
+def flex_box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:
+    """A flex item: its basis wide (one per row on a phone), growing to share a wide row."""
+    return pn.Column(
+        *objects, sizing_mode="stretch_width", styles={"flex": flex, "min-width": "0"}, **kwargs
+    )
