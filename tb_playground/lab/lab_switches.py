@@ -13,8 +13,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from tb_playground.display import names
 from tb_playground.engine.validation import require_choice
+from tb_playground.models.names import names
 from tb_playground.models.ruleset import (
     SWITCH_SENTENCES,
     SWITCHES,

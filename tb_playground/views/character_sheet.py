@@ -20,7 +20,6 @@ import pandas as pd
 import panel as pn
 import param
 
-from tb_playground import display
 from tb_playground.engine import DIFFICULTY_NAMES, ELEMENTS, STANDARD_DCS, TIER_NAMES
 from tb_playground.engine.character_stats import SET_CONDITIONS
 from tb_playground.example_roster import example_roster
@@ -38,6 +37,7 @@ from tb_playground.models import (
     dumps,
     loads,
 )
+from tb_playground.models import names as display
 from tb_playground.models.files import saved_fields
 from tb_playground.models.ruleset import SWITCHES
 

@@ -12,7 +12,6 @@ import holoviews as hv
 import panel as pn
 import param
 
-from tb_playground.display import dice_text
 from tb_playground.engine import (
     CONDITIONS,
     armor_covers,
@@ -23,8 +22,10 @@ from tb_playground.engine import (
     p_die_over,
     roll_levels,
 )
+from tb_playground.formatting import dice_text
 from tb_playground.models import Attack
 from tb_playground.models.attack import FIGHT_MAX_ROUNDS
+from tb_playground.models.names import display_name, options_for
 from tb_playground.models.ruleset import SWITCH_SENTENCES
 
 from .damage_plots import (
@@ -44,7 +45,6 @@ from .format import (
     escape,
     percent,
 )
-from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
 from .share import csv_button, csv_text, sync_url
 from .site import page

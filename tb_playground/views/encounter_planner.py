@@ -38,10 +38,10 @@ from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POL
 from tb_playground.lab.prepare import plain_encounter
 from tb_playground.models import Encounter
 from tb_playground.models.files import FORMATS, load
+from tb_playground.models.names import options_for
 
 from .combat_session import on_session_end, query_arg
 from .format import PHONE_CSS, READABLE_BUTTONS, TABLE_CSS, escape, percent
-from .labels import options_for
 from .share import csv_button, served, sync_url
 from .site import page
 

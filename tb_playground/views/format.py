@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tb_playground.display import escape, percent
+from tb_playground.formatting import escape, percent
 
 #: Stylesheet for the small rule tables every view shows (passed into each pane's shadow root).
 #: Text takes the theme's colour; the highlighted row is yellow mixed into the theme's

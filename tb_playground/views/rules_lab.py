@@ -21,8 +21,8 @@ import numpy as np
 import panel as pn
 import param
 
-from tb_playground.display import escape, name, percent
 from tb_playground.example_roster import example_roster
+from tb_playground.formatting import escape, percent
 from tb_playground.lab.reference_tables import TABLES, records_csv
 from tb_playground.lab.rules_lab import (
     LAB_SWITCHES,
@@ -38,9 +38,9 @@ from tb_playground.lab.rules_lab import (
     switch_report,
     win_comparison,
 )
+from tb_playground.models.names import name, options_for
 
 from .format import MARKDOWN_TABLE_CSS, PHONE_CSS, READABLE_BUTTONS, TABLE_CSS
-from .labels import options_for
 from .plots import CHART_OPTS, LEGEND_ABOVE
 from .share import sync_url
 from .site import page
