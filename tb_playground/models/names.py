@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from tb_playground.engine.conditions import CONDITIONS
 from tb_playground.engine.core_roll import OUTCOME_WORDS
 
-from .ruleset import SWITCH_SENTENCES
+from .switches import SWITCH_SENTENCES, SwitchColumn
 
 #: Display names by kind of code name. Keys are what the engine and models use.
 DISPLAY_NAMES: dict[str, Mapping[object, str]] = {
@@ -69,26 +69,10 @@ DISPLAY_NAMES: dict[str, Mapping[object, str]] = {
     "weapon_range": {"normal": "Normal range", "long": "Long range", "beyond": "Beyond range"},
     "grid_statistic": {"expected": "Expected levels", "any": "Chance of at least one level"},
     "system": {"20 Below": "20 Below (roll under)", "roll-over draft": "Roll-over draft"},
-    # Each Ruleset switch as the sentence pages show when it is on (``models/ruleset.py``).
+    # Each Ruleset switch as the sentence pages show when it is on (``models/switches.py``).
     "switch": SWITCH_SENTENCES,
     # The rules lab's picker: each Ruleset switch, and the rules/003 draft, in a few words.
-    "lab_switch": {
-        "gift_check_ki_plus_stamina": "Gift Check against Ki + Stamina",
-        "never_moira": "Moira never attacks",
-        "boosts_before_roll": "Ki boosts chosen before the roll",
-        "vitals_002": "Poise stops at 0 (the Q&A's Vitals)",
-        "ki_pool_from_sub_stats": "Ki pool from five sub-stats",
-        "short_rest_half_klotho": "Short Rest gives half Klotho in Ki",
-        "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
-        "death_at_negative_health": "Death at the negative Health sub-stat",
-        "slow_called_shot_advantage": "Slow Called Shot with Advantage",
-        "advantage_from_expert": "Training Advantage from Expert",
-        "below_zero_heals_per_rest": "Below 0, every rest heals a level",
-        "flustered_shaken_off": "Flustered can be shaken off",
-        "criticals_outrank": "Criticals outrank in opposed rolls",
-        "deception_water": "Deception rolls Water",
-        "roll_over_draft": "The roll-over draft (rules/003)",
-    },
+    "lab_switch": SwitchColumn("title", draft=True),
     # The encounter lab's policies (``tb_playground.lab``): how a side plays a simulated fight.
     "bracket_policy": {
         "normal": "Normal: two attacks",

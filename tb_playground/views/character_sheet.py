@@ -40,29 +40,12 @@ from tb_playground.models import (
 from tb_playground.models import names as display
 from tb_playground.models.files import saved_fields
 from tb_playground.models.ruleset import SWITCHES
+from tb_playground.models.switches import SWITCH_LABELS
 
 from .format import READABLE_BUTTONS, TABLE_CSS, escape, percent
 from .ruleset_badge import RulesetBadge
 from .share import csv_button, csv_text, pack_text, query_value, set_query, sync_url, unpack_text
 from .site import page
-
-#: Short labels for the ruleset switches.
-SWITCH_LABELS = {
-    "gift_check_ki_plus_stamina": "Gift Check TN is Ki + Stamina",
-    "never_moira": "Moira never attacks",
-    "boosts_before_roll": "Ki boosts chosen before the roll",
-    "vitals_002": "Poise stops at 0; Ki refills it",
-    "ki_pool_from_sub_stats": "Ki pool from sub-stats",
-    "short_rest_half_klotho": "Short Rest: half Klotho",
-    "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
-    "death_at_negative_health": "Dead at -Health sub-stat",
-    "slow_called_shot_advantage": "Slow Called Shot has Advantage",
-    "advantage_from_expert": "Tier Advantage from Expert",
-    "below_zero_heals_per_rest": "Below 0: any rest heals 1",
-    "flustered_shaken_off": "Presence roll ends Flustered",
-    "criticals_outrank": "Opposed: a critical beats any success",
-    "deception_water": "Deception rolls Water",
-}
 
 #: The sheet's styles. Warning colours are mixed with the theme's text colour (60% red), so they
 #: stay dark red on a light page and turn light red on a dark one (>= 4.5:1 on both).

@@ -35,6 +35,7 @@ from tb_playground.lab.rules_lab import (
     WinComparison,
     advantage_as_tn,
     example_encounter,
+    picker_options,
     switch_report,
     win_comparison,
 )
@@ -328,7 +329,7 @@ class RulesLab(pn.viewable.Viewer):
         self._switch = pn.widgets.Select.from_param(
             self.param.switch,
             name="Rule to compare",
-            options=options_for("lab_switch", LAB_SWITCHES),
+            options=picker_options(),
             description=None,
             css_classes=["lab-switch"],
             **width,
