@@ -8,9 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from tb_playground.engine import check_odds
+from tb_playground.formatting import percent
 from tb_playground.models import Character, Creature, Weapon, dumps, load
 from tb_playground.views import CharacterSheet
-from tb_playground.views.format import percent
 from tb_playground.views.sheet_render import attacks_html, skill_odds_html
 
 RONAN = Path(__file__).resolve().parents[1] / "examples" / "roster" / "ronan.json"

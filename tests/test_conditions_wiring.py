@@ -135,8 +135,8 @@ def test_attack_model_belly_down_by_reach():
 
 
 def test_sheet_shows_why_the_odds_changed():
+    from tb_playground.formatting import escape, percent
     from tb_playground.views import CharacterSheet
-    from tb_playground.views.format import escape, percent
     from tb_playground.views.sheet_render import attacks_html, skill_odds_html
 
     c = Character(earth=5, air=4)

@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tb_playground.engine import attack_to_hit, expected_levels
+from tb_playground.formatting import percent
 from tb_playground.models import Attack
 from tb_playground.views import damage_page
-from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 

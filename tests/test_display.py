@@ -1,4 +1,4 @@
-"""One table of display names (tb_playground/display.py): every code name has plain words."""
+"""One table of display names (models/names.py): every code name has plain words; formatting.py."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from tb_playground import display, engine, lab
+from tb_playground import engine, formatting, lab
 from tb_playground.engine import conditions as engine_conditions
+from tb_playground.models import names
 from tb_playground.models import ruleset as ruleset_module
 from tb_playground.models.attack import SLOW_ACTIONS
 
@@ -54,7 +55,7 @@ CODE_LOOK = re.compile(r"[_`]|\(\)|\w=|^'|'$|\{|\}|Fraction|rules/\d")
 def test_every_code_name_has_plain_words(kind, keys):
     assert keys, f"no keys for {kind}"
     for key in keys:
-        words = display.name(kind, key)
+        words = names.name(kind, key)
         assert words and words.strip() == words
         assert not CODE_LOOK.search(words), f"{kind} {key!r} -> {words!r} looks like code"
         assert words[0].isupper() or words[0].isdigit(), f"{kind} {key!r} -> {words!r}"
@@ -63,20 +64,20 @@ def test_every_code_name_has_plain_words(kind, keys):
 def test_switch_names_are_the_ruleset_sentences():
     # Not duplicated: the very sentences models/ruleset.py shows.
     for key in ruleset_module.SWITCHES:
-        assert display.name("switch", key) == ruleset_module.SWITCH_SENTENCES[key]
+        assert names.name("switch", key) == ruleset_module.SWITCH_SENTENCES[key]
 
 
 def test_the_names_the_issue_asks_for():
-    assert display.label_for("element", "water", 5) == "Water: 5"
-    assert display.label_for("element", 3, 5) == "Water: 5"
-    assert display.name("ki_policy", "none") == "Never"
-    assert display.name("ki_policy", "all") == "Every level while Ki lasts"
-    assert display.name("ki_policy", "stay_up") == "Just enough to stay up"
-    assert display.name("ki_policy", "stay_alive") == "Just enough to stay alive"
-    assert display.name("attack_kind", "physical") == "Physical"
-    assert display.name("slow_action", "called_shot") == "Called Shot"
-    assert display.name("tier", 2) == "Adept"
-    assert display.label_for("bracket", "slow") == "Slow"
+    assert names.label_for("element", "water", 5) == "Water: 5"
+    assert names.label_for("element", 3, 5) == "Water: 5"
+    assert names.name("ki_policy", "none") == "Never"
+    assert names.name("ki_policy", "all") == "Every level while Ki lasts"
+    assert names.name("ki_policy", "stay_up") == "Just enough to stay up"
+    assert names.name("ki_policy", "stay_alive") == "Just enough to stay alive"
+    assert names.name("attack_kind", "physical") == "Physical"
+    assert names.name("slow_action", "called_shot") == "Called Shot"
+    assert names.name("tier", 2) == "Adept"
+    assert names.label_for("bracket", "slow") == "Slow"
 
 
 @pytest.mark.parametrize(
@@ -93,7 +94,7 @@ def test_the_names_the_issue_asks_for():
 )
 def test_an_unknown_name_is_a_value_error_that_says_what_is_known(kind, key):
     with pytest.raises(ValueError) as error:
-        display.name(kind, key)
+        names.name(kind, key)
     assert not isinstance(error.value, KeyError)
     message = str(error.value)
     assert kind in message
@@ -102,16 +103,16 @@ def test_an_unknown_name_is_a_value_error_that_says_what_is_known(kind, key):
 
 
 def test_percent_and_fraction_text():
-    assert display.percent(Fraction(11, 20)) == "55.0%"
-    assert display.percent(Fraction(1, 1_000_000)) == "<0.1%"
-    assert display.percent(Fraction(999_999, 1_000_000)) == ">99.9%"
-    assert display.percent(0) == "0%" and display.percent(1) == "100%"
-    assert display.fraction_text(Fraction(11, 20)) == "11/20"
-    assert display.fraction_text(Fraction(1)) == "1"
+    assert formatting.percent(Fraction(11, 20)) == "55.0%"
+    assert formatting.percent(Fraction(1, 1_000_000)) == "<0.1%"
+    assert formatting.percent(Fraction(999_999, 1_000_000)) == ">99.9%"
+    assert formatting.percent(0) == "0%" and formatting.percent(1) == "100%"
+    assert formatting.fraction_text(Fraction(11, 20)) == "11/20"
+    assert formatting.fraction_text(Fraction(1)) == "1"
 
 
 def test_tables_escape_what_they_show():
-    table = display.Table(["Skill", "D5"], [["<b>Ronan's</b>", "64.0%"]], caption="A & B")
+    table = formatting.Table(["Skill", "D5"], [["<b>Ronan's</b>", "64.0%"]], caption="A & B")
     html = table._repr_html_()
     assert "&lt;b&gt;Ronan&#x27;s&lt;/b&gt;" in html and "<b>" not in html
     assert "A &amp; B" in html
@@ -121,10 +122,10 @@ def test_tables_escape_what_they_show():
         "<b>Ronan's</b>  64.0%",
     ]
     with pytest.raises(ValueError, match="2 cells"):
-        display.Table(["a", "b"], [["only one"]])
+        formatting.Table(["a", "b"], [["only one"]])
 
 
 def test_odds_grid_writes_percentages():
-    grid = display.odds_grid(["Perception"], [5, 6], [[0.64, 0.72]], corner="Skill")
+    grid = formatting.odds_grid(["Perception"], [5, 6], [[0.64, 0.72]], corner="Skill")
     assert grid.header == ["Skill", "5", "6"]
     assert grid.rows == [["Perception", "64.0%", "72.0%"]]

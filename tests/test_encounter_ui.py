@@ -16,11 +16,11 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
+from tb_playground.formatting import percent
 from tb_playground.lab import simulate
 from tb_playground.models.roster import build_encounter
 from tb_playground.service import CombatService
 from tb_playground.views.encounter_planner import encounter_page
-from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 

@@ -11,8 +11,8 @@ from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
 
 from tb_playground.engine import check_odds
+from tb_playground.formatting import percent
 from tb_playground.views import odds_page
-from tb_playground.views.format import percent
 
 pytestmark = pytest.mark.ui
 

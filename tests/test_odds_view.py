@@ -8,9 +8,9 @@ import re
 import pytest
 
 from tb_playground.engine import check_odds
+from tb_playground.formatting import percent
 from tb_playground.models import Check
 from tb_playground.views import OddsPlayground
-from tb_playground.views.format import percent
 
 
 def shown_percentages(view: OddsPlayground) -> list[str]:

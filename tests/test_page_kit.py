@@ -149,11 +149,10 @@ def test_no_view_keeps_css_in_a_python_string():
 
 
 def test_the_old_css_constants_are_gone():
-    from tb_playground.views import combat_render, format, site
+    from tb_playground.views import combat_render, site
 
+    assert not (ROOT / "tb_playground" / "views" / "format.py").exists()  # folded into formatting
     for module, names in (
-        (format, ("TABLE_CSS", "READABLE_BUTTONS", "PHONE_CSS", "STACKED_SIDEBAR_CSS")),
-        (format, ("MARKDOWN_TABLE_CSS", "NARROW_BUTTONS")),
         (site, ("NAV_CSS", "SITE_CSS")),
         (combat_render, ("CSS",)),
     ):

@@ -157,8 +157,8 @@ def test_fight_odds_html_when_death_never_comes():
 
 
 def test_reprs_keep_the_engine_free_of_param_and_panel():
-    # The engine's reprs take their words from tb_playground.display, which imports neither
-    # Panel nor param (the Ruleset sentences are imported only when a switch is named).
+    # The engine's reprs take their words from the engine and tb_playground.formatting, which
+    # imports nothing of ours (neither Panel nor param).
     code = (
         "import sys\n"
         "import tb_playground.engine as e\n"

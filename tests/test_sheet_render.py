@@ -24,9 +24,9 @@ from tb_playground.engine import (
     versus_static,
 )
 from tb_playground.engine.character_stats import defenses
+from tb_playground.formatting import percent
 from tb_playground.models import Character, Creature, Skill, Weapon, load
 from tb_playground.models.creature import StaticNumber
-from tb_playground.views.format import percent
 from tb_playground.views.sheet_render import (
     CANNOT_UNTRAINED,
     attack_odds_csv,

@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 
 from tb_playground.engine import check_odds
 from tb_playground.engine.defense import attack_to_hit
+from tb_playground.formatting import percent
 from tb_playground.models import load
 from tb_playground.models.files import dumps
-from tb_playground.views.format import percent
 from tb_playground.views.kit import pack_text
 
 ROOT = Path(__file__).resolve().parents[1]

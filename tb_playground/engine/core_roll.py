@@ -21,11 +21,20 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..formatting import fraction_text, html_table, percent
 from .dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS, advantage_sign
 from .validation import require_bool, require_int, require_int_array
 
 #: Outcome columns of ``Odds.by_total``; "success" there is an *ordinary* success.
 OUTCOMES = ("critical", "success", "failure", "catastrophe")
+
+#: Each outcome in plain words (for rich reprs; ``models/names.py`` shows the same words).
+OUTCOME_WORDS = {
+    "critical": "Critical success",
+    "success": "Success",
+    "failure": "Failure",
+    "catastrophe": "Catastrophic failure",
+}
 
 #: Largest Target Number magnitude accepted; beyond 1 and 20 every TN rolls the same.
 MAX_TARGET = 10**6
@@ -165,8 +174,6 @@ class Odds:
 
     def _repr_html_(self) -> str:
         """The four outcomes as a small table: exact fractions, percentages, what each counts."""
-        from ..display import fraction_text, html_table, name, percent
-
         roll = ROLL_WORDS[self.advantage]
         if self.crit_max == 2:
             crit = "A kept 2"
@@ -184,7 +191,7 @@ class Odds:
             "catastrophe": twenty,
         }
         rows = [
-            [name("outcome", o), counts[o], fraction_text(self.exact(o)), percent(self.exact(o))]
+            [OUTCOME_WORDS[o], counts[o], fraction_text(self.exact(o)), percent(self.exact(o))]
             for o in OUTCOMES
         ]
         return html_table(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..formatting import fraction_text, html_table, percent
 from .core_roll import Odds, roll_odds
 from .validation import require_bool, require_choice, require_int
 
@@ -142,7 +143,6 @@ class ToHit:
 
     def _repr_html_(self) -> str:
         """Hit, critical, ordinary hit, miss and catastrophe: exact fractions and percentages."""
-        from ..display import fraction_text, html_table, percent
         from .core_roll import ROLL_WORDS
 
         hit = self.odds.exact("success")

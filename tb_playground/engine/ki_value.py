@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..formatting import html_table, percent
 from .damage import MAX_DICE, DamageRoll, damage_sweep
 from .validation import require_int
 
@@ -52,8 +53,6 @@ class KiValue:
 
     def _repr_html_(self) -> str:
         """One row per boost: the extra levels it adds, how often it is spent, per Ki spent."""
-        from ..display import html_table, percent
-
         per_ki = self.levels_per_ki_spent
         rows = [
             [

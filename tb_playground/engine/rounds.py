@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..formatting import html_table, percent
 from .damage import DamageRoll
 from .defense import ToHit
 from .round_budget import BRACKETS
@@ -283,7 +284,6 @@ class FightOdds:
 
     def _repr_html_(self) -> str:
         """Round by round: the chance the track is down, and dead, by the end of it."""
-        from ..display import html_table, percent
 
         def mean(value: float) -> str:
             if np.isinf(value):

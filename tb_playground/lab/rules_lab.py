@@ -40,6 +40,8 @@ from .lab_switches import (
     SWITCH_INPUTS,
     SWITCH_TITLES,
     TOUCHES,
+    lab_switch_names,
+    picker_options,
     ruleset_for,
     source_text,
 )
@@ -88,6 +90,8 @@ __all__ = [
     "WinComparison",
     "advantage_as_tn",
     "example_encounter",
+    "lab_switch_names",
+    "picker_options",
     "quantities",
     "ruleset_for",
     "source_text",

@@ -10,27 +10,23 @@ needs to show at all (``SWITCH_POLICIES``) and the roster fight each is best see
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from tb_playground.engine.validation import require_int
+from tb_playground.models.switches import SwitchColumn, switch_list
 
-from .lab_switches import ROLL_OVER, _check_switch
+from .lab_switches import _check_switch
 
 #: Switches the simulator plays itself (``simulate``'s ``ruleset`` argument): all of
-#: ``lab.prepare.RULESET_SWITCHES``.
-SIMULATOR_SWITCHES = (
-    "vitals_002",
-    "never_moira",
-    "slow_called_shot_advantage",
-    "boosts_before_roll",
-)
+#: ``lab.prepare.RULESET_SWITCHES`` (``Switch.fights`` is "simulator").
+SIMULATOR_SWITCHES = tuple(s.name for s in switch_list() if s.fights == "simulator")
 
 #: Switches that change the combatants' own numbers (the Ki pool): the comparison rebuilds the
-#: encounter's characters under the switch and fights them.
-SHEET_SWITCHES = ("ki_pool_from_sub_stats",)
+#: encounter's characters under the switch and fights them (``Switch.fights`` is "sheet").
+SHEET_SWITCHES = tuple(s.name for s in switch_list() if s.fights == "sheet")
 
 SIMULATED = SIMULATOR_SWITCHES + SHEET_SWITCHES
 
@@ -84,25 +80,10 @@ SWITCH_POLICIES: dict[str, tuple[dict, str]] = {
     ),
 }
 
-#: Why the others have no P(win) comparison, in plain words.
-NOT_SIMULATED = {
-    ROLL_OVER: "The fight simulator plays 20 Below's dice only; the roll-over draft has no "
-    "Vitals, Ki or brackets to fight with, so no P(win) is given for it.",
-    "gift_check_ki_plus_stamina": "The fight simulator does not roll Gift Checks (Gifts are "
-    "used for free), so this switch cannot change its P(win).",
-    "short_rest_half_klotho": "There is no rest inside a fight: the simulator cannot show this.",
-    "fate_spends_stamina_only": "The fight simulator does not spend Fate Tokens.",
-    "death_at_negative_health": "Who wins cannot change: a fighter at 0 Health or below is "
-    "already out of the fight, wherever death comes. The encounter planner's chance of a "
-    "death follows the switch (an encounter whose rules have it on).",
-    "advantage_from_expert": "The fight simulator's attacks roll Element + Defense with no "
-    "training tier, so this switch cannot change its P(win).",
-    "below_zero_heals_per_rest": "There is no rest inside a fight: the simulator cannot show this.",
-    "flustered_shaken_off": "The fight simulator does not spend actions shaking off Flustered.",
-    "criticals_outrank": "The fight simulator rolls no opposed rolls.",
-    "deception_water": "The fight simulator's attacks come with their Element already chosen; "
-    "Deception's home Element is not played.",
-}
+#: Why the others have no P(win) comparison, in plain words (``Switch.fights_note``).
+NOT_SIMULATED: Mapping[str, str] = SwitchColumn(
+    "fights_note", draft=True, keep=lambda s: s.fights == "none"
+)
 
 
 class Cancelled(Exception):  # noqa: N818 (a state, not an error)

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 import param
 
-from tb_playground.display import dice_text
 from tb_playground.engine import (
     ATTACK_KIND_RULES,
     ATTACK_KINDS,
@@ -68,6 +67,7 @@ from tb_playground.engine.roll_over import (
 )
 from tb_playground.engine.validation import require_choice
 from tb_playground.engine.vitals import STATE_NAMES, vital_state
+from tb_playground.formatting import dice_text
 
 from .ruleset import Ruleset
 from .skills import SKILL_ROLL_KINDS, Skill, rehome_skills, starting_skills

@@ -11,55 +11,28 @@ Every engine call a switch touches takes it as an argument; the properties below
 switches into those arguments (``boost_timing`` for ``damage_distribution``, ``never_moira``
 for ``attack_elements`` and ``attack_to_hit``, ``vitals_002`` for ``vital_step`` and
 ``ki_recovery``, ``tier_args`` for ``tier_rules``, ``rest_args`` for the rests...).
-``switches_on_text`` says which are on in plain words, for pages.
+``switches_on_text`` says which are on in plain words, for pages. Each switch's words (its
+sentence, labels, source) are in ``models/switches.py``; a test checks that its list and the
+Boolean parameters here name the same switches.
 """
 
 from __future__ import annotations
 
 import param
 
+from .switches import SWITCH_SENTENCES, switch_names
+
 #: The two dice systems (RULES.md, first table).
 SYSTEMS = ("20 Below", "roll-over draft")
 
-#: The 002 switches, in the order RULES.md lists them.
-VARIANT_SWITCHES = (
-    "gift_check_ki_plus_stamina",
-    "never_moira",
-    "boosts_before_roll",
-    "vitals_002",
-    "ki_pool_from_sub_stats",
-    "short_rest_half_klotho",
-    "fate_spends_stamina_only",
-    "death_at_negative_health",
-    "slow_called_shot_advantage",
-    "advantage_from_expert",
-    "below_zero_heals_per_rest",
-    "flustered_shaken_off",
-)
+#: The 002 switches, in the order RULES.md lists them (``models/switches.py`` holds each one).
+VARIANT_SWITCHES = switch_names("variant")
 
 #: Readings of 000 and 004 that are not 002's: where 000 is silent, or 004 differs from it.
-READING_SWITCHES = ("criticals_outrank", "deception_water")
+READING_SWITCHES = switch_names("reading")
 
 #: Every switch, 002's first.
 SWITCHES = VARIANT_SWITCHES + READING_SWITCHES
-
-#: Each switch in plain words, for pages to show which are on (no code names).
-SWITCH_SENTENCES = {
-    "gift_check_ki_plus_stamina": "A Gift Check's target is Ki plus Stamina.",
-    "never_moira": "Moira never carries an attack.",
-    "boosts_before_roll": "Ki boosts are chosen before the damage dice are rolled.",
-    "vitals_002": "Poise stops at 0, Ki cannot stop a Poise hit, and 1 Ki refills Poise at 0.",
-    "ki_pool_from_sub_stats": "The Ki pool is twice the average of five sub-stats.",
-    "short_rest_half_klotho": "A Short Rest gives back half Klotho in Ki.",
-    "fate_spends_stamina_only": "Fate Tokens spent per Scene: Stamina.",
-    "death_at_negative_health": "Death comes at the negative Health sub-stat.",
-    "slow_called_shot_advantage": "A Slow Called Shot also has Advantage.",
-    "advantage_from_expert": "Training gives Advantage from Expert, not from Adept.",
-    "below_zero_heals_per_rest": "Below 0 Health, any rest, Short or Full, heals one level.",
-    "flustered_shaken_off": "Rolling Presence against a Difficulty can end Flustered early.",
-    "criticals_outrank": "In an opposed roll a critical beats any ordinary success.",
-    "deception_water": "Deception rolls Water, not Fire.",
-}
 
 
 class Ruleset(param.Parameterized):
@@ -200,7 +173,7 @@ class Ruleset(param.Parameterized):
     @property
     def variants_on(self) -> list[str]:
         """The names of the switches that are on (002's, then the other readings)."""
-        return [name for name in SWITCHES if getattr(self, name)]
+        return [name for name in switch_names() if getattr(self, name)]
 
     def switches_on_text(self) -> list[str]:
         """Each switch that is on as a plain sentence, for a page to show (no code names)."""

@@ -11,9 +11,9 @@ shows it (names and notes are typed by people).
 
 from __future__ import annotations
 
-from tb_playground.display import dice_text
 from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
+from tb_playground.formatting import dice_text
 
 from .odds import pending_odds
 from .rules import SETTABLE_WORDS, can_act, movement_rate

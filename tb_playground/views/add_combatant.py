@@ -12,7 +12,7 @@ from pathlib import Path
 
 import panel as pn
 
-from tb_playground.display import escape
+from tb_playground.formatting import escape
 from tb_playground.models.files import parse
 
 from .kit import button, html_pane, row

@@ -20,6 +20,7 @@ import param
 
 from tb_playground.engine import ELEMENTS
 from tb_playground.engine.character_stats import SET_CONDITIONS
+from tb_playground.formatting import escape
 from tb_playground.models import (
     ArmorItem,
     Character,
@@ -37,8 +38,8 @@ from tb_playground.models import (
 from tb_playground.models.files import saved_fields
 from tb_playground.models.roster import example_roster
 from tb_playground.models.ruleset import SWITCHES
+from tb_playground.models.switches import SWITCH_LABELS
 
-from .format import escape
 from .kit import (
     READABLE_BUTTONS,
     SHEET_CSS,
@@ -68,25 +69,6 @@ from .sheet_render import (
     versus_card_csv,
     vitals_html,
 )
-
-#: Short labels for the ruleset switches.
-SWITCH_LABELS = {
-    "gift_check_ki_plus_stamina": "Gift Check TN is Ki + Stamina",
-    "never_moira": "Moira never attacks",
-    "boosts_before_roll": "Ki boosts chosen before the roll",
-    "vitals_002": "Poise stops at 0; Ki refills it",
-    "ki_pool_from_sub_stats": "Ki pool from sub-stats",
-    "short_rest_half_klotho": "Short Rest: half Klotho",
-    "fate_spends_stamina_only": "Fate spends per Scene: Stamina",
-    "death_at_negative_health": "Dead at -Health sub-stat",
-    "slow_called_shot_advantage": "Slow Called Shot has Advantage",
-    "advantage_from_expert": "Tier Advantage from Expert",
-    "below_zero_heals_per_rest": "Below 0: any rest heals 1",
-    "flustered_shaken_off": "Presence roll ends Flustered",
-    "criticals_outrank": "Opposed: a critical beats any success",
-    "deception_water": "Deception rolls Water",
-}
-
 
 #: Target conditions the attack table offers against a creature (rules/001 "Getting Low",
 #: "Terrain and Footing"): the ones that change the odds of an attack against it.

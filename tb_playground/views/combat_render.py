@@ -8,7 +8,7 @@ HTML. Numbers are formatted with ``format.percent``. The panes' stylesheet is
 
 from __future__ import annotations
 
-from .format import escape, percent
+from tb_playground.formatting import escape, percent
 
 UNTIL_WORDS = {
     "round": "this round",

@@ -12,7 +12,6 @@ import holoviews as hv
 import panel as pn
 import param
 
-from tb_playground.display import dice_text
 from tb_playground.engine import (
     CONDITIONS,
     armor_covers,
@@ -23,8 +22,10 @@ from tb_playground.engine import (
     p_die_over,
     roll_levels,
 )
+from tb_playground.formatting import dice_text, escape, percent
 from tb_playground.models import Attack
 from tb_playground.models.attack import FIGHT_MAX_ROUNDS
+from tb_playground.models.names import display_name, options_for
 from tb_playground.models.ruleset import SWITCH_SENTENCES
 
 from .damage_plots import (
@@ -36,7 +37,6 @@ from .damage_plots import (
     levels_plot,
     rounds_plot,
 )
-from .format import escape, percent
 from .kit import (
     DAMAGE_CSS,
     NARROW_BUTTONS,
@@ -48,7 +48,6 @@ from .kit import (
     page,
     sync_url,
 )
-from .labels import display_name, options_for
 from .ruleset_badge import RulesetBadge
 
 #: Largest pool on the heatmap.

@@ -18,6 +18,7 @@ import panel as pn
 import param
 
 from tb_playground.engine import KI_POLICIES
+from tb_playground.formatting import escape, percent
 from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
 from tb_playground.lab.runs import (
     FILE_NAMES,
@@ -28,9 +29,9 @@ from tb_playground.lab.runs import (
     sides_from_files,
     sides_from_table,
 )
+from tb_playground.models.names import options_for
 from tb_playground.models.roster import build_encounter, encounter_choices, roster_choices
 
-from .format import escape, percent
 from .kit import (
     PHONE_CSS,
     PLANNER_CSS,
@@ -43,7 +44,6 @@ from .kit import (
     served,
     sync_url,
 )
-from .labels import options_for
 
 #: A link with at most this many fights runs as soon as the page opens.
 AUTO_RUN_FIGHTS = 5_000

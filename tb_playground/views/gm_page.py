@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import panel as pn
 
+from tb_playground.formatting import escape
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
 from tb_playground.table.rules import (
@@ -34,7 +35,6 @@ from .combat_session import (
     parse_faces,
     with_typed_faces,
 )
-from .format import escape
 from .kit import (
     READABLE_BUTTONS,
     WRAP_BUTTONS,

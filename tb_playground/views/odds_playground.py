@@ -21,9 +21,9 @@ from tb_playground.engine import (
     success_curve,
     tier_rules,
 )
+from tb_playground.formatting import escape, percent
 from tb_playground.models import Check
 
-from .format import escape, percent
 from .kit import (
     NARROW_BUTTONS,
     ODDS_CSS,

@@ -11,9 +11,9 @@ import panel as pn
 import param
 
 from tb_playground.engine import TIER_NAMES
+from tb_playground.formatting import escape
 from tb_playground.models import Character
 
-from .format import escape
 from .kit import SHEET_CSS
 from .sheet_render import DISPLAY_KINDS, PLAIN, plain
 

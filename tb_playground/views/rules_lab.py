@@ -21,7 +21,7 @@ import numpy as np
 import panel as pn
 import param
 
-from tb_playground.display import escape, name, percent
+from tb_playground.formatting import escape, percent
 from tb_playground.lab.reference_tables import TABLES, records_csv
 from tb_playground.lab.rules_lab import (
     LAB_SWITCHES,
@@ -34,9 +34,11 @@ from tb_playground.lab.rules_lab import (
     WinComparison,
     advantage_as_tn,
     example_encounter,
+    picker_options,
     switch_report,
     win_comparison,
 )
+from tb_playground.models.names import name, options_for
 from tb_playground.models.roster import example_roster
 
 from .kit import (
@@ -50,7 +52,6 @@ from .kit import (
     page,
     sync_url,
 )
-from .labels import options_for
 from .plots import CHART_OPTS, LEGEND_ABOVE
 
 #: The settings a link keeps (``kit.sync_url``), each under its own name.
@@ -322,7 +323,7 @@ class RulesLab(pn.viewable.Viewer):
         self._switch = pn.widgets.Select.from_param(
             self.param.switch,
             name="Rule to compare",
-            options=options_for("lab_switch", LAB_SWITCHES),
+            options=picker_options(),
             description=None,
             css_classes=["lab-switch"],
             **width,

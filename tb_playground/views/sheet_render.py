@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tb_playground import display
 from tb_playground.engine import DIFFICULTY_NAMES, STANDARD_DCS
+from tb_playground.formatting import escape, percent
 from tb_playground.models import Character, Creature
+from tb_playground.models import names as display
 
-from .format import escape, percent
 from .kit import csv_text
 
 #: Plain names of the kinds of Skill roll (the one table of display names).
@@ -324,7 +324,7 @@ def creature_html(c: Character, creature: Creature) -> str:
 
 
 def plain(kind: str, value: object) -> str:
-    """A code value in plain words (``tb_playground.display``, else ``PLAIN``).
+    """A code value in plain words (``tb_playground.models.names``, else ``PLAIN``).
 
     Values neither table knows are shown as they are.
     """

@@ -13,6 +13,7 @@ from importlib import resources
 
 import panel as pn
 
+from tb_playground.models.switches import switches_markdown
 from tb_playground.texts import DIGEST, SOURCES, rules_names, rules_text
 
 from .kit import LANDING_CSS, MARKDOWN_TABLE_CSS, PAGES, PROJECT, RULES_TEXT_CSS, page
@@ -65,6 +66,24 @@ def _digest_markdown() -> str:
     return rules_text(DIGEST).replace("&", "&amp;").replace("<", "&lt;")
 
 
+def rules_switches_markdown() -> str:
+    """The Rules page's section on the switches: one row per Ruleset switch."""
+    return (
+        "## The switches\n\nEach is off by default (the reading of rules/000 and 004); a sheet, "
+        "an encounter or the rules lab can turn it on.\n\n" + switches_markdown()
+    )
+
+
+def switches_pane() -> pn.pane.Markdown:
+    """The switches' table as a pane (``rules_switches_markdown``)."""
+    return pn.pane.Markdown(
+        rules_switches_markdown(),
+        css_classes=["rules-switches"],
+        sizing_mode="stretch_width",
+        stylesheets=[MARKDOWN_TABLE_CSS],
+    )
+
+
 def rules_page() -> pn.template.BaseTemplate:
     """The "Rules" page: the digest, then each source text in a section of its own."""
     digest = pn.pane.Markdown(
@@ -97,4 +116,4 @@ def rules_page() -> pn.template.BaseTemplate:
         "them as rules/000 to rules/004). Open a text below to read it whole.",
         sizing_mode="stretch_width",
     )
-    return page("Rules", [intro, digest, *sources], current="rules")
+    return page("Rules", [intro, digest, switches_pane(), *sources], current="rules")

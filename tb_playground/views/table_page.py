@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import panel as pn
 
+from tb_playground.formatting import escape
 from tb_playground.service import CombatService, get_service
 
 from . import combat_render as render
@@ -26,7 +27,6 @@ from .combat_session import (
     TurnControls,
     with_typed_faces,
 )
-from .format import escape
 from .kit import (
     WRAP_BUTTONS,
     CardBoard,

@@ -1,0 +1,179 @@
+"""Text and HTML helpers for reprs, notebooks and pages: percentages, dice, small tables.
+
+Pure formatting: this module imports nothing of tb_playground, so every floor (the engine's rich
+reprs included) may use it. Plain words for code names live in ``models/names.py``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage with one decimal ("55.0%").
+
+    A non-zero value that would round to 0.0% is "<0.1%" (a Master's catastrophe is rare, not
+    impossible); one that would round to 100.0% without being certain is ">99.9%".
+    """
+    p = float(p)
+    if p <= 0:
+        return "0%"
+    if p < 0.0005:
+        return "<0.1%"
+    if p >= 1:
+        return "100%"
+    if p > 0.9995:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"
+
+
+def dice_text(count: int) -> str:
+    """A number of dice in words that agree with it: "1 die", "2 dice", "0 dice"."""
+    count = int(count)
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def fraction_text(value: Fraction) -> str:
+    """An exact probability as "11/20" (whole numbers as "0" or "1")."""
+    value = Fraction(value)
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def escape(text: object) -> str:
+    """HTML-escape any text that reaches a page or a notebook."""
+    return html.escape(str(text), quote=True)
+
+
+#: Inline style of the notebook tables (a notebook has no stylesheet of ours).
+_TABLE_STYLE = "border-collapse:collapse;font-size:0.92em"
+_CELL_STYLE = "padding:2px 8px;text-align:{align};border-bottom:1px solid #ccc"
+
+
+def html_table(
+    header: Sequence[object],
+    rows: Iterable[Sequence[object]],
+    *,
+    caption: str | None = None,
+    note: str | None = None,
+    align: Sequence[str] | None = None,
+) -> str:
+    """A small HTML table; every caption, header, cell and note is escaped.
+
+    Parameters
+    ----------
+    header : sequence
+        Column titles.
+    rows : iterable of sequences
+        Cells, written with ``str``.
+    caption, note : str, optional
+        A title above and a sentence below.
+    align : sequence of {"left", "right"}, optional
+        Per column; default: the first column left, the others right.
+    """
+    header = list(header)
+    align = list(align) if align is not None else ["left"] + ["right"] * (len(header) - 1)
+
+    def cells(tag: str, values: Sequence[object]) -> str:
+        return "".join(
+            f'<{tag} style="{_CELL_STYLE.format(align=a)}">{escape(v)}</{tag}>'
+            for v, a in zip(values, align, strict=True)
+        )
+
+    parts = [f'<table class="tb" style="{_TABLE_STYLE}">']
+    if caption:
+        parts.append(
+            f'<caption style="text-align:left;font-weight:600">{escape(caption)}</caption>'
+        )
+    parts.append(f"<thead><tr>{cells('th', header)}</tr></thead><tbody>")
+    parts.extend(f"<tr>{cells('td', list(row))}</tr>" for row in rows)
+    parts.append("</tbody></table>")
+    if note:
+        parts.append(f'<p style="font-size:0.85em;margin:4px 0">{escape(note)}</p>')
+    return "<div>" + "".join(parts) + "</div>"
+
+
+class Table:
+    """A titled table that shows as HTML in a notebook and as aligned text elsewhere.
+
+    Parameters
+    ----------
+    header : sequence
+        Column titles.
+    rows : sequence of sequences
+        The cells (already written as text, or anything ``str`` writes plainly).
+    caption, note : str, optional
+        A title above and a sentence below.
+    align : sequence of {"left", "right"}, optional
+        Per column; default: the first column left, the others right.
+    """
+
+    def __init__(
+        self,
+        header: Sequence[object],
+        rows: Sequence[Sequence[object]],
+        caption: str | None = None,
+        note: str | None = None,
+        align: Sequence[str] | None = None,
+    ) -> None:
+        self.header = [str(h) for h in header]
+        self.rows = [[str(c) for c in row] for row in rows]
+        if any(len(row) != len(self.header) for row in self.rows):
+            raise ValueError(f"every row must have {len(self.header)} cells, like the header")
+        self.caption = caption
+        self.note = note
+        self.align = list(align) if align else ["left"] + ["right"] * (len(self.header) - 1)
+        if len(self.align) != len(self.header) or set(self.align) - {"left", "right"}:
+            raise ValueError("align must give left or right for each column")
+
+    def _repr_html_(self) -> str:
+        return html_table(
+            self.header, self.rows, caption=self.caption, note=self.note, align=self.align
+        )
+
+    def __repr__(self) -> str:
+        widths = [
+            max(len(c) for c in column) for column in zip(self.header, *self.rows, strict=True)
+        ]
+        lines = [self.caption] if self.caption else []
+        for row in [self.header, *self.rows]:
+            cells = [
+                c.ljust(w) if a == "left" else c.rjust(w)
+                for c, w, a in zip(row, widths, self.align, strict=True)
+            ]
+            lines.append("  ".join(cells).rstrip())
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+
+def odds_grid(
+    row_labels: Sequence[object],
+    column_labels: Sequence[object],
+    probabilities: Sequence[Sequence[float]],
+    *,
+    corner: str = "",
+    caption: str | None = None,
+    note: str | None = None,
+) -> Table:
+    """A grid of probabilities written as percentages (a skill odds table, a curve by TN).
+
+    Parameters
+    ----------
+    row_labels, column_labels : sequence
+        What each row and column is (a Skill name, a Difficulty, a TN...).
+    probabilities : 2-D sequence of float
+        One row per ``row_labels`` entry, one column per ``column_labels`` entry.
+    corner : str
+        The title of the label column.
+    caption, note : str, optional
+        A title above and a sentence below.
+    """
+    rows = [
+        [label, *(percent(p) for p in row)]
+        for label, row in zip(row_labels, probabilities, strict=True)
+    ]
+    return Table([corner, *column_labels], rows, caption=caption, note=note)
