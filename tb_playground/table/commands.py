@@ -22,8 +22,8 @@ from collections.abc import Callable
 
 from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_elements, take_attack
 from tb_playground.engine.damage import critical_split
-from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
+from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document

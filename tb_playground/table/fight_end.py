@@ -53,9 +53,9 @@ def _after(state: dict, events: list[Event]) -> dict:
         for path, _value in changes:
             if path[0] == "combatants" and len(path) > 2:
                 cid = path[1]
-                if cid in state["combatants"] and new["combatants"][cid] is state[
-                    "combatants"
-                ].get(cid):
+                if cid in state["combatants"] and new["combatants"][cid] is state["combatants"].get(
+                    cid
+                ):
                     new["combatants"][cid] = copy.deepcopy(state["combatants"][cid])
             elif len(path) > 1 and path[0] != "combatants" and new[path[0]] is state[path[0]]:
                 new[path[0]] = copy.deepcopy(state[path[0]])

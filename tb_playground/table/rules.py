@@ -161,8 +161,10 @@ def distracted_spent(c: dict) -> list:
 
 
 def led(c: dict) -> bool:
-    """Whether someone leads ``c`` this round (rules/000 "Sanity": "somebody else has to lead
-    you or drag you"; the ``lead`` command)."""
+    """Whether someone leads ``c`` this round (the ``lead`` command).
+
+    rules/000 "Sanity": "somebody else has to lead you or drag you".
+    """
     return bool(c["carried"].get("led_by"))
 
 
@@ -377,8 +379,11 @@ def action_effects(c: dict, key: str) -> list:
 
 
 def roll_check(c: dict, kind: str, extra: list[str] = ()):
-    """The engine's ``roll_modifiers`` for a plain roll of ``kind`` by ``c``: its own
-    conditions (plus ``extra``, a failed Distracted), Exhausted, and whether it is led."""
+    """The engine's ``roll_modifiers`` for a plain roll of ``kind`` by ``c``.
+
+    With its own conditions (plus ``extra``, a failed Distracted), Exhausted, and whether it
+    is led.
+    """
     return roll_modifiers(
         kind, conditions=states(c) + list(extra), exhausted=c["exhausted"], alone=not led(c)
     )
@@ -751,8 +756,10 @@ def in_slow_action(c: dict) -> bool:
 
 
 def off_balance_after(state: dict, c: dict, reading: RollReading) -> list:
-    """A kept 20 in a fight leaves the roller Off Balance to the end of their next turn
-    (rules/000 line ~31, "In a fight it also leaves you Off Balance")."""
+    """A kept 20 in a fight leaves the roller Off Balance to the end of their next turn.
+
+    rules/000 line ~31: "In a fight it also leaves you Off Balance".
+    """
     if reading.outcome != "catastrophe" or state["phase"] not in ("declare", "resolve"):
         return []
     info = condition("Off Balance", state["round"], "next_turn_end", state["up"] == c["id"])

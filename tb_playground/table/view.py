@@ -367,8 +367,10 @@ def view_for(
 
 
 def _fight_over(state: dict, events: list[dict], role: str, cache: dict | None) -> dict | None:
-    """The fight's end for this viewer: the winner and what each combatant dealt, took and
-    spent (``fight_end.summary``); hidden combatants left out, foes' numbers only if shared."""
+    """The fight's end for this viewer: the winner, what each dealt, took and spent.
+
+    ``fight_end.summary``; hidden combatants are left out, foes' numbers only if shared.
+    """
     over = state.get("over")
     if not over:
         return None
