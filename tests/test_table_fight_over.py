@@ -102,7 +102,8 @@ def test_ending_the_scene_closes_the_fight(fight):
     events = t.apply({"type": "end_scene"})
     assert [e["type"] for e in events] == ["end scene", "fight_closed"]
     assert t.state["phase"] == "setup" and t.state["up"] is None
-    t.apply({"type": "start"})
+    t.apply({"type": "set", "combatant": "opponent", "field": "health", "value": 5})
+    t.apply({"type": "start"})  # a new fight, with the Opponent back on its feet
     assert t.state["phase"] == "declare"
 
 
@@ -125,3 +126,10 @@ def test_shattered_and_unled_is_not_able_to_act(tmp_path):
     start_and_declare(t, {}, {"ronan": 10, "opponent": 1})
     events = t.apply({"type": "set", "combatant": "ronan", "field": "sanity", "value": -1})
     assert events[-1]["type"] == "fight_over" and events[-1]["data"]["winner"] == "Foes"
+
+
+def test_a_fight_started_with_one_side_down_is_over_at_once(tmp_path):
+    _, t = new_table(tmp_path, encounter(roster("ronan.json"), foes=[soak7(health=5)]))
+    t.apply({"type": "set", "combatant": "opponent", "field": "health", "value": 0})
+    events = t.apply({"type": "start"})
+    assert events[-1]["type"] == "fight_over" and t.state["phase"] == "over"

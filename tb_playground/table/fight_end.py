@@ -70,7 +70,7 @@ def over_events(state: dict, events: list[Event]) -> list[Event]:
     Only on the change: a fight the GM continued is not ended again until it has two sides
     able to act and loses one again.
     """
-    if not events or state["phase"] not in FIGHTING:
+    if not events or state["phase"] == "over":
         return []
     after = _after(state, events)
     if not is_over(after) or is_over(state):

@@ -739,7 +739,7 @@ def roll_data(c: dict, reading: RollReading, by: str) -> dict:
     }
 
 
-#: The Difficulty of a roll to hold focus the table asks for itself (004: 5 "Moderate", "a
+#: The Difficulty of a roll to hold focus the table asks for itself (004 line 17: 5 "Moderate", "a
 #: tense but ordinary check under pressure"); the GM asks again to change it.
 DISTRACTED_DIFFICULTY = 5
 
