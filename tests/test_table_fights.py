@@ -50,6 +50,10 @@ def test_the_bear_against_a_character_at_zero(tmp_path, ronan):
     start_and_declare(t, {}, {"ronan": 1, "grizzly-bear": 10})
     t.apply({"type": "set", "combatant": "ronan", "field": "health", "value": 0})
     t.apply({"type": "set", "combatant": "ronan", "field": "ki", "value": 0})
+    # RULES.md "Where two texts disagree (decided)": the Party has no one able to act, so the
+    # fight is over until the GM goes on with it.
+    assert t.state["phase"] == "over"
+    t.apply({"type": "continue"})
     assert t.state["up"] == "grizzly-bear"
     t.apply({"type": "attack", "attacker": "grizzly-bear", "target": "ronan"})
     t.apply({"type": "roll", "faces": [3, 4]})
@@ -228,6 +232,8 @@ def test_an_unnamed_creature_at_zero_leaves_the_fight(tmp_path, ronan):
     assert t.state["combatants"]["opponent"]["out"]
     view = t.view_for("player", "ronan")
     assert view["combatants"][1]["label"] == "down"
+    assert t.state["phase"] == "over"  # the Foes have no one able to act (RULES.md)
+    t.apply({"type": "continue"})
     with pytest.raises(ValueError, match="out of the fight"):
         t.apply({"type": "attack", "attacker": "ronan", "target": "opponent"})
 

@@ -29,7 +29,9 @@ ROLES = [
 
 commands = st.fixed_dictionaries(
     {
-        "type": st.sampled_from([*COMMANDS, "end_turn", "end_turn", "roll", "roll", "bogus"]),
+        "type": st.sampled_from(
+            [*COMMANDS, "end_turn", "end_turn", "roll", "roll", "continue", "bogus"]
+        ),
         "combatant": st.sampled_from(IDS),
         "attacker": st.sampled_from(IDS),
         "target": st.sampled_from(IDS),
@@ -43,9 +45,21 @@ commands = st.fixed_dictionaries(
         "field": st.sampled_from(["health", "poise", "sanity", "ki", "fate", "exhausted", "x"]),
         "value": st.integers(-15, 20),
         "on": st.booleans(),
-        "condition": st.sampled_from(["Prone", "Off Balance", "Belly Down", "Nope"]),
+        "condition": st.sampled_from(
+            ["Prone", "Off Balance", "Belly Down", "Distracted", "Exhausted", "Shattered", "Nope"]
+        ),
         "purpose": st.sampled_from(["restore poise", "restore sanity"]),
-        "spend": st.sampled_from(["refill ki", "get back up", "shrug off", "wish"]),
+        "spend": st.sampled_from(
+            ["refill ki", "get back up", "shrug off", "automatic success", "kotodama", "wish"]
+        ),
+        "leader": st.sampled_from(IDS),
+        "reason": st.sampled_from(["nature", "flaw", "disadvantage", "milestone", "gm", "luck"]),
+        "accept": st.sampled_from([True, False, "yes"]),
+        "fact": st.sampled_from(["The door is unlocked.", ""]),
+        "magnitude": st.integers(-1, 3),
+        "range": st.integers(0, 2),
+        "plausibility": st.sampled_from(["whisper", "murmur", "shout", "scream"]),
+        "difficulty": st.integers(-1, 11),
         "action": st.sampled_from(["skill", "study", "reckless", "full defense", "fly"]),
         "empowered": st.sampled_from([None, None, "aim", "called shot"]),
         "band": st.sampled_from(["melee", "close", "far"]),
@@ -53,6 +67,33 @@ commands = st.fixed_dictionaries(
         "b": st.sampled_from(IDS),
     }
 )
+
+#: Well-formed commands for the rules of issue 19 (items 5, 6, 8).
+known = st.sampled_from(
+    [
+        {"type": "set", "combatant": "ronan", "field": "sanity", "value": -1},
+        {"type": "set", "combatant": "opponent", "field": "health", "value": 0},
+        {"type": "set", "combatant": "the-brick", "field": "exhausted", "value": 5},
+        {"type": "set", "combatant": "the-brick", "field": "poise", "value": -1},
+        {"type": "lead", "combatant": "ronan", "leader": "the-brick"},
+        {"type": "set_condition", "combatant": "ronan", "condition": "Distracted"},
+        {"type": "distracted", "combatant": "ronan", "faces": [10, 10]},
+        {"type": "distracted", "combatant": "the-brick", "faces": [2, 3]},
+        {"type": "spend_fate", "combatant": "ronan", "spend": "automatic success"},
+        {"type": "spend_fate", "combatant": "ronan", "spend": "shrug off",
+         "condition": "Shattered"},
+        {"type": "spend_fate", "combatant": "ronan", "spend": "kotodama", "fact": "Rain.",
+         "magnitude": 0, "range": 1, "plausibility": "murmur"},
+        {"type": "fate_gain", "combatant": "ronan", "reason": "flaw"},
+        {"type": "fate_gain", "combatant": "ronan", "reason": "disadvantage"},
+        {"type": "fate_gain", "reason": "milestone"},
+        {"type": "fate_confirm", "combatant": "ronan", "accept": True},
+        {"type": "attack", "attacker": "ronan", "target": "opponent", "empowered": "aim"},
+        {"type": "attack", "attacker": "the-brick", "target": "opponent", "attack": 3},
+        {"type": "continue"},
+        {"type": "end_scene"},
+    ]
+)  # fmt: skip
 
 
 class TableMachine(RuleBasedStateMachine):
@@ -68,7 +109,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule(command=commands, who=st.sampled_from(ROLES), faces=st.booleans())
     def send(self, command, who, faces):
         command = {k: v for k, v in command.items() if v is not None}
-        if faces and command["type"] == "roll":
+        if faces and command["type"] in ("roll", "distracted"):
             command["faces"] = [1, 5, 10][
                 : 2 + (self.table.state["pending"] or {}).get("advantage", 0) % 2
             ]
@@ -85,6 +126,18 @@ class TableMachine(RuleBasedStateMachine):
     def start(self):
         if self.table.state["phase"] == "setup":
             self.table.apply({"type": "start"})
+
+    @rule(command=known, who=st.sampled_from(ROLES))
+    def send_known(self, command, who):
+        """Well-formed commands of the new rules (Distracted, leading, Fate, the end of a
+        fight), from every role: each goes through or is refused and changes nothing."""
+        self.send(command, who, faces=False)
+
+    @invariant()
+    def over_means_one_side_left(self):
+        state = self.table.state
+        if state["phase"] == "over":
+            assert state["over"]["phase"] in ("declare", "resolve")
 
     @invariant()
     def fold_matches(self):

@@ -23,10 +23,12 @@ from collections.abc import Callable
 from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_elements, take_attack
 from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
+from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 from tb_playground.models.combatants import combatant_record, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
+from tb_playground.models.skills import LEADING_SKILLS
 
 from . import rules
 from .state import BRACKETS, combatant_state
@@ -187,6 +189,18 @@ def _end_turn(state, command, role, seat, roll) -> list[Event]:
 # -- an attack, step by step -------------------------------------------------------------------
 
 
+def leads_attack(spec: dict) -> bool:
+    """Whether an attack takes the lead, negotiates or speaks for the group (Humiliated can't).
+
+    A Social attack carried by Leadership, Persuasion or Public Speaking (note 0004, reading 5;
+    rules/000 "Poise"): its Skill is the record's "skill", else the name before " (".
+    """
+    if spec["kind"] != "social":
+        return False
+    skill = spec.get("skill") or spec["name"].split(" (")[0]
+    return skill in LEADING_SKILLS
+
+
 def _action_key(command: dict) -> str:
     """The action an attack command spends: "attack", or the Empowered action it names."""
     empowered = command.get("empowered")
@@ -225,9 +239,13 @@ def attack_pending(state: dict, a: dict, t: dict, index: int, command: dict) -> 
     weapon_range = require_choice(
         "weapon_range", command.get("weapon_range", "normal"), ("normal", "long", "beyond")
     )
-    mods = rules.attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range)
+    leads = leads_attack(spec)
+    mods = rules.attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range, leads)
     if not mods["allowed"]:
         raise ValueError(mods["reason"])
+    dropped = None
+    if rules.distracted_states(a, key) and key != "attack":
+        dropped, empowered = empowered, None  # Distracted: a Normal action (rules/001 ~131)
     defense = max(t["defense"][kind] + mods["defense_change"], 0)
     pending = {
         "attacker": a["id"],
@@ -242,6 +260,9 @@ def attack_pending(state: dict, a: dict, t: dict, index: int, command: dict) -> 
         "advantage": mods["advantage"],
         "sources": mods["sources"],
         "empowered": empowered,
+        "dropped": dropped,
+        "notes": mods["notes"],
+        "leads": leads,
         "dice": spec["dice"],
         "wall": t["wall"][kind],
         "bonus": a["boost"][kind],
@@ -282,10 +303,15 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
     if problem:
         raise ValueError(problem)
     pending = attack_pending(state, a, t, index, command)
+    if pending["dropped"]:
+        key = distracted_fallback(key) or key  # the plain action it became (engine)
     changes = [[["pending"], pending]]
     changes += rules.spend_action(a, key)
+    changes += rules.distracted_spent(a)
     data = {k: pending[k] for k in ("attacker", "target", "attack", "kind", "element", "tn")}
     data["sources"] = pending["sources"]
+    if pending["dropped"]:
+        data["dropped"] = pending["dropped"]
     return [("attack_declared", data, changes)]
 
 
@@ -400,24 +426,15 @@ def _spend_ki(state, command, role, seat, roll) -> list[Event]:
     return [("ki_spent", {"combatant": c["id"], "purpose": purpose, "effect": text}, changes)]
 
 
-def _spend_fate(state, command, role, seat, roll) -> list[Event]:
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "spend a Fate Token")
-    kind = require_choice("spend", command.get("spend"), rules.FATE_SPEND_KINDS)
-    condition = command.get("condition")
-    changes, text = rules.fate_spend(state, c, kind, condition)
-    data = {"combatant": c["id"], "spend": kind, "effect": text}
-    return [("fate_spent", data, changes)]
-
-
 def _set_condition(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "set conditions")
     c = _combatant(state, command)
     name = require_choice("condition", command.get("condition"), rules.SETTABLE_CONDITIONS)
     until = require_choice("until", command.get("until", rules.DEFAULT_UNTIL[name]), rules.UNTIL)
     info = rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
-    if name == "Distracted":  # the roll it asks for: Atropos + this Difficulty (rules/004)
-        info["difficulty"] = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+    if name == "Distracted":  # asked: no effect until rolled (RULES.md; rules/004)
+        difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
+        info = {**rules.distracted_asked(state, c, difficulty), "until": until}
     changes = [[_path(c["id"], "conditions", name), info]]
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
@@ -539,29 +556,6 @@ def _rest(state, command, role, seat, roll) -> list[Event]:
     return rules.rest_events(state, kind)
 
 
-def _distracted(state, command, role, seat, roll) -> list[Event]:
-    """The Distracted roll: the GM calls it any time; a player rolls it when asked.
-
-    The GM asks by putting Distracted on a character (``set_condition``, with the roll's
-    Difficulty); its player may then roll it once for their own seat, at that Difficulty.
-    """
-    c = _combatant(state, command)
-    asked = c["conditions"].get("Distracted")
-    if role == "gm":
-        difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
-    else:
-        _own(state, role, seat, c, "roll Distracted")
-        if asked is None or asked.get("rolled"):
-            raise PermissionError("a player rolls Distracted only when the GM asks for it")
-        difficulty = asked.get("difficulty", 5)
-    faces, by = _faces(command, 2, roll)
-    reading = read_core_roll(faces, c["atropos"] + difficulty)
-    events = rules.distracted_events(state, c, reading, difficulty, by)
-    if asked is not None:
-        events[0][2].append([_path(c["id"], "conditions", "Distracted", "rolled"), True])
-    return events
-
-
 def _shake_off(state, command, role, seat, roll) -> list[Event]:
     """Variant 002: an action rolling Presence + Difficulty ends Flustered early."""
     c = _combatant(state, command)
@@ -582,11 +576,13 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
             raise ValueError(problem)
         changes += rules.spend_action(c, "skill")
     difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
-    mods = rules.roll_advantage(c, "social")
+    mods = rules.roll_advantage(c, "social", rules.distracted_states(c, None))
     faces, by = _faces(command, dice_needed(mods), roll)
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
+    changes += rules.distracted_spent(c)
     if reading.success:
         changes.append([_path(c["id"], "conditions", "Flustered"), None])
+    changes += rules.off_balance_after(state, c, reading)  # a kept 20 (rules/000 line ~31)
     return [("shake_off_rolled", rules.roll_data(c, reading, by), changes)]
 
 
@@ -608,7 +604,6 @@ HANDLERS = {
     "move": _move,
     "act": _act,
     "spend_ki": _spend_ki,
-    "spend_fate": _spend_fate,
     "set_condition": _set_condition,
     "clear_condition": _clear_condition,
     "set": _set,
@@ -620,11 +615,17 @@ HANDLERS = {
     "short_rest": _rest,
     "full_night": _rest,
     "end_scene": _rest,
-    "distracted": _distracted,
     "shake_off": _shake_off,
     "rotate_code": _rotate,
     "add": _add,
 }
+
+# The rules with a module of their own (docs/notes/0015-table-rules.md); they import the
+# helpers above, so they come in here, after them.
+from . import distracted, fate_commands, fight_end  # noqa: E402
+
+for _module in (distracted, fate_commands, fight_end):
+    HANDLERS.update(_module.HANDLERS)
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).
 COMMANDS = (*HANDLERS, "undo", "redo")
@@ -667,7 +668,8 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
         raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
-    return HANDLERS[kind](state, command, role, seat, roll)
+    events = HANDLERS[kind](state, command, role, seat, roll)
+    return events + fight_end.over_events(state, events)
 
 
 __all__ = ["ATTACK_KINDS", "COMMANDS", "ROLES", "check_sender", "decide", "take_attack"]

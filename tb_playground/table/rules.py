@@ -107,14 +107,70 @@ def ki_cost(n: int, exhausted: int) -> int:
 
 
 def states(c: dict) -> list[str]:
-    """Every condition on ``c`` now: those set on it and those its tracks impose (rules/004)."""
+    """Every condition on ``c`` now: those set on it and those its tracks impose (rules/004).
+
+    The table's Distracted record (asked, held or failed) is not the engine's "Distracted"
+    (a failed roll to hold focus): ``distracted_states`` adds that one to the roll it reaches.
+    A track's condition shrugged off with a Fate Token is gone for the rest of the round
+    (rules/004 "Clear a condition for a moment"; docs/notes/0015-table-rules.md).
+    """
     now = c["now"]
     dead = now["health"] <= c["dead_at"]
-    found = list(c["conditions"])
+    found = [name for name in c["conditions"] if name != "Distracted"]
+    shrugged = c["carried"].get("shrugged", ())
     for name in vital_conditions(now["health"], now["poise"], now["sanity"], dead):
-        if name not in found:
+        if name not in found and name not in shrugged:
             found.append(name)
     return found
+
+
+def distracted(c: dict) -> dict | None:
+    """``c``'s Distracted record with its state: "asked", "held" or "failed" (or None).
+
+    A record from before the three states were kept reads as asked until rolled, then held.
+    """
+    info = c["conditions"].get("Distracted")
+    if info is None:
+        return None
+    state = info.get("state") or ("held" if info.get("rolled") else "asked")
+    return {**info, "state": state}
+
+
+def distracted_states(c: dict, key: str | None) -> list[str]:
+    """["Distracted"] when a failed roll to hold focus reaches the roll of action ``key``.
+
+    RULES.md "Where two texts disagree (decided)": asked or held, nothing. Failed during a
+    Slow action: its empowered action drops to a Normal one (the engine drops Aim's or the
+    Called Shot's sources; no Disadvantage), a plain action is untouched. Failed outside a
+    Slow action: Disadvantage on the next roll only (``distracted_spent``).
+    """
+    info = distracted(c)
+    if info is None or info["state"] != "failed":
+        return []
+    if info.get("slow"):
+        return ["Distracted"] if key is not None and ACTIONS[key].empowered else []
+    return [] if info.get("spent") else ["Distracted"]
+
+
+def distracted_spent(c: dict) -> list:
+    """The change that marks a failed (outside a Slow action) Distracted as used up."""
+    info = distracted(c)
+    if info is None or info["state"] != "failed" or info.get("slow") or info.get("spent"):
+        return []
+    return [[_p(c["id"], "conditions", "Distracted", "spent"), True]]
+
+
+def led(c: dict) -> bool:
+    """Whether someone leads ``c`` this round (the ``lead`` command).
+
+    rules/000 "Sanity": "somebody else has to lead you or drag you".
+    """
+    return bool(c["carried"].get("led_by"))
+
+
+def shattered_alone(c: dict) -> bool:
+    """Shattered and not led: can't act on their own (rules/000 "Sanity", 004)."""
+    return "Shattered" in states(c) and not led(c)
 
 
 def can_act(c: dict) -> bool:
@@ -256,8 +312,17 @@ def movement_rate(c: dict) -> int:
 
 def next_action_problem(state: dict, c: dict, key: str, metres: int = 0) -> str:
     """Why ``c`` may not take the action ``key`` now, or "" (engine ``check_next_action``)."""
-    if c["carried"].get("lost_empowerment") and ACTIONS[key].empowered:
-        return "action: Distracted: the action dropped to a Normal one and lost its empowerment"
+    if shattered_alone(c):
+        return (
+            f"action: {c['name']} is Shattered: below 0 Sanity you can't act on your own; "
+            "someone has to lead you (rules/000 'Sanity')"
+        )
+    info = distracted(c)
+    if info and info["state"] == "failed" and info.get("slow") and key == "study":
+        return (
+            "action: Distracted: the Slow action dropped to a Normal one and Study a Target "
+            "has nothing left to give; take a plain action instead (rules/001 line ~131)"
+        )
     problem = check_next_action(
         c["bracket"] or "normal",
         c["actions"],
@@ -313,9 +378,20 @@ def action_effects(c: dict, key: str) -> list:
 # -- attacks -----------------------------------------------------------------------------------
 
 
-def roll_advantage(c: dict, kind: str) -> int:
+def roll_check(c: dict, kind: str, extra: list[str] = ()):
+    """The engine's ``roll_modifiers`` for a plain roll of ``kind`` by ``c``.
+
+    With its own conditions (plus ``extra``, a failed Distracted), Exhausted, and whether it
+    is led.
+    """
+    return roll_modifiers(
+        kind, conditions=states(c) + list(extra), exhausted=c["exhausted"], alone=not led(c)
+    )
+
+
+def roll_advantage(c: dict, kind: str, extra: list[str] = ()) -> int:
     """Net Advantage sources of a plain roll of ``kind`` by ``c`` (engine ``roll_modifiers``)."""
-    return roll_modifiers(kind, conditions=states(c), exhausted=c["exhausted"]).advantage
+    return roll_check(c, kind, extra).advantage
 
 
 def _refusal(reason: str) -> str:
@@ -324,18 +400,24 @@ def _refusal(reason: str) -> str:
     return f"{field}: {reason}"
 
 
-def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict:
+def attack_modifiers(
+    state, a, t, kind, key, cover, reach, weapon_range, leads: bool = False
+) -> dict:
     """Advantage sources, Defense change and whether the attack is allowed (engine).
 
     One call of ``roll_modifiers`` with the attacker's and the target's conditions (those set
-    and those their tracks impose), Exhausted, cover, reach, range, Aim / Called Shot / Study,
-    Reckless and Full Defense taken this round, and the 002 Called Shot switch.
+    and those their tracks impose, a failed Distracted where it reaches), Exhausted, cover,
+    reach, range, Aim / Called Shot / Study, Reckless and Full Defense taken this round, the
+    002 Called Shot switch, whether the attack takes the lead (Humiliated can't) and whether
+    a Shattered attacker is led.
     """
     mods = roll_modifiers(
         "attack",
         attack_kind=kind,
         reach=reach,
-        conditions=states(a),
+        conditions=states(a) + distracted_states(a, key),
+        alone=not led(a),
+        leads=leads,
         exhausted=a["exhausted"],
         target_conditions=states(t),
         target_exhausted=t["exhausted"],
@@ -356,6 +438,7 @@ def attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range) -> dict
         "advantage": mods.advantage,
         "sources": [[s.label, s.sign] for s in mods.sources],
         "defense_change": mods.defense_change,
+        "notes": list(mods.notes),
     }
 
 
@@ -475,7 +558,8 @@ def resolve_events(state: dict, p: dict, levels: int, ki: int, sanity_ki: bool =
             data["sanity_lost"] = after.taken
     changes += track_consequences(state, t, vital, hit.current)
     if vital == "health" and hit.taken and t["band"] == "slow" and not t["acted"]:
-        data["distracted_roll_due"] = True
+        data["distracted_roll_due"] = True  # rules/002 "What Is Distracted?": roll to hold
+        changes.append([_p(cid, "conditions", "Distracted"), distracted_asked(state, t)])
     return [("attack_resolved", data, changes)]
 
 
@@ -655,10 +739,41 @@ def roll_data(c: dict, reading: RollReading, by: str) -> dict:
     }
 
 
+#: The Difficulty of a roll to hold focus the table asks for itself (004 line 17: 5 "Moderate", "a
+#: tense but ordinary check under pressure"); the GM asks again to change it.
+DISTRACTED_DIFFICULTY = 5
+
+
+def distracted_asked(state: dict, c: dict, difficulty: int = DISTRACTED_DIFFICULTY) -> dict:
+    """A Distracted record in its first state: asked to roll, no effect by itself (RULES.md)."""
+    info = condition("Distracted", state["round"], "round", own_turn=state["up"] == c["id"])
+    return {**info, "difficulty": difficulty, "state": "asked", "rolled": False}
+
+
+def in_slow_action(c: dict) -> bool:
+    """Whether ``c`` is in a Slow round whose empowered action is still to come (rules/001)."""
+    return c["bracket"] == "slow" and not any(ACTIONS[k].empowered for k in c["actions"])
+
+
+def off_balance_after(state: dict, c: dict, reading: RollReading) -> list:
+    """A kept 20 in a fight leaves the roller Off Balance to the end of their next turn.
+
+    rules/000 line ~31: "In a fight it also leaves you Off Balance".
+    """
+    if reading.outcome != "catastrophe" or state["phase"] not in ("declare", "resolve"):
+        return []
+    info = condition("Off Balance", state["round"], "next_turn_end", state["up"] == c["id"])
+    return [[_p(c["id"], "conditions", "Off Balance"), info]]
+
+
 def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) -> list:
-    """Atropos + Difficulty to hold a Slow action together (rules/004 "Distracted")."""
-    data = {**roll_data(c, reading, by), "held": reading.success}
-    changes = []
-    if not reading.success and c["bracket"] == "slow":
-        changes.append([_p(c["id"], "carried", "lost_empowerment"), True])
+    """Atropos + Difficulty to hold focus: held, or failed (RULES.md; rules/001, 002, 004)."""
+    slow = in_slow_action(c)
+    state_name = "held" if reading.success else "failed"
+    data = {**roll_data(c, reading, by), "held": reading.success, "slow": slow}
+    asked = c["conditions"].get("Distracted")
+    info = dict(asked) if asked else condition("Distracted", state["round"], "round")
+    info.update(difficulty=difficulty, state=state_name, rolled=True, slow=slow, spent=False)
+    changes = [[_p(c["id"], "conditions", "Distracted"), info]]
+    changes += off_balance_after(state, c, reading)
     return [("distracted_rolled", data, changes)]

@@ -23,7 +23,7 @@ import copy
 from collections.abc import Iterable
 
 #: Phases of a fight (RULES.md, Combat round).
-PHASES = ("setup", "declare", "resolve")
+PHASES = ("setup", "declare", "resolve", "over")
 
 #: Action Brackets, fastest first (rules/000 "Action Brackets").
 BRACKETS = ("fast", "normal", "slow")

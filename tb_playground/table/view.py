@@ -15,15 +15,16 @@ from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 from tb_playground.formatting import dice_text
 
+from . import fight_end
 from .odds import pending_odds
-from .rules import SETTABLE_WORDS, can_act, movement_rate
+from .rules import SETTABLE_WORDS, can_act, distracted, movement_rate
 from .state import undo_stack
 
 #: How many log entries a view carries (newest last).
 LOG_LENGTH = 200
 
 #: Keys of an event's data that name combatants.
-_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next")
+_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next", "leader")
 
 #: Foe labels from Health (rules/004: a label instead of numbers).
 LABELS = ("unhurt", "hurt", "bloodied", "down")
@@ -89,6 +90,8 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
             for k, v in c["conditions"].items()
         ],
         "states": _states(c) if numbers else [],
+        "distracted": _distracted(c),
+        "led_by": c["carried"].get("led_by"),
         "vitals": None,
         "ki": None,
         "fate": None,
@@ -111,9 +114,23 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
         out["actions"] = list(c["actions"])
         out["metres"] = c["metres"]
         out["carried"] = dict(c["carried"])
+        out["fate_claim"] = c.get("fate_claim") or None
     if _sees_all(role):
         out["hidden"] = c["hidden"]
     return out
+
+
+def _distracted(c: dict) -> dict | None:
+    """The Distracted roll's state (asked, held, failed) and Difficulty, or None."""
+    info = distracted(c)
+    if info is None:
+        return None
+    return {
+        "state": info["state"],
+        "difficulty": info.get("difficulty"),
+        "slow": bool(info.get("slow")),
+        "spent": bool(info.get("spent")),
+    }
 
 
 def _combatant_for(state: dict, c: dict, role: str, seat: str | None, shared: dict | None) -> dict:
@@ -165,12 +182,15 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
         return f"Round {d['round']} ends."
     if kind == "attack_declared":
         el = f" with {d['element']}" if d["element"] else ""
-        return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}."
+        line = f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}."
+        if d.get("dropped"):
+            line += f" Distracted: the {d['dropped'].title()} drops to a plain attack."
+        return line
     if kind in ("to_hit_rolled", "distracted_rolled", "shake_off_rolled"):
         who = n(d.get("attacker") or d.get("combatant"))
         what = {
             "to_hit_rolled": "to hit",
-            "distracted_rolled": "to hold the Slow action (Distracted)",
+            "distracted_rolled": "to hold focus (Distracted)",
             "shake_off_rolled": "Presence to shake off Flustered",
         }[kind]
         faces = ", ".join(map(str, d["faces"]))
@@ -210,6 +230,29 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
     if kind == "fate_spent":
         spend = FATE_SPENDS[d["spend"]].label if d["spend"] in FATE_SPENDS else d["spend"]
         return f"{n(d['combatant'])} spends a Fate Token: {spend} ({d['effect']})."
+    if kind == "led":
+        return f"{n(d['leader'])} leads {n(d['combatant'])} this round."
+    if kind == "fate_claimed":
+        return f"{n(d['combatant'])} claims a Fate Token ({d['reason']}); the GM decides."
+    if kind == "fate_gained":
+        lost = " (lost: already at the most)" if d.get("lost") else ""
+        return f"{n(d['combatant'])} gains a Fate Token ({d['reason']}){lost}."
+    if kind == "fate_claim_refused":
+        return f"The GM refuses {n(d['combatant'])}'s Fate Token claim ({d['reason']})."
+    if kind == "milestone":
+        return "A Milestone: every character gains a Fate Token."
+    if kind == "fight_over":
+        winner = d["winner"]
+        if winner is None or not any(
+            c["side"] == winner and _visible(state, c["id"], role)
+            for c in state["combatants"].values()
+        ):
+            return "The fight is over: no side is left able to act."
+        return f"The fight is over: {winner} win."
+    if kind == "fight_continued":
+        return "The GM goes on with the fight."
+    if kind == "fight_closed":
+        return "The fight ends with the Scene."
     if kind == "condition_set":
         return f"{n(d['combatant'])} is {d['condition']}."
     if kind == "condition_cleared":
@@ -312,6 +355,7 @@ def view_for(
             if _visible(state, a, role) and _visible(state, b, role)
         ],
         "log": log,
+        "fight_over": _fight_over(state, events, role, cache),
     }
     if _sees_all(role):
         if undo is None:
@@ -320,6 +364,32 @@ def view_for(
         view["join_code"] = state["join_code"]
         view["can_undo"], view["can_redo"] = undo
     return view
+
+
+def _fight_over(state: dict, events: list[dict], role: str, cache: dict | None) -> dict | None:
+    """The fight's end for this viewer: the winner, what each dealt, took and spent.
+
+    ``fight_end.summary``; hidden combatants are left out, foes' numbers only if shared.
+    """
+    over = state.get("over")
+    if not over:
+        return None
+    key = ("fight_over", state["version"], role)
+    if cache is not None and key in cache:
+        return cache[key]
+    rows = fight_end.summary(
+        state,
+        events,
+        lambda c: _sees_all(role) or state["share_foes"] or not _foe(state, c),
+    )
+    rows = [r for r in rows if _visible(state, r["id"], role)]
+    winner = over["winner"]
+    if winner is not None and not any(r["side"] == winner for r in rows):
+        winner = None
+    made = {"winner": winner, "round": over["round"], "summary": rows}
+    if cache is not None:
+        cache[key] = made
+    return made
 
 
 def _pending(state: dict, role: str, seat: str | None) -> dict | None:
