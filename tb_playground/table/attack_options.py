@@ -393,3 +393,45 @@ def ruling_command(state, command, role, seat, roll) -> list:
         "cover": again["cover"],
     }
     return [("attack_ruled", data, changes)]
+
+
+def attack_view(p: dict) -> dict:
+    """What a pending attack's view adds (issue 19): its options, helpers and armor."""
+    armor = p.get("armor")
+    return {
+        "empowered": p.get("empowered"),
+        "zone": p.get("zone", "body"),
+        "off_hand": p.get("off_hand", False),
+        "helpers": list(p.get("helpers", [])),
+        "situational": [dict(s) for s in p.get("situational", [])],
+        "cover": p.get("cover", "none"),
+        "weapon_range": p.get("weapon_range", "normal"),
+        "armor": None if not armor else {"zone": armor["zone"], "name": armor["name"]},
+    }
+
+
+def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
+    """The log line of an issue 19 event (help, ruling, armor), or None for the others."""
+    if kind == "helped":
+        return f"{n(d['combatant'])} helps {n(d['ally'])}."
+    if kind == "attack_ruled":
+        return f"The GM rules on {n(d['attacker'])}'s attack: TN {d['tn']}."
+    if kind == "option_set":
+        return f"The GM turns the table option {d['option']} {'on' if d['on'] else 'off'}."
+    if kind == "armor_hit":
+        if d["lost"]:
+            broke = " and breaks" if d["broken"] else ""
+            return f"{n(d['target'])}'s {d['armor']} takes the hit: it loses a level{broke}."
+        return f"{n(d['target'])}'s {d['armor']} takes the hit and holds."
+    if kind == "armor_repaired":
+        return f"{n(d['combatant'])}'s {d['armor']} is repaired ({d['levels']} level(s))."
+    if kind == "attack_declared" and d.get("helpers"):
+        el = f" with {d['element']}" if d["element"] else ""
+        helped = shown(d["helpers"])
+        return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}" + (
+            f", helped by {helped}." if helped else "."
+        )
+    if kind == "damage_rolled" and d.get("armor"):
+        faces = ", ".join(map(str, d["faces"])) or "none"
+        return f"{n(d['attacker'])} rolls damage against armor: {faces}."
+    return None

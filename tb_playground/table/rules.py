@@ -410,6 +410,8 @@ def damage_events(state: dict, p: dict, faces: list[int], automatic: int, by: st
     else:
         levels, _ = roll_levels(faces, p["wall"], 0, 0, "after", klotho, automatic)
     data["levels"] = levels
+    if p.get("armor"):
+        data["armor"] = p["armor"]["zone"]  # dice over the armor's Hardness, not levels
     after = {**p, "faces": faces, "automatic_levels": automatic, "klotho_added": klotho}
     liftable = [f for f in faces if f + klotho <= p["wall"] < f + klotho + p["bonus"]]
     useful = liftable and boost_useful(p, levels)

@@ -15,6 +15,7 @@ from tb_playground.display import dice_text
 from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 
+from .attack_options import attack_log_text, attack_view
 from .odds import pending_odds
 from .rules import SETTABLE_WORDS, can_act, movement_rate
 from .state import undo_stack
@@ -23,7 +24,7 @@ from .state import undo_stack
 LOG_LENGTH = 200
 
 #: Keys of an event's data that name combatants.
-_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next")
+_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next", "ally")
 
 #: Foe labels from Health (rules/004: a label instead of numbers).
 LABELS = ("unhurt", "hurt", "bloodied", "down")
@@ -144,6 +145,9 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
             return None
     n = lambda cid: _name(state, cid)  # noqa: E731
     shown = lambda ids: ", ".join(n(i) for i in ids if _visible(state, i, role))  # noqa: E731
+    mine = attack_log_text(d, kind, n, shown)
+    if mine is not None:
+        return mine
     if kind == "created":
         return f"Table {d['name']} set up for {d['encounter']}."
     if kind == "started":
@@ -336,6 +340,7 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     out["sources"] = [list(s) for s in p["sources"]]
     out["faces"] = list(p.get("faces", []))
     out["levels"] = p.get("would_take", p.get("levels"))
+    out.update(attack_view(p))
     target_foe = _foe(state, state["combatants"][p["target"]])
     numbers = _sees_all(role) or state["share_foes"] or not target_foe
     if numbers or seat in (p["attacker"], p["target"]):
@@ -343,6 +348,7 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
         out["odds"] = pending_odds(state, p)
         if not numbers:
             out["odds"].pop("wall")  # the foe's wall stays the GM's unless shared
+            out["odds"].pop("armor", None)
     else:
         out["tn"] = None
         out["odds"] = None
