@@ -6,7 +6,7 @@ rules/002 "What Does Armor Do?" (lines 149-157) and "How Do Called Shots Work?" 
 from __future__ import annotations
 
 import numpy as np
-from table_helpers import encounter, new_table, roster, soak7, start_and_declare
+from table_helpers import encounter, new_table, roster, start_and_declare
 
 from tb_playground.engine import to_hit_odds
 from tb_playground.engine.armor import Armor, armor_distribution
