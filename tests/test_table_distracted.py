@@ -136,9 +136,12 @@ def test_a_kept_20_on_the_shake_off_roll_leaves_off_balance(tmp_path):
     assert "Off Balance" in conditions and "Flustered" in conditions
 
 
-def test_the_table_asks_when_a_slow_action_takes_a_health_level(table):
+def test_the_table_asks_when_a_slow_action_takes_a_health_level(tmp_path):
     # rules/002 ~167: "Taking a Health Level ... while you're resolving a Slow Action Bracket
     # action can break your concentration. When that happens, roll to hold focus."
+    ronan = roster("ronan.json")
+    ronan.armor = []  # his jacket would take the hit instead (rules/002 "What Does Armor Do?")
+    table = new_table(tmp_path, encounter(ronan, roster("the_brick.json"), foes=[soak7()]))[1]
     start_and_declare(table, {"ronan": ("slow", 0)}, INITIATIVE)
     run_to_turn(table, "opponent")
     table.apply({"type": "attack", "attacker": "opponent", "target": "ronan"})

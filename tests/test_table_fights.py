@@ -11,6 +11,16 @@ def ronan():
     return roster("ronan.json")
 
 
+@pytest.fixture
+def bare_ronan():
+    # Ronan's file wears a Leather jacket, which takes a Body hit first (rules/002 "What Does
+    # Armor Do?", issue 19); the rules/000 examples below are about his own track, so he takes
+    # it off (tests/test_table_armor.py has the jacket's own tests).
+    who = roster("ronan.json")
+    who.armor = []
+    return who
+
+
 def test_ronans_critical_hit(tmp_path, ronan):
     # rules/000 "Critical Success in Combat": Onslaught 5 + Ferocity 4 = 7 dice; a 2 to hit;
     # 4 dice connect outright; the other 3 roll 2, 1, 6 + Klotho 4 against Soak 7: one more.
@@ -44,9 +54,9 @@ def test_a_critical_hit_cannot_kill_on_its_own(tmp_path, ronan):
     assert t.state["combatants"]["opponent"]["now"]["health"] == 0
 
 
-def test_the_bear_against_a_character_at_zero(tmp_path, ronan):
+def test_the_bear_against_a_character_at_zero(tmp_path, bare_ronan):
     # rules/000 "Going down, and staying down": once at 0, any further attack takes one Level.
-    _, t = new_table(tmp_path, encounter(ronan, foes=[roster("grizzly_bear.yaml")]))
+    _, t = new_table(tmp_path, encounter(bare_ronan, foes=[roster("grizzly_bear.yaml")]))
     start_and_declare(t, {}, {"ronan": 1, "grizzly-bear": 10})
     t.apply({"type": "set", "combatant": "ronan", "field": "health", "value": 0})
     t.apply({"type": "set", "combatant": "ronan", "field": "ki", "value": 0})
@@ -64,9 +74,9 @@ def test_the_bear_against_a_character_at_zero(tmp_path, ronan):
     assert "Dying" in ronan_now["states"]
 
 
-def test_the_bear_drops_three_levels_left_to_zero(tmp_path, ronan):
+def test_the_bear_drops_three_levels_left_to_zero(tmp_path, bare_ronan):
     # rules/000: "A bear that rolls ten dice at someone with three Levels left ... drops them."
-    _, t = new_table(tmp_path, encounter(ronan, foes=[roster("grizzly_bear.yaml")]))
+    _, t = new_table(tmp_path, encounter(bare_ronan, foes=[roster("grizzly_bear.yaml")]))
     start_and_declare(t, {}, {"ronan": 1, "grizzly-bear": 10})
     t.apply({"type": "set", "combatant": "ronan", "field": "health", "value": 3})
     t.apply({"type": "set", "combatant": "ronan", "field": "ki", "value": 0})
@@ -76,9 +86,9 @@ def test_the_bear_drops_three_levels_left_to_zero(tmp_path, ronan):
     assert t.state["combatants"]["ronan"]["now"]["health"] == 0
 
 
-def test_ki_prevention_when_hit(tmp_path, ronan):
+def test_ki_prevention_when_hit(tmp_path, bare_ronan):
     # rules/000 "Preventing Damage": 1 Ki per level of damage prevented.
-    _, t = new_table(tmp_path, encounter(ronan, foes=[roster("grizzly_bear.yaml")]))
+    _, t = new_table(tmp_path, encounter(bare_ronan, foes=[roster("grizzly_bear.yaml")]))
     start_and_declare(t, {}, {"ronan": 1, "grizzly-bear": 10})
     t.apply({"type": "attack", "attacker": "grizzly-bear", "target": "ronan"})
     t.apply({"type": "roll", "faces": [3, 4]})

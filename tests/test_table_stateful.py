@@ -16,7 +16,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from table_helpers import encounter, roster, soak7
 
 from tb_playground.table import TableStore, fold
+from tb_playground.table.armor_at_table import REPAIR_FIELDS
+from tb_playground.table.attack_options import ATTACK_FIELDS, RULING_FIELDS
 from tb_playground.table.commands import COMMANDS
+from tb_playground.table.help import HELP_FIELDS
 
 IDS = ["ronan", "the-brick", "opponent", "nobody"]
 ROLES = [
@@ -65,6 +68,26 @@ commands = st.fixed_dictionaries(
         "band": st.sampled_from(["melee", "close", "far"]),
         "a": st.sampled_from(IDS),
         "b": st.sampled_from(IDS),
+        # issue 19: the attack's options, Help, the GM's ruling, table options, armor repair
+        "ally": st.sampled_from(IDS),
+        "approach": st.sampled_from(["Earth", "Fire", "Moira", "Aether"]),
+        "off_hand": st.booleans(),
+        "helpers": st.lists(st.sampled_from(IDS), max_size=2),
+        "situational": st.lists(
+            st.fixed_dictionaries(
+                {
+                    "name": st.sampled_from(["Dark", "Rain", ""]),
+                    "effect": st.sampled_from(["advantage", "disadvantage", "both"]),
+                    "reason": st.just("the GM says so"),
+                }
+            ),
+            max_size=2,
+        ),
+        "cover": st.sampled_from(["none", "partial", "full", "wall"]),
+        "zone": st.sampled_from(["head", "body", "tail"]),
+        "distance": st.integers(-1, 60),
+        "option": st.sampled_from(["approach_nod", "fog"]),
+        "levels": st.integers(-1, 4),
     }
 )
 
@@ -95,6 +118,16 @@ known = st.sampled_from(
     ]
 )  # fmt: skip
 
+#: Commands that refuse a field they do not take: the machine sends them their own fields
+#: (or, when ``strict`` is off, everything, which they must refuse).
+OWN_FIELDS = {
+    "attack": ATTACK_FIELDS,
+    "help": HELP_FIELDS,
+    "attack_ruling": RULING_FIELDS,
+    "table_option": ("type", "option", "on"),
+    "repair_armor": REPAIR_FIELDS,
+}
+
 
 class TableMachine(RuleBasedStateMachine):
     def __init__(self):
@@ -106,9 +139,18 @@ class TableMachine(RuleBasedStateMachine):
         self.table = self.store.create("T", enc, seed=3)
         self.last_version = self.table.version
 
-    @rule(command=commands, who=st.sampled_from(ROLES), faces=st.booleans())
-    def send(self, command, who, faces):
+    @rule(
+        command=commands,
+        who=st.sampled_from(ROLES),
+        faces=st.booleans(),
+        strict=st.sampled_from([True, True, True, False]),
+        keep=st.sets(st.sampled_from(sorted({f for fs in OWN_FIELDS.values() for f in fs}))),
+    )
+    def send(self, command, who, faces, strict, keep):
         command = {k: v for k, v in command.items() if v is not None}
+        own = OWN_FIELDS.get(command["type"])
+        if own and strict:  # its own fields, each there or not
+            command = {k: v for k, v in command.items() if k in own and (k in keep or k == "type")}
         if faces and command["type"] in ("roll", "distracted"):
             command["faces"] = [1, 5, 10][
                 : 2 + (self.table.state["pending"] or {}).get("advantage", 0) % 2
@@ -121,6 +163,9 @@ class TableMachine(RuleBasedStateMachine):
         except (ValueError, PermissionError):
             assert self.table.version == version
             assert json.dumps(self.table.state, sort_keys=True) == before
+            return
+        # a command holding a field it does not take is refused, whoever sends it
+        assert not (own and set(command) - set(own)), command
 
     @rule()
     def start(self):
@@ -131,7 +176,7 @@ class TableMachine(RuleBasedStateMachine):
     def send_known(self, command, who):
         """Well-formed commands of the new rules (Distracted, leading, Fate, the end of a
         fight), from every role: each goes through or is refused and changes nothing."""
-        self.send(command, who, faces=False)
+        self.send(command, who, faces=False, strict=False, keep=set())
 
     @invariant()
     def over_means_one_side_left(self):

@@ -141,6 +141,18 @@ class Gift(param.Parameterized):
     gift_check = param.Boolean(
         default=False, doc="It calls for a Gift Check: 2d10 at or under current Ki."
     )
+    normal_range = param.Integer(
+        default=0,
+        bounds=(0, 5000),
+        doc="Metres a Physical Gift attack reaches with no penalty; 0 for a Melee one (as a "
+        "weapon's, rules/004 'Weapon range'). A file without it is Melee.",
+    )
+    long_range = param.Integer(
+        default=0,
+        bounds=(0, 5000),
+        doc="Metres out to which its shot is at Disadvantage; no shot past it. At least the "
+        "normal range. A file without it is Melee.",
+    )
 
 
 class ArmorItem(param.Parameterized):
@@ -184,6 +196,10 @@ class AttackSource:
         Weapon dice, Gift dice, or the Skill's tier.
     element : str or None
         The Element a Skill attack rolls off; None when the approach decides.
+    normal_range, long_range : int
+        Metres from the weapon's or Gift's file (rules/004 "Weapon range"); 0 and 0 is Melee.
+    skill : str or None
+        The Skill a Skill attack rolls (a helper must be Trained in it, rules/000 "Helping").
     """
 
     label: str
@@ -191,6 +207,9 @@ class AttackSource:
     source: str
     rating: int
     element: str | None = None
+    normal_range: int = 0
+    long_range: int = 0
+    skill: str | None = None
 
 
 @dataclass(frozen=True)
@@ -675,17 +694,33 @@ class Character(param.Parameterized):
     @param.depends("weapons", "gifts", "skills", watch=True, on_init=True)
     def _update_attacks(self) -> None:
         sources = [
-            AttackSource(f"{w.name} ({dice_text(w.dice)})", "physical", "weapon", w.dice)
+            AttackSource(
+                f"{w.name} ({dice_text(w.dice)})",
+                "physical",
+                "weapon",
+                w.dice,
+                normal_range=w.normal_range,
+                long_range=w.long_range,
+            )
             for w in self.weapons
         ]
         sources += [
-            AttackSource(f"{g.name} (Gift {g.level}, {dice_text(g.dice)})", g.kind, "gift", g.dice)
+            AttackSource(
+                f"{g.name} (Gift {g.level}, {dice_text(g.dice)})",
+                g.kind,
+                "gift",
+                g.dice,
+                normal_range=g.normal_range,
+                long_range=g.long_range,
+            )
             for g in self.gifts
             if g.dice > 0
         ]
         social = [s for s in self.skills if s.social_attack and s.tier >= 1]
         sources += [
-            AttackSource(f"{s.name} ({s.tier_name})", "social", "skill", s.tier, s.element)
+            AttackSource(
+                f"{s.name} ({s.tier_name})", "social", "skill", s.tier, s.element, skill=s.name
+            )
             for s in social
         ]
         if not social:

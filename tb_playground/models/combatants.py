@@ -28,6 +28,36 @@ def slug(name: str) -> str:
     return text[:24] or "combatant"
 
 
+def attack_reach(normal_range: int, long_range: int) -> dict:
+    """An attack's reach and ranges from its file (rules/004 "Weapon range", rules/000 bands).
+
+    A Normal range of 0 is a Melee attack (out to 1 m); any other is ranged. A Long range under
+    the Normal one (a file may hold it) reads as no Long band: the shot stops at Normal range.
+    ``reach`` is the furthest metres it reaches (1 for Melee).
+    """
+    normal, long = int(normal_range), max(int(long_range), int(normal_range))
+    ranged = normal > 0
+    return {
+        "reach": long if ranged else 1,
+        "ranged": ranged,
+        "normal_range": normal,
+        "long_range": long if ranged else 0,
+    }
+
+
+def _armor(c: Character) -> dict:
+    """The armor worn on each zone (one item a zone, rules/002 "What Does Armor Do?")."""
+    return {
+        zone: {
+            "name": str(item.name),
+            "hardness": int(item.hardness),
+            "levels": int(item.levels),
+            "start_levels": int(item.levels),
+        }
+        for zone, item in c.worn_armor.items()
+    }
+
+
 def _character(c: Character) -> dict:
     elements = {e: int(getattr(c, e.lower())) for e in ELEMENT_NAMES}
     attacks = []
@@ -40,7 +70,8 @@ def _character(c: Character) -> dict:
                 "element": source.element,
                 "score": None,
                 "automatic": False,
-                "reach": 1,
+                "skill": source.skill,
+                **attack_reach(source.normal_range, source.long_range),
             }
         )
     return {
@@ -76,7 +107,18 @@ def _character(c: Character) -> dict:
         "exhausted": int(c.exhausted),
         "conditions": list(c.conditions),
         "attacks": attacks,
+        "skills": {str(k.name): int(k.tier) for k in c.skills},
+        "armor": _armor(c),
     }
+
+
+def _card_reach(reach: int) -> dict:
+    """A card's "reach or range in metres" read as an attack's reach and ranges.
+
+    Up to 1 m it is Melee; past it a ranged attack whose Normal range is the card's number,
+    with no Long band (the card gives none).
+    """
+    return attack_reach(0, 0) if reach <= 1 else attack_reach(reach, reach)
 
 
 def _creature(c: Creature) -> dict:
@@ -88,7 +130,8 @@ def _creature(c: Creature) -> dict:
             "element": None,
             "score": int(a.element),
             "automatic": bool(a.automatic),
-            "reach": int(a.reach),
+            "skill": None,
+            **_card_reach(int(a.reach)),
         }
         for a in c.attacks
     ]
@@ -119,6 +162,8 @@ def _creature(c: Creature) -> dict:
         "exhausted": 0,
         "conditions": [],
         "attacks": attacks,
+        "skills": {},
+        "armor": {},
     }
 
 

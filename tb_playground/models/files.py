@@ -31,6 +31,12 @@ from .ruleset import Ruleset
 #: The version this code writes and reads.
 SCHEMA_VERSION = 1
 
+#: Fields version 1 gained after files were first written, with the default that reads an older
+#: file exactly as before; so an old file loads unchanged and the version stays 1 (a change that
+#: an old file could not be read under would need version 2 and a step from 1). Issue 19: a
+#: Gift's ranges (0 and 0 is Melee, as every Gift attack was at the table).
+ADDED_FIELDS: dict[str, object] = {"Gift.normal_range": 0, "Gift.long_range": 0}
+
 #: Document kinds and their classes.
 KINDS: dict[str, type[param.Parameterized]] = {
     "character": Character,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tb_playground.engine import ATTACK_KIND_RULES, ATTACK_KINDS, attack_elements, take_attack
+from tb_playground.engine import ATTACK_KINDS, take_attack
 from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
 from tb_playground.engine.round_budget import distracted_fallback
@@ -28,9 +28,10 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 from tb_playground.models.combatants import combatant_record, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
-from tb_playground.models.skills import LEADING_SKILLS
 
-from . import rules
+from . import armor_at_table, attack_options, rules
+from . import help as helping
+from .attack_options import attack_pending
 from .state import BRACKETS, combatant_state
 
 #: Who may send commands.
@@ -189,99 +190,8 @@ def _end_turn(state, command, role, seat, roll) -> list[Event]:
 # -- an attack, step by step -------------------------------------------------------------------
 
 
-def leads_attack(spec: dict) -> bool:
-    """Whether an attack takes the lead, negotiates or speaks for the group (Humiliated can't).
-
-    A Social attack carried by Leadership, Persuasion or Public Speaking (note 0004, reading 5;
-    rules/000 "Poise"): its Skill is the record's "skill", else the name before " (".
-    """
-    if spec["kind"] != "social":
-        return False
-    skill = spec.get("skill") or spec["name"].split(" (")[0]
-    return skill in LEADING_SKILLS
-
-
-def _action_key(command: dict) -> str:
-    """The action an attack command spends: "attack", or the Empowered action it names."""
-    empowered = command.get("empowered")
-    if empowered is None:
-        return "attack"
-    return rules.EMPOWERED[require_choice("empowered", empowered, tuple(rules.EMPOWERED))]
-
-
-def attack_pending(state: dict, a: dict, t: dict, index: int, command: dict) -> dict:
-    """The pending attack an "attack" command starts: TN, Advantage, dice, wall, step.
-
-    ``command`` gives the optional "empowered", "approach", "cover", "reach", "weapon_range"
-    and "boosts". Raises ValueError when the rules forbid the attack (the reason names the
-    field). It does not check whose turn it is or the round's budget: ``_attack`` does, and
-    the pages' previews use this to show the odds before a turn (``previews.py``).
-    """
-    spec = a["attacks"][index]
-    kind = spec["kind"]
-    empowered = command.get("empowered")
-    key = _action_key(command)
-    if spec["score"] is not None:
-        element_name, score = None, spec["score"]
-    else:
-        allowed = attack_elements(kind, state["ruleset"].get("never_moira", False))
-        default = spec["element"] or max(allowed, key=lambda e: a["elements"][e])
-        element_name = command.get("approach", default)
-        if spec["element"] is not None and element_name != spec["element"]:
-            raise ValueError(
-                f"approach: a Skill attack rolls off its Skill's Element, {spec['element']}"
-            )
-        element_name = require_choice("approach", element_name, allowed)
-        score = a["elements"][element_name]
-    cover = require_choice("cover", command.get("cover", "none"), ("none", "partial", "full"))
-    reach = "melee" if spec["reach"] <= 1 else "ranged"
-    reach = require_choice("reach", command.get("reach", reach), ("melee", "ranged"))
-    weapon_range = require_choice(
-        "weapon_range", command.get("weapon_range", "normal"), ("normal", "long", "beyond")
-    )
-    leads = leads_attack(spec)
-    mods = rules.attack_modifiers(state, a, t, kind, key, cover, reach, weapon_range, leads)
-    if not mods["allowed"]:
-        raise ValueError(mods["reason"])
-    dropped = None
-    if rules.distracted_states(a, key) and key != "attack":
-        dropped, empowered = empowered, None  # Distracted: a Normal action (rules/001 ~131)
-    defense = max(t["defense"][kind] + mods["defense_change"], 0)
-    pending = {
-        "attacker": a["id"],
-        "target": t["id"],
-        "attack": spec["name"],
-        "kind": kind,
-        "vital": ATTACK_KIND_RULES[kind].vital,
-        "element": element_name,
-        "score": score,
-        "defense": defense,
-        "tn": score + defense,
-        "advantage": mods["advantage"],
-        "sources": mods["sources"],
-        "empowered": empowered,
-        "dropped": dropped,
-        "notes": mods["notes"],
-        "leads": leads,
-        "dice": spec["dice"],
-        "wall": t["wall"][kind],
-        "bonus": a["boost"][kind],
-        "klotho": a["klotho"],
-        "automatic": spec["automatic"],
-        "timing": "before" if state["ruleset"].get("boosts_before_roll") else "after",
-        "step": "damage" if spec["automatic"] else "to_hit",
-        "critical": False,
-        "boosts_before": 0,
-    }
-    if pending["timing"] == "before":
-        pending["boosts_before"] = require_int("boosts", command.get("boosts", 0), 0, spec["dice"])
-        cost = rules.ki_cost(pending["boosts_before"], a["exhausted"])
-        if cost > a["ki"]:
-            raise ValueError(f"boosts: {cost} Ki needed, {a['name']} has {a['ki']}")
-    return pending
-
-
 def _attack(state, command, role, seat, roll) -> list[Event]:
+    attack_options.check_fields(command, attack_options.ATTACK_FIELDS)
     _phase(state, "resolve")
     if state["pending"] is not None:
         raise ValueError("type: an attack is already under way; finish it first")
@@ -298,18 +208,27 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
     index = require_int("attack", command.get("attack", 0), 0, max(len(a["attacks"]) - 1, 0))
     if not a["attacks"]:
         raise ValueError(f"attack: {a['name']} has no attacks")
-    key = _action_key(command)
+    if role != "gm" and command.get("situational"):
+        raise PermissionError(
+            "only the GM names situational Advantage or Disadvantage sources (rules/000 "
+            "'Advantage and Disadvantage'); ask the GM"
+        )
+    empowered = attack_options.empowered_choice(command)
+    key = "attack" if empowered is None else rules.EMPOWERED[empowered]
     problem = rules.next_action_problem(state, a, key)
     if problem:
         raise ValueError(problem)
-    pending = attack_pending(state, a, t, index, command)
+    pending = attack_pending(state, a, t, index, command, role)
     if pending["dropped"]:
         key = distracted_fallback(key) or key  # the plain action it became (engine)
     changes = [[["pending"], pending]]
     changes += rules.spend_action(a, key)
     changes += rules.distracted_spent(a)
+    changes += helping.use_help(pending["helpers"])
     data = {k: pending[k] for k in ("attacker", "target", "attack", "kind", "element", "tn")}
     data["sources"] = pending["sources"]
+    for k in ("helpers", "situational", "off_hand", "zone", "weapon_range", "armor", "step"):
+        data[k] = pending[k]
     if pending["dropped"]:
         data["dropped"] = pending["dropped"]
     return [("attack_declared", data, changes)]
@@ -317,6 +236,8 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
 
 def _roll(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
+    if p is not None and p["step"] == "approach":
+        raise ValueError("type: the GM has yet to confirm the attack's approach")
     if p is None or p["step"] not in ("to_hit", "damage"):
         raise ValueError("type: there is no roll to make now")
     a = state["combatants"][p["attacker"]]
@@ -343,6 +264,9 @@ def _boost(state, command, role, seat, roll) -> list[Event]:
         raise ValueError("dice must be a list of distinct die positions (0 = the first die)")
     faces = p["faces"]
     picked = sorted(require_int(f"dice[{i}]", d, 0, len(faces) - 1) for i, d in enumerate(dice))
+    problem = armor_at_table.boost_problem(p, picked)
+    if problem:
+        raise ValueError(problem)
     cost = rules.ki_cost(len(picked), a["exhausted"])
     if cost > a["ki"]:
         raise ValueError(f"dice: {len(picked)} boost(s) cost {cost} Ki; {a['name']} has {a['ki']}")
@@ -402,6 +326,9 @@ def _act(state, command, role, seat, roll) -> list[Event]:
     if state["up"] != c["id"]:
         raise ValueError(f"combatant: it is not {c['name']}'s turn")
     action = require_choice("action", command.get("action"), rules.OTHER_ACTIONS)
+    if action == "help":  # Help names the ally it helps (rules/000 "Helping"): help.py
+        asked = {"type": "help", "combatant": c["id"], "ally": command.get("ally")}
+        return helping.help_command(state, asked, role, seat, roll)
     problem = rules.next_action_problem(state, c, action)
     if problem:
         raise ValueError(problem)
@@ -618,6 +545,10 @@ HANDLERS = {
     "shake_off": _shake_off,
     "rotate_code": _rotate,
     "add": _add,
+    "help": helping.help_command,
+    "attack_ruling": attack_options.ruling_command,
+    "table_option": attack_options.table_option_command,
+    "repair_armor": armor_at_table.repair_command,
 }
 
 # The rules with a module of their own (docs/notes/0015-table-rules.md); they import the

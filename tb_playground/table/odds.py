@@ -16,6 +16,8 @@ import numpy as np
 
 from tb_playground.engine import damage_distribution, to_hit_odds, vital_step
 
+from .armor_at_table import armor_odds
+
 
 def _boosts(ki: int, exhausted: int, dice: int) -> int:
     if exhausted >= 4:
@@ -45,7 +47,8 @@ def pending_odds(state: dict, p: dict) -> dict:
         "step"; "p_hit", "p_critical", "p_catastrophe" (before the to-hit roll); "levels"
         (P(levels == k), k = 0.. dice); "expected_levels"; "p_down"; and after the damage roll
         "dice": one entry per rolled die with its face, whether it is over the wall and
-        whether a boost would lift it over.
+        whether a boost would lift it over; with armor in the way (the wall is then its
+        Hardness, and the wearer's levels are 0) "p_armor_loses", P(the armor loses its level).
     """
     a = state["combatants"][p["attacker"]]
     step = p["step"]
@@ -53,8 +56,15 @@ def pending_odds(state: dict, p: dict) -> dict:
     if p["timing"] == "before":
         boosts = p["boosts_before"]
     common = {"wall": p["wall"], "bonus": p["bonus"], "timing": p["timing"], "boosts": boosts}
+    if p.get("armor"):
+        common["armor"] = {k: p["armor"][k] for k in ("zone", "name", "hardness", "levels")}
+
+    armor_breaks = {}
 
     def dist(critical: bool) -> np.ndarray:
+        if p.get("armor"):  # the engine's armor layer (rules/002; armor_at_table.py)
+            levels, armor_breaks[critical] = armor_odds(p, boosts, critical)
+            return levels
         return damage_distribution(
             p["dice"],
             p["wall"],
@@ -66,7 +76,7 @@ def pending_odds(state: dict, p: dict) -> dict:
         )
 
     out: dict = {"step": step}
-    if step == "to_hit":
+    if step in ("to_hit", "approach"):
         hit = to_hit_odds(p["score"], p["defense"], p["advantage"])
         ordinary, critical = dist(False), dist(True)
         levels = hit.p_ordinary * ordinary + hit.p_critical * critical
@@ -76,10 +86,18 @@ def pending_odds(state: dict, p: dict) -> dict:
             p_critical=hit.p_critical,
             p_catastrophe=hit.p_catastrophe,
         )
+        if armor_breaks:
+            out["p_armor_loses"] = (
+                hit.p_ordinary * armor_breaks[False] + hit.p_critical * armor_breaks[True]
+            )
     elif step == "damage":
         levels = dist(p["critical"])
+        if armor_breaks:
+            out["p_armor_loses"] = armor_breaks[p["critical"]]
     else:
         n = p.get("would_take", p.get("levels", 0)) if step == "prevent" else p["levels"]
+        if p.get("armor"):
+            n = 0  # the armor takes the hit: the wearer loses nothing (rules/002 line 155)
         levels = np.zeros(max(p["dice"], n) + 1)
         levels[n] = 1.0
         klotho = p.get("klotho_added", 0)

@@ -34,6 +34,7 @@ from tb_playground.engine.conditions import CONDITION_RULES
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
 
+from .armor_at_table import armor_hit_events, boost_useful
 from .state import BRACKETS
 
 #: Range bands (rules/000 "Map or No Map").
@@ -401,7 +402,7 @@ def _refusal(reason: str) -> str:
 
 
 def attack_modifiers(
-    state, a, t, kind, key, cover, reach, weapon_range, leads: bool = False
+    state, a, t, kind, key, cover, reach, weapon_range, leads: bool = False, **more
 ) -> dict:
     """Advantage sources, Defense change and whether the attack is allowed (engine).
 
@@ -409,7 +410,9 @@ def attack_modifiers(
     and those their tracks impose, a failed Distracted where it reaches), Exhausted, cover,
     reach, range, Aim / Called Shot / Study, Reckless and Full Defense taken this round, the
     002 Called Shot switch, whether the attack takes the lead (Humiliated can't) and whether
-    a Shattered attacker is led.
+    a Shattered attacker is led; ``more`` passes ``off_hand``, ``helpers``,
+    ``other_advantage`` and ``other_disadvantage`` (the GM's situational sources) on
+    (``attack_options.attack_pending``).
     """
     mods = roll_modifiers(
         "attack",
@@ -431,6 +434,7 @@ def attack_modifiers(
         target_reckless="reckless" in t["actions"],
         target_full_defense="full defense" in t["actions"],
         slow_called_shot_advantage=bool(state["ruleset"].get("slow_called_shot_advantage")),
+        **more,
     )
     return {
         "allowed": mods.allowed,
@@ -460,6 +464,9 @@ def to_hit_events(state: dict, p: dict, reading: RollReading, by: str) -> list:
     if reading.outcome == "catastrophe":
         info = condition("Off Balance", state["round"], "next_turn_end", own_turn=True)
         changes.append([_p(p["attacker"], "conditions", "Off Balance"), info])
+        from .help import caught_in_catastrophe  # help.py reads this module's rules
+
+        changes += caught_in_catastrophe(state, p.get("helpers", []))
     return [("to_hit_rolled", data, changes)]
 
 
@@ -486,9 +493,12 @@ def damage_events(state: dict, p: dict, faces: list[int], automatic: int, by: st
     else:
         levels, _ = roll_levels(faces, p["wall"], 0, 0, "after", klotho, automatic)
     data["levels"] = levels
+    if p.get("armor"):
+        data["armor"] = p["armor"]["zone"]  # dice over the armor's Hardness, not levels
     after = {**p, "faces": faces, "automatic_levels": automatic, "klotho_added": klotho}
     liftable = [f for f in faces if f + klotho <= p["wall"] < f + klotho + p["bonus"]]
-    if p["timing"] == "after" and liftable and a["ki"] >= ki_cost(1, a["exhausted"]):
+    useful = liftable and boost_useful(p, levels)
+    if p["timing"] == "after" and useful and a["ki"] >= ki_cost(1, a["exhausted"]):
         after["step"] = "boost"
         after["levels"] = levels
         return [("damage_rolled", data, [[["pending"], after]])]
@@ -508,7 +518,10 @@ def _would_take(state: dict, p: dict, levels: int) -> int:
 
 
 def after_damage_events(state: dict, p: dict, levels: int, extra_changes: list) -> list:
-    """After the dice are read: the target may prevent with Ki, else the hit lands now."""
+    """After the dice are read: armor takes it, or the target may prevent with Ki, or it lands."""
+    armor = armor_hit_events(state, p, levels)
+    if armor is not None:
+        return armor + resolve_events(state, {**p, "levels": 0}, 0, 0)
     t = state["combatants"][p["target"]]
     take = _would_take(state, p, levels)
     if take > 0 and t["ki"] >= ki_cost(1, t["exhausted"]) and may_prevent(state, p["vital"]):

@@ -16,6 +16,7 @@ from tb_playground.engine.character_stats import vital_conditions
 from tb_playground.formatting import dice_text
 
 from . import fight_end
+from .attack_options import attack_log_text, attack_view
 from .odds import pending_odds
 from .rules import SETTABLE_WORDS, can_act, distracted, movement_rate
 from .state import undo_stack
@@ -24,7 +25,7 @@ from .state import undo_stack
 LOG_LENGTH = 200
 
 #: Keys of an event's data that name combatants.
-_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next", "leader")
+_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next", "leader", "ally")
 
 #: Foe labels from Health (rules/004: a label instead of numbers).
 LABELS = ("unhurt", "hurt", "bloodied", "down")
@@ -161,6 +162,9 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
             return None
     n = lambda cid: _name(state, cid)  # noqa: E731
     shown = lambda ids: ", ".join(n(i) for i in ids if _visible(state, i, role))  # noqa: E731
+    mine = attack_log_text(d, kind, n, shown)
+    if mine is not None:
+        return mine
     if kind == "created":
         return f"Table {d['name']} set up for {d['encounter']}."
     if kind == "started":
@@ -406,6 +410,7 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     out["sources"] = [list(s) for s in p["sources"]]
     out["faces"] = list(p.get("faces", []))
     out["levels"] = p.get("would_take", p.get("levels"))
+    out.update(attack_view(p))
     target_foe = _foe(state, state["combatants"][p["target"]])
     numbers = _sees_all(role) or state["share_foes"] or not target_foe
     if numbers or seat in (p["attacker"], p["target"]):
@@ -413,6 +418,7 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
         out["odds"] = pending_odds(state, p)
         if not numbers:
             out["odds"].pop("wall")  # the foe's wall stays the GM's unless shared
+            out["odds"].pop("armor", None)
     else:
         out["tn"] = None
         out["odds"] = None

@@ -1,0 +1,131 @@
+"""Armor at the table: the worn item that intercepts a hit, the level it loses, its repair.
+
+RULES.md "Attacks" (Armor); rules/002 "What Does Armor Do?" (lines 149-157) and "How Do Called
+Shots Work?" (159-163); the maths is the engine's ``armor.py`` (``armor_distribution`` for the
+odds). While a worn item on the attack's zone (Body; Head for a Called Shot) has levels left it
+intercepts every die: the wearer takes nothing, and if any die beats its Hardness (strictly
+higher, a critical's outright dice included) it loses one level, never more per attack. At 0 it
+is broken and covers nothing "until it's repaired" (002 line 157).
+
+Readings (docs/notes/0015-table-rules.md "Attacks and armor"): armor is a Physical matter (it
+stands before Soak; a Social or Mental attack goes to Presence or Psyche); no rest mends it
+(the texts only say "until it's repaired"): the GM's "repair_armor" command does, back to the
+levels it came to the fight with unless the GM says how many.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tb_playground.engine.armor import MAX_ARMOR_LEVELS, ZONES, Armor, armor_distribution
+from tb_playground.engine.validation import require_choice, require_int
+
+#: The fields of the GM's "repair_armor" command.
+REPAIR_FIELDS = ("type", "combatant", "zone", "levels")
+
+
+def _p(cid: str, *keys: str) -> list:
+    return ["combatants", cid, *keys]
+
+
+def covering(t: dict, kind: str, zone: str) -> dict | None:
+    """The pending attack's armor: the item worn on ``zone`` while it has levels, or None."""
+    item = t.get("armor", {}).get(zone)
+    if kind != "physical" or item is None or item["levels"] <= 0:
+        return None
+    return {
+        "zone": zone,
+        "name": item["name"],
+        "hardness": item["hardness"],
+        "levels": item["levels"],
+        "soak": t["wall"][kind],
+    }
+
+
+def faced_wall(t: dict, kind: str, zone: str) -> int:
+    """What each damage die must beat: the armor's Hardness while it covers, else the wall."""
+    armor = covering(t, kind, zone)
+    return armor["hardness"] if armor else t["wall"][kind]
+
+
+def boost_useful(p: dict, levels: int) -> bool:
+    """Whether a Ki boost can still change the result.
+
+    Against armor, not once a die beat it (one level is all the armor can lose, rules/002
+    line 155).
+    """
+    return not (p.get("armor") and levels > 0)
+
+
+def boost_problem(p: dict, picked: list[int]) -> str:
+    """Why these boosts are refused, or "": against armor one boost is all that can count."""
+    if p.get("armor") and len(picked) > 1:
+        return (
+            "dice: against armor one boost is all that can matter: it loses at most one level "
+            "an attack (rules/002 'What Does Armor Do?')"
+        )
+    return ""
+
+
+def armor_hit_events(state: dict, p: dict, levels: int) -> list | None:
+    """The armor takes the hit (``levels``: dice over its Hardness), or None with no armor.
+
+    Returns the "armor_hit" event; the caller resolves the attack with 0 levels to the wearer.
+    """
+    armor = p.get("armor")
+    if not armor:
+        return None
+    t = state["combatants"][p["target"]]
+    item = t["armor"][armor["zone"]]
+    lost = 1 if levels > 0 else 0
+    after = item["levels"] - lost
+    data = {
+        "attacker": p["attacker"],
+        "target": t["id"],
+        "zone": armor["zone"],
+        "armor": item["name"],
+        "hardness": item["hardness"],
+        "lost": lost,
+        "before": item["levels"],
+        "after": after,
+        "broken": after == 0,
+    }
+    changes = [[_p(t["id"], "armor", armor["zone"], "levels"), after]] if lost else []
+    return [("armor_hit", data, changes)]
+
+
+def armor_odds(p: dict, boosts: int, critical: bool) -> tuple[np.ndarray, float]:
+    """(P(wearer loses k levels), P(the armor loses its level)) for one hit, from the engine."""
+    armor = p["armor"]
+    joint = armor_distribution(
+        p["dice"],
+        armor["soak"],
+        Armor(armor["hardness"], armor["levels"], armor["zone"]),
+        called_shot=armor["zone"] == "head",
+        boosts=boosts,
+        bonus=p["bonus"],
+        timing=p["timing"],
+        critical=critical,
+        klotho=p["klotho"] if critical else 0,
+    )
+    return joint.sum(axis=0), float(joint[1].sum())
+
+
+def repair_command(state, command, role, seat, roll) -> list:
+    """GM: an armor item is repaired (rules/002 line 157: broken "until it's repaired")."""
+    from .attack_options import check_fields
+
+    if role != "gm":
+        raise PermissionError("only the GM may repair armor")
+    check_fields(command, REPAIR_FIELDS)
+    cid = command.get("combatant")
+    if cid not in state["combatants"]:
+        raise ValueError(f"combatant must be the id of a combatant at this table, got {cid!r}")
+    c = state["combatants"][cid]
+    zone = require_choice("zone", command.get("zone", "body"), ZONES)
+    item = c.get("armor", {}).get(zone)
+    if item is None:
+        raise ValueError(f"zone: {c['name']} wears no armor on the {zone}")
+    levels = require_int("levels", command.get("levels", item["start_levels"]), 0, MAX_ARMOR_LEVELS)
+    data = {"combatant": cid, "zone": zone, "armor": item["name"], "levels": levels}
+    return [("armor_repaired", data, [[_p(cid, "armor", zone, "levels"), levels]])]

@@ -1,0 +1,134 @@
+"""Helping at the table: the Help action, who counts as a helper, the shared catastrophe.
+
+rules/000 "Helping" (lines 77-81); RULES.md "Core Roll" (Helping). A helper spends their Help
+action on their own turn naming the ally they help; the help waits on that ally's next roll this
+round (it ends with the round). Each helper at least Trained in the Skill rolled is one
+Advantage source (``roll_modifiers(helpers=n)``: a second adds nothing to a roll already at
+Advantage, but cancels a Disadvantage); on a catastrophic failure the helpers are caught in it.
+Readings where the texts are silent: docs/notes/0015-table-rules.md "Attacks and armor".
+"""
+
+from __future__ import annotations
+
+from tb_playground.engine.validation import require_choice
+
+from . import rules
+
+#: The fields of the "help" command.
+HELP_FIELDS = ("type", "combatant", "ally")
+
+
+def _p(cid: str, *keys: str) -> list:
+    return ["combatants", cid, *keys]
+
+
+def helping(c: dict) -> str | None:
+    """The id of the ally ``c`` spent their Help action on this round (not yet used), or None."""
+    return c.get("carried", {}).get("helping")
+
+
+def trained(helper: dict, skill: str | None) -> bool:
+    """Whether ``helper`` may help a roll of ``skill`` (rules/000: "at least Trained").
+
+    Reading: a weapon's or Gift's attack rolls an Element, not a Skill, so there is no Skill to
+    be Trained in; any helper able to act counts. A Skill roll asks Trained (tier 1) or better.
+    """
+    if not rules.can_act(helper):
+        return False
+    if skill is None:
+        return True
+    return helper.get("skills", {}).get(skill, 0) >= 1
+
+
+def helpers_for(state: dict, roller: dict, skill: str | None, named: object = None) -> list[str]:
+    """The helpers of ``roller``'s roll of ``skill``: those named (checked), or by default all.
+
+    Parameters
+    ----------
+    state : dict
+        The table's state.
+    roller : dict
+        The combatant who rolls.
+    skill : str or None
+        The Skill rolled (None: an Element roll, a weapon's or Gift's attack).
+    named : list of str or None
+        The ids the command names; None takes everyone whose Help waits on ``roller`` and who
+        is Trained enough (the others are left out, their help unused).
+
+    Raises
+    ------
+    ValueError
+        A named id that is not helping ``roller`` this round, or is not Trained in ``skill``.
+    """
+    cs = state["combatants"]
+    if named is None:
+        return [
+            cid
+            for cid in state["ids"]
+            if helping(cs[cid]) == roller["id"] and trained(cs[cid], skill)
+        ]
+    if not isinstance(named, list) or len(set(map(repr, named))) != len(named):
+        raise ValueError("helpers must be a list of distinct combatant ids")
+    for hid in named:
+        if hid not in cs:
+            raise ValueError(f"helpers: {hid!r} is not a combatant at this table")
+        h = cs[hid]
+        if helping(h) != roller["id"]:
+            raise ValueError(
+                f"helpers: {h['name']} is not helping {roller['name']} this round (a helper "
+                "spends their Help action first, naming the ally: the 'help' command)"
+            )
+        if not trained(h, skill):
+            raise ValueError(
+                f"helpers: {h['name']} is not Trained in {skill} (rules/000 'Helping': a "
+                "helper is at least Trained in the Skill rolled)"
+                if skill
+                else f"helpers: {h['name']} cannot act"
+            )
+    return list(named)
+
+
+def use_help(helpers: list[str]) -> list:
+    """The changes that spend the helpers' help on this roll (one Help, one roll)."""
+    return [[_p(hid, "carried", "helping"), None] for hid in helpers]
+
+
+def caught_in_catastrophe(state: dict, helpers: list[str]) -> list:
+    """rules/000 line 81: "On a catastrophic failure, whoever was helping is caught in it too".
+
+    Reading: in a fight a catastrophe leaves its roller Off Balance (rules/000 line 31), so it
+    leaves each helper Off Balance too, to the end of their next turn (not their own turn now).
+    """
+    info = rules.condition("Off Balance", state["round"], "next_turn_end", own_turn=False)
+    return [[_p(hid, "conditions", "Off Balance"), info] for hid in helpers]
+
+
+def help_command(state, command, role, seat, roll) -> list:
+    """The "help" command: the helper spends their Help action on their turn, naming the ally.
+
+    rules/000 "Helping"; rules/001 "Combat Actions" (Help is one action, ``round_budget``).
+    """
+    from .attack_options import check_fields
+    from .commands import _combatant, _own, _phase
+
+    check_fields(command, HELP_FIELDS)
+    _phase(state, "resolve")
+    c = _combatant(state, command)
+    _own(state, role, seat, c, "help")
+    if state["up"] != c["id"]:
+        raise ValueError(f"combatant: it is not {c['name']}'s turn")
+    ally = _combatant(state, command, "ally")
+    if ally["id"] == c["id"]:
+        raise ValueError("ally must be another combatant than the helper")
+    if ally["side"] != c["side"]:
+        raise ValueError(f"ally: {ally['name']} is not on {c['name']}'s side")
+    if ally["out"]:
+        raise ValueError(f"ally: {ally['name']} is out of the fight")
+    require_choice("action", "help", rules.OTHER_ACTIONS)
+    problem = rules.next_action_problem(state, c, "help")
+    if problem:
+        raise ValueError(problem)
+    changes = rules.spend_action(c, "help")
+    changes.append([_p(c["id"], "carried", "helping"), ally["id"]])
+    data = {"combatant": c["id"], "action": "help", "ally": ally["id"]}
+    return [("helped", data, changes)]
