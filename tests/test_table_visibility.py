@@ -14,7 +14,7 @@ import pytest
 from table_helpers import encounter, new_table, roster, soak7
 
 from tb_playground.table import view as views
-from tb_playground.table.commands import COMMANDS
+from tb_playground.table.commands import COMMANDS, FIELDS
 
 SECRET = "Zyxwv the Unseen"
 
@@ -49,7 +49,10 @@ def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     cmd["condition"] = rng.choice(["Prone", "Off Balance"])
     cmd["purpose"] = "restore poise"
     cmd["spend"] = "refill ki"
-    cmd["action"] = "skill"
+    cmd["action"] = rng.choice(["reckless", "full defense", "small action"])
+    cmd["skill"] = "Athletics"  # act's "skill" is a skill_roll now (issue 19)
+    if kind in FIELDS:  # commands that refuse a field they don't know get only their own
+        cmd = {k: v for k, v in cmd.items() if k in ("type", *FIELDS[kind])}
     role = rng.choice(["gm", "gm", "player", "spectator"])
     seat = rng.choice(["ronan", "the-brick"]) if role == "player" else None
     return cmd, role, seat
