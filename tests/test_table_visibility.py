@@ -31,7 +31,9 @@ def _game(tmp_path):
 
 def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     ids = t.state["ids"]
-    kind = rng.choice([c for c in COMMANDS if c not in ("hide", "show")] + ["end_turn"] * 4)
+    kind = rng.choice(
+        [c for c in COMMANDS if c not in ("hide", "show")] + ["end_turn"] * 4 + ["declare"] * 3
+    )
     cmd = {"type": kind}
     cmd["combatant"] = rng.choice(ids)
     cmd["attacker"] = t.state["up"] or rng.choice(ids)
@@ -51,6 +53,8 @@ def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     cmd["spend"] = "refill ki"
     cmd["action"] = rng.choice(["reckless", "full defense", "small action"])
     cmd["skill"] = "Athletics"  # act's "skill" is a skill_roll now (issue 19)
+    cmd.update(actor="ronan", resister=rng.choice(ids), members=["ronan", "the-brick"])
+    cmd.update(actor_skill="Stealth", resister_skill="Perception", a="ronan", b=rng.choice(ids))
     if kind in FIELDS:  # commands that refuse a field they don't know get only their own
         cmd = {k: v for k, v in cmd.items() if k in ("type", *FIELDS[kind])}
     role = rng.choice(["gm", "gm", "player", "spectator"])

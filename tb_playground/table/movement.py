@@ -163,7 +163,7 @@ def move(state, command, role, seat, roll) -> list:
     if crawling and ground == "clear":
         spent = ground_cost(metres, "clear", None, True)
     data["spent"] = spent
-    how, actions, problem = rules.move_plan(state, moving, how, spent)
+    how, actions, problem = rules.move_plan(state, tools.start_of_round(moving), how, spent)
     if problem:
         raise ValueError(tools.plain_refusal(c, how, problem))
     data["how"] = how

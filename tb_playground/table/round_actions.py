@@ -76,7 +76,6 @@ def act(state, command, role, seat, roll) -> list:
             f"{ACTIONS[action].label} is a roll now: send {ROLLED[action]} instead of act."
         )
     action = require_choice("action", action, tuple(ACT_FIELDS))
-    tools.check_fields(command, ("combatant", "action", *ACT_FIELDS[action]))
     tools.on_turn(state, c, "act")
     key = action
     if action == "reload":
