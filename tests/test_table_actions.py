@@ -9,8 +9,7 @@ import pytest
 from table_helpers import encounter, new_table, roster, run_to_turn, soak7, start_and_declare
 
 from tb_playground.engine import to_hit_odds
-from tb_playground.engine.core_roll import check_odds, roll_odds
-from tb_playground.engine.group import group_odds
+from tb_playground.engine.core_roll import roll_odds
 from tb_playground.engine.opposed import contest
 
 

@@ -147,8 +147,11 @@ _UNDO = {"belly down": ("Belly Down", False), "stand up": ("Belly Down", True),
 
 
 def start_of_round(c: dict) -> dict:
-    """``c`` with the conditions it had before this round's actions (the engine replays the
-    round's plan from them, so a Belly Down taken this round is not "already on the ground")."""
+    """``c`` with the conditions it had before this round's actions.
+
+    The engine replays the round's plan from them, so a Belly Down taken this round is not
+    "already on the ground" when the next action is checked.
+    """
     conditions = dict(c["conditions"])
     for action in reversed(c["actions"]):
         if action in _UNDO:
