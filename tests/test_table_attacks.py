@@ -159,7 +159,7 @@ def test_a_player_may_not_send_situational_sources(tmp_path):
 def test_unknown_fields_are_refused_by_name(tmp_path):
     t = _hacker_up(tmp_path)
     before = t.version
-    with pytest.raises(ValueError, match="^weapon: not a field of the attack command"):
+    with pytest.raises(ValueError, match="^weapon: the table does not know the field"):
         _attack(t, attack=FISTS, weapon="Taser")
     with pytest.raises(ValueError, match="^reach: the attack's reach comes from its file"):
         _attack(t, attack=FISTS, reach="ranged")

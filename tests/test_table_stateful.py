@@ -18,7 +18,7 @@ from table_helpers import encounter, roster, soak7
 from tb_playground.table import TableStore, fold
 from tb_playground.table.armor_at_table import REPAIR_FIELDS
 from tb_playground.table.attack_options import ATTACK_FIELDS, RULING_FIELDS
-from tb_playground.table.commands import COMMANDS
+from tb_playground.table.commands import COMMANDS, FIELDS
 from tb_playground.table.help import HELP_FIELDS
 
 IDS = ["ronan", "the-brick", "opponent", "nobody"]
@@ -166,6 +166,55 @@ class TableMachine(RuleBasedStateMachine):
             return
         # a command holding a field it does not take is refused, whoever sends it
         assert not (own and set(command) - set(own)), command
+
+    @rule(
+        kind=st.sampled_from(sorted(FIELDS)),
+        who=st.sampled_from(ROLES),
+        bogus=st.booleans(),
+        data=st.data(),
+    )
+    def act_of_the_round(self, kind, who, bogus, data):
+        """Issue 19's commands with only their own fields (and sometimes an unknown one)."""
+        values = {
+            "combatant": st.sampled_from(IDS),
+            "attacker": st.sampled_from(IDS),
+            "target": st.sampled_from(IDS),
+            "actor": st.sampled_from(IDS),
+            "resister": st.sampled_from(IDS),
+            "a": st.sampled_from(IDS),
+            "b": st.sampled_from(IDS),
+            "toward": st.sampled_from(IDS),
+            "action": st.sampled_from(["study", "reckless", "ready", "reload", "stand up"]),
+            "trigger": st.just("when it moves"),
+            "skill": st.sampled_from(["Athletics", "Research", "Swimming", "Nope"]),
+            "actor_skill": st.just("Stealth"),
+            "resister_skill": st.just("Perception"),
+            "members": st.lists(st.sampled_from(IDS), max_size=3, unique=True),
+            "metres": st.integers(0, 30),
+            "difficulty": st.integers(-1, 11),
+            "how": st.sampled_from(["move", "dash", "sprint", "first aid"]),
+            "ground": st.sampled_from(["clear", "rough", "wild"]),
+            "mode": st.sampled_from(["walk", "swim"]),
+            "surprise": st.booleans(),
+            "faces": st.lists(st.integers(1, 10), min_size=2, max_size=3),
+            "potence_faces": st.lists(st.integers(1, 10), min_size=5, max_size=6),
+        }
+        command = {"type": kind}
+        for field in FIELDS[kind]:
+            if field in values and data.draw(st.booleans()):
+                command[field] = data.draw(values[field])
+        if bogus:
+            command["bogus_field"] = 1
+        role, seat = who
+        before = json.dumps(self.table.state, sort_keys=True)
+        version = self.table.version
+        try:
+            self.table.apply(command, role=role, seat=seat)
+            assert not bogus
+        except (ValueError, PermissionError) as err:
+            assert not bogus or role == "spectator" or "bogus_field" in str(err)
+            assert self.table.version == version
+            assert json.dumps(self.table.state, sort_keys=True) == before
 
     @rule()
     def start(self):

@@ -14,7 +14,7 @@ import pytest
 from table_helpers import encounter, new_table, roster, soak7
 
 from tb_playground.table import view as views
-from tb_playground.table.commands import COMMANDS
+from tb_playground.table.commands import COMMANDS, FIELDS
 
 SECRET = "Zyxwv the Unseen"
 
@@ -31,7 +31,9 @@ def _game(tmp_path):
 
 def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     ids = t.state["ids"]
-    kind = rng.choice([c for c in COMMANDS if c not in ("hide", "show")] + ["end_turn"] * 4)
+    kind = rng.choice(
+        [c for c in COMMANDS if c not in ("hide", "show")] + ["end_turn"] * 4 + ["declare"] * 3
+    )
     cmd = {"type": kind}
     cmd["combatant"] = rng.choice(ids)
     cmd["attacker"] = t.state["up"] or rng.choice(ids)
@@ -49,7 +51,12 @@ def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     cmd["condition"] = rng.choice(["Prone", "Off Balance"])
     cmd["purpose"] = "restore poise"
     cmd["spend"] = "refill ki"
-    cmd["action"] = "skill"
+    cmd["action"] = rng.choice(["reckless", "full defense", "small action"])
+    cmd["skill"] = "Athletics"  # act's "skill" is a skill_roll now (issue 19)
+    cmd.update(actor="ronan", resister=rng.choice(ids), members=["ronan", "the-brick"])
+    cmd.update(actor_skill="Stealth", resister_skill="Perception", a="ronan", b=rng.choice(ids))
+    if kind in FIELDS:  # commands that refuse a field they don't know get only their own
+        cmd = {k: v for k, v in cmd.items() if k in ("type", *FIELDS[kind])}
     role = rng.choice(["gm", "gm", "player", "spectator"])
     seat = rng.choice(["ronan", "the-brick"]) if role == "player" else None
     return cmd, role, seat
@@ -61,7 +68,7 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
     t = _game(tmp_path)
     t.apply({"type": "start"})
     accepted = 0
-    for _ in range(300):
+    for _ in range(400):  # issue 19's commands refuse more random ones: 400 keep > 50 going
         cmd, role, seat = _random_command(rng, t)
         if cmd["type"] == "share" and cmd["on"]:
             cmd["on"] = False  # keep the foes' numbers hidden for this check

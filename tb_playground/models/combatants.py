@@ -107,7 +107,6 @@ def _character(c: Character) -> dict:
         "exhausted": int(c.exhausted),
         "conditions": list(c.conditions),
         "attacks": attacks,
-        "skills": {str(k.name): int(k.tier) for k in c.skills},
         "armor": _armor(c),
     }
 
@@ -162,9 +161,30 @@ def _creature(c: Creature) -> dict:
         "exhausted": 0,
         "conditions": [],
         "attacks": attacks,
-        "skills": {},
         "armor": {},
     }
+
+
+# -- issue 19, actions of the round: the numbers Grab, Disarm, Escape, Skill rolls and movement
+# by medium read (docs/notes/0015-table-rules.md "Actions of the round"). Old logs lack these
+# keys; the table reads them with defaults.
+def _action_fields(who: Character | Creature) -> dict:
+    if isinstance(who, Character):
+        return {
+            "potence": int(who.potence),
+            "skills": {s.name: {"element": s.element, "tier": int(s.tier)} for s in who.skills},
+            "static_numbers": {},
+            "movement_modes": {"walk": int(who.movement_rate)},
+        }
+    return {
+        "potence": None,
+        "skills": {},
+        "static_numbers": {s.versus: int(s.value) for s in who.static_numbers},
+        "movement_modes": dict(who.movement_rates),
+    }
+
+
+# -- end of the issue 19 block
 
 
 def combatant_record(combatant: Combatant, cid: str) -> dict:
@@ -184,6 +204,7 @@ def combatant_record(combatant: Combatant, cid: str) -> dict:
     """
     who = combatant.who
     body = _character(who) if isinstance(who, Character) else _creature(who)
+    body.update(_action_fields(who))  # issue 19 block above
     return {"id": cid, "name": str(who.name), "side": str(combatant.side), **body}
 
 

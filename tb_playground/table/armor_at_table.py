@@ -113,11 +113,8 @@ def armor_odds(p: dict, boosts: int, critical: bool) -> tuple[np.ndarray, float]
 
 def repair_command(state, command, role, seat, roll) -> list:
     """GM: an armor item is repaired (rules/002 line 157: broken "until it's repaired")."""
-    from .attack_options import check_fields
-
     if role != "gm":
         raise PermissionError("only the GM may repair armor")
-    check_fields(command, REPAIR_FIELDS)
     cid = command.get("combatant")
     if cid not in state["combatants"]:
         raise ValueError(f"combatant must be the id of a combatant at this table, got {cid!r}")

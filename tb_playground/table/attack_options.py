@@ -63,21 +63,8 @@ MAX_REASON = 500
 #: Near 10-50, Far past 50), as (nearest, furthest) whole metres.
 BAND_METRES = {"melee": (0, 1), "close": (2, 10), "near": (11, 50), "far": (51, 100_000)}
 
+
 #: What the command's "reach" used to set: now the attack's file says it.
-_NOT_FIELDS = {
-    "reach": "the attack's reach comes from its file (its weapon, Gift or card), never from "
-    "the command (RULES.md 'Where two texts disagree')",
-}
-
-
-def check_fields(command: dict, fields: tuple[str, ...]) -> None:
-    """Refuse a command that holds a field it does not take, naming the field."""
-    for key in command:
-        if key not in fields:
-            why = _NOT_FIELDS.get(key, f"not a field of the {command.get('type')} command")
-            raise ValueError(f"{key}: {why} (its fields: {', '.join(fields[1:])})")
-
-
 def _text(value: object, field: str, longest: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > longest:
         raise ValueError(f"{field} must be text of 1..{longest} characters, got {value!r}")
@@ -252,7 +239,6 @@ def table_option_command(state, command, role, seat, roll) -> list:
     """GM: switch a table option (``TABLE_OPTIONS``) on or off."""
     if role != "gm":
         raise PermissionError("only the GM may change the table's options")
-    check_fields(command, ("type", "option", "on"))
     option = require_choice("option", command.get("option"), tuple(TABLE_OPTIONS))
     on = require_bool("on", command.get("on"))
     options = {**state.get("options", {}), option: on}
@@ -395,7 +381,6 @@ def ruling_command(state, command, role, seat, roll) -> list:
     """
     if role != "gm":
         raise PermissionError("only the GM rules on a declared attack")
-    check_fields(command, RULING_FIELDS)
     p = state["pending"]
     if p is None or p["step"] not in ("approach", "to_hit") or "inputs" not in p:
         raise ValueError("type: there is no declared attack waiting for its to-hit roll")

@@ -29,7 +29,16 @@ from tb_playground.models.combatants import combatant_record, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
 
-from . import armor_at_table, attack_options, rules
+from . import (
+    armor_at_table,
+    attack_options,
+    command_tools,
+    grab,
+    movement,
+    round_actions,
+    rules,
+    skill_rolls,
+)
 from . import help as helping
 from .attack_options import attack_pending
 from .state import BRACKETS, combatant_state
@@ -184,6 +193,8 @@ def _end_turn(state, command, role, seat, roll) -> list[Event]:
     _own(state, role, seat, c, "end a turn")
     if state["pending"] is not None:
         raise ValueError("type: finish the attack under way before ending the turn")
+    if c["carried"].get("resume"):  # a fired Ready action gives the turn back
+        return round_actions.resume_events(state, c)
     return rules.end_turn_events(state, up)
 
 
@@ -191,7 +202,6 @@ def _end_turn(state, command, role, seat, roll) -> list[Event]:
 
 
 def _attack(state, command, role, seat, roll) -> list[Event]:
-    attack_options.check_fields(command, attack_options.ATTACK_FIELDS)
     _phase(state, "resolve")
     if state["pending"] is not None:
         raise ValueError("type: an attack is already under way; finish it first")
@@ -299,47 +309,8 @@ def _prevent(state, command, role, seat, roll) -> list[Event]:
 # -- movement, other actions -------------------------------------------------------------------
 
 
-def _move(state, command, role, seat, roll) -> list[Event]:
-    _phase(state, "resolve")
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "move")
-    if state["up"] != c["id"]:
-        raise ValueError(f"combatant: it is not {c['name']}'s turn")
-    metres = require_int("metres", command.get("metres"), 1, 10_000)
-    how = command.get("how")
-    if how is not None:
-        how = require_choice("how", how, rules.MOVES)
-    how, actions, problem = rules.move_plan(state, c, how, metres)
-    if problem:
-        raise ValueError(problem.replace("action:", "metres:", 1))
-    changes = [
-        [_path(c["id"], "metres"), c["metres"] + metres],
-        [_path(c["id"], "actions"), actions],
-    ]
-    return [("moved", {"combatant": c["id"], "metres": metres, "how": how}, changes)]
-
-
-def _act(state, command, role, seat, roll) -> list[Event]:
-    _phase(state, "resolve")
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "act")
-    if state["up"] != c["id"]:
-        raise ValueError(f"combatant: it is not {c['name']}'s turn")
-    action = require_choice("action", command.get("action"), rules.OTHER_ACTIONS)
-    if action == "help":  # Help names the ally it helps (rules/000 "Helping"): help.py
-        asked = {"type": "help", "combatant": c["id"], "ally": command.get("ally")}
-        return helping.help_command(state, asked, role, seat, roll)
-    problem = rules.next_action_problem(state, c, action)
-    if problem:
-        raise ValueError(problem)
-    changes = rules.spend_action(c, action)
-    data = {"combatant": c["id"], "action": action}
-    if action == "study":
-        t = _combatant(state, command, "target")
-        changes.append([_path(c["id"], "carried", "studying"), t["id"]])
-        data["target"] = t["id"]
-    changes += rules.action_effects(c, action)
-    return [("acted", data, changes)]
+# Moving and the other actions of the round are in movement.py, round_actions.py, grab.py and
+# skill_rolls.py (issue 19), registered in HANDLERS below.
 
 
 # -- Ki, Fate, conditions, overrides -----------------------------------------------------------
@@ -528,8 +499,17 @@ HANDLERS = {
     "roll": _roll,
     "boost": _boost,
     "prevent": _prevent,
-    "move": _move,
-    "act": _act,
+    "move": movement.move,
+    "set_distance": movement.set_distance,
+    "act": round_actions.act,
+    "ready_fired": round_actions.ready_fired,
+    "grab": grab.grab,
+    "disarm": grab.disarm,
+    "escape": grab.escape,
+    "skill_roll": skill_rolls.skill_roll,
+    "opposed_roll": skill_rolls.opposed_roll,
+    "group_roll": skill_rolls.group_roll,
+    "stabilise": skill_rolls.stabilise,
     "spend_ki": _spend_ki,
     "set_condition": _set_condition,
     "clear_condition": _clear_condition,
@@ -557,6 +537,30 @@ from . import distracted, fate_commands, fight_end  # noqa: E402
 
 for _module in (distracted, fate_commands, fight_end):
     HANDLERS.update(_module.HANDLERS)
+
+#: The fields of each command that refuses a field it does not know (issue 19).
+FIELDS = {
+    "act": (
+        "combatant",
+        "action",
+        *sorted({f for v in round_actions.ACT_FIELDS.values() for f in v}),
+    ),
+    "ready_fired": ("combatant",),
+    "grab": grab.GRAB_FIELDS,
+    "disarm": grab.DISARM_FIELDS,
+    "escape": grab.ESCAPE_FIELDS,
+    "skill_roll": skill_rolls.SKILL_FIELDS,
+    "opposed_roll": skill_rolls.OPPOSED_FIELDS,
+    "group_roll": skill_rolls.GROUP_FIELDS,
+    "stabilise": skill_rolls.STABILISE_FIELDS,
+    "move": movement.MOVE_FIELDS,
+    "set_distance": ("a", "b", "metres"),
+    "attack": attack_options.ATTACK_FIELDS[1:],
+    "attack_ruling": attack_options.RULING_FIELDS[1:],
+    "table_option": ("option", "on"),
+    "help": helping.HELP_FIELDS[1:],
+    "repair_armor": armor_at_table.REPAIR_FIELDS[1:],
+}
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).
 COMMANDS = (*HANDLERS, "undo", "redo")
@@ -597,6 +601,8 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
     kind = command.get("type")
     if kind not in HANDLERS:
         raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
+    if kind in FIELDS:  # a field it does not take is refused first, whoever sends it
+        command_tools.check_fields(command, FIELDS[kind])
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
     events = HANDLERS[kind](state, command, role, seat, roll)

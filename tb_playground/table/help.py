@@ -37,7 +37,7 @@ def trained(helper: dict, skill: str | None) -> bool:
         return False
     if skill is None:
         return True
-    return helper.get("skills", {}).get(skill, 0) >= 1
+    return helper.get("skills", {}).get(skill, {"tier": 0})["tier"] >= 1
 
 
 def helpers_for(state: dict, roller: dict, skill: str | None, named: object = None) -> list[str]:
@@ -108,10 +108,8 @@ def help_command(state, command, role, seat, roll) -> list:
 
     rules/000 "Helping"; rules/001 "Combat Actions" (Help is one action, ``round_budget``).
     """
-    from .attack_options import check_fields
     from .commands import _combatant, _own, _phase
 
-    check_fields(command, HELP_FIELDS)
     _phase(state, "resolve")
     c = _combatant(state, command)
     _own(state, role, seat, c, "help")

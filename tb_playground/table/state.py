@@ -76,6 +76,8 @@ def initial_state(data: dict) -> dict:
         "pending": None,
         "combatants": combatants,
         "ranges": {},
+        "distances": {},
+        "chase": None,
     }
 
 

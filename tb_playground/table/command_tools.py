@@ -1,0 +1,324 @@
+"""Small tools the action commands share: fields, senders, turns, dice, plain-words refusals.
+
+The actions of the round (``round_actions``, ``grab``, ``skill_rolls``, ``movement``,
+``chase_phase``) check their commands here the same way: an unknown field is refused by name,
+a refused action says in plain words which rule refuses it and what to do instead (RULES.md
+"Combat round"; rules/000 "Action Brackets"; rules/001 "Actions"). Readings:
+docs/notes/0015-table-rules.md "Actions of the round".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from tb_playground.engine import ACTIONS, roll_modifiers
+from tb_playground.engine.core_roll import roll_odds, tier_rules
+from tb_playground.engine.roll_reading import RollReading, dice_needed, read_core_roll
+from tb_playground.engine.validation import require_int
+
+from . import rules
+
+Event = tuple[str, dict, list]
+Roller = Callable[[int], list[int]]
+
+#: Fields every command may carry (the table reads "type"; "faces" is typed dice).
+COMMON_FIELDS = ("type",)
+
+_BRACKET_WORDS = {"fast": "Fast", "normal": "Normal", "slow": "Slow"}
+_COUNT_WORDS = {1: "one action", 2: "two actions"}
+
+
+def p(cid: str, *keys: str) -> list:
+    """The state path of a combatant's value."""
+    return ["combatants", cid, *keys]
+
+
+#: Fields a command may not carry, with the reason (others: "the table does not know it").
+NOT_FIELDS = {
+    "reach": "the attack's reach comes from its file (its weapon, Gift or card), never from "
+    "the command (RULES.md 'Where two texts disagree')",
+}
+
+
+def check_fields(command: dict, allowed: Iterable[str]) -> None:
+    """Refuse a field the command does not take, naming it in plain words."""
+    allowed = (*COMMON_FIELDS, *allowed)
+    for key in command:
+        if key not in allowed:
+            takes = ", ".join(a for a in allowed if a != "type")
+            why = NOT_FIELDS.get(
+                key,
+                f'the table does not know the field "{key}" for a {command.get("type")} '
+                "command, so it did nothing",
+            )
+            raise ValueError(f"{key}: {why}. This command takes: {takes}.")
+
+
+def combatant(state: dict, command: dict, field: str = "combatant") -> dict:
+    """The combatant a field names, or a refusal naming the field."""
+    cid = command.get(field)
+    if cid not in state["combatants"]:
+        raise ValueError(f"{field} must be the id of a combatant at this table, got {cid!r}")
+    return state["combatants"][cid]
+
+
+def gm_only(role: str, what: str) -> None:
+    """Only the GM may do ``what``."""
+    if role != "gm":
+        raise PermissionError(f"only the GM may {what}")
+
+
+def own(role: str, seat: str | None, c: dict, what: str) -> None:
+    """A player acts only for their own seat; the GM for anyone."""
+    if role == "gm":
+        return
+    if role != "player" or seat != c["id"]:
+        raise PermissionError(f"a player may {what} only for their own seat")
+
+
+def in_fight(state: dict) -> bool:
+    """Whether a fight is running (rules/000 "Combat": the round's budget applies)."""
+    return state["phase"] in ("declare", "resolve")
+
+
+def on_turn(state: dict, c: dict, what: str) -> None:
+    """In a fight, ``c`` must be the one whose turn it is."""
+    if state["phase"] != "resolve":
+        raise ValueError(
+            f"{c['name']} can {what} only on their turn, once the brackets are revealed "
+            f'(rules/000 "Combat Order"). Wait for the reveal, then act on your turn.'
+        )
+    if state["up"] != c["id"]:
+        up = state["combatants"][state["up"]]["name"] if state["up"] else "nobody"
+        raise ValueError(
+            f"It is {up}'s turn, not {c['name']}'s: everyone acts in the round's order "
+            f'(rules/000 "Combat Order"). Wait for {c["name"]}\'s turn.'
+        )
+
+
+def plain_refusal(c: dict, key: str, problem: str) -> str:
+    """The engine's budget problem for action ``key``, as a sentence a player understands.
+
+    It names the rule (rules/000 "Action Brackets", rules/001 "Actions") and says what to do
+    instead.
+    """
+    problem = problem.removeprefix("action: ")
+    name = c["name"]
+    label = ACTIONS[key].label
+    bracket = c["bracket"] or "normal"
+    words = _BRACKET_WORDS[bracket]
+    if "round holds" in problem:
+        held = _COUNT_WORDS.get(2 if bracket == "normal" else 1)
+        done = ", ".join(ACTIONS[a].label for a in c["actions"]) or "nothing"
+        instead = (
+            "End the turn; next round, declare Normal for two actions."
+            if bracket != "normal"
+            else "End the turn; a Normal round holds two actions and no more."
+        )
+        return (
+            f"{name} cannot {label} now: a {words} round holds {held}, and {name} has used "
+            f'it already ({done}). Rule: Action Brackets (rules/000 "Action Brackets"). {instead}'
+        )
+    if "empowered action" in problem:
+        return (
+            f"{name} cannot {label} in a {words} round: it is an empowered action, and only a "
+            f'Slow round holds one (rules/000 "Action Brackets"). Declare Slow next round.'
+        )
+    if "needs a" in problem:
+        return (
+            f"{name} cannot {label} in a {words} round: {problem} "
+            f'(rules/001 "Combat Actions"). Choose another action, or declare that bracket '
+            "next round."
+        )
+    moved = re.match(r"Moves (\d+) m; this round allows (\d+) m", problem)
+    if moved:
+        return (
+            f"{name} cannot move that far: the move would spend {moved[1]} metres, and this "
+            f'{words} round allows {moved[2]} metres in all (rules/000 "Moving in a Round": '
+            "Movement Rate 5 + Air; a Dash is twice it, a Sprint five times). Move less, or "
+            "end the turn."
+        )
+    if "Distracted" in problem:
+        return (
+            f"{name}'s action was broken by Distracted: it dropped to a Normal one and lost its "
+            f'empowerment (rules/001 "Empowered Actions"). Take a plain action instead.'
+        )
+    return (
+        f'{name} cannot {label} now: {problem} (rules/000 "What an Action Buys You"; rules/001 '
+        f'"Actions"). Choose another action, or end the turn.'
+    )
+
+
+#: What each action did to the conditions the round's plan is replayed from.
+_UNDO = {"belly down": ("Belly Down", False), "stand up": ("Belly Down", True),
+         "recover from prone": ("Prone", True), "escape": ("Grabbed", True)}  # fmt: skip
+
+
+def start_of_round(c: dict) -> dict:
+    """``c`` with the conditions it had before this round's actions.
+
+    The engine replays the round's plan from them, so a Belly Down taken this round is not
+    "already on the ground" when the next action is checked.
+    """
+    conditions = dict(c["conditions"])
+    for action in reversed(c["actions"]):
+        if action in _UNDO:
+            name, had = _UNDO[action]
+            if had:
+                conditions[name] = {"until": "manual", "since": 0, "own_turn": False}
+            else:
+                conditions.pop(name, None)
+    return {**c, "conditions": conditions}
+
+
+def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
+    """In a fight: refuse ``key`` if the round's budget has no room, else the change spending it.
+
+    Outside a fight (setup) nothing is spent and nothing is refused.
+    """
+    if not in_fight(state):
+        return []
+    problem = rules.next_action_problem(state, start_of_round(c), key, metres)
+    if problem:
+        raise ValueError(plain_refusal(c, key, problem))
+    return rules.spend_action(c, key)
+
+
+def faces(command: dict, field: str, count: int, roll: Roller) -> tuple[list[int], str]:
+    """The faces of a roll: typed from physical dice (``field``) or rolled by the table."""
+    typed = command.get(field)
+    if typed is None:
+        return roll(count), "table"
+    if not isinstance(typed, list) or len(typed) != count:
+        raise ValueError(f"{field} must be a list of {count} d10 faces (1..10), got {typed!r}")
+    return [require_int(f"{field}[{i}]", f, 1, 10) for i, f in enumerate(typed)], "hand"
+
+
+def difficulty(command: dict, default: int = 5, field: str = "difficulty") -> int:
+    """The GM's Difficulty, 0 Nearly Impossible .. 10 Trivial (rules/004)."""
+    return require_int(field, command.get(field, default), 0, 10)
+
+
+def refuse_roll(c: dict, mods) -> None:
+    """A roll the roller's conditions forbid (engine ``roll_modifiers``), in plain words."""
+    if not mods.allowed:
+        raise ValueError(
+            f'{c["name"]} cannot make this roll: {mods.reason} (rules/004 "Conditions"; '
+            'rules/000 "Harm and Recovery"). Another character can act instead.'
+        )
+
+
+def tier_of(state: dict, tier: int):
+    """The tier's rules under the table's Ruleset (002's ``advantage_from_expert`` switch)."""
+    return tier_rules(tier, bool(state["ruleset"].get("advantage_from_expert")))
+
+
+def modifiers(state: dict, c: dict, kind: str, tier: int = 0, leads: bool = False, **more):
+    """The roller's named Advantage sources (their conditions, Exhausted, the tier's own)."""
+    rule = tier_of(state, tier)
+    return roll_modifiers(
+        kind,
+        conditions=rules.states(c),
+        exhausted=c["exhausted"],
+        tier_advantage=rule.advantage_sources,
+        leads=leads,
+        **more,
+    )
+
+
+def odds(state: dict, target: int, advantage: int, tier: int):
+    """The exact odds of one Core Roll at ``target`` with a tier's rules (engine ``roll_odds``)."""
+    rule = tier_of(state, tier)
+    return roll_odds(target, advantage, rule.crit_max, rule.reroll_catastrophe)
+
+
+def read(
+    state: dict, command: dict, field: str, target: int, advantage: int, tier: int, roll: Roller
+) -> tuple[RollReading, str]:
+    """Throw (or read typed) dice for one Core Roll at ``target`` with a tier's rules."""
+    rule = tier_of(state, tier)
+    count = dice_needed(advantage)
+    thrown, by = faces(command, field, count, roll)
+    again = None
+    if rule.reroll_catastrophe:
+        first = read_core_roll(thrown, target, advantage, rule.crit_max)
+        if first.outcome == "catastrophe":
+            again, _ = faces(command, f"{field.removesuffix('faces')}reroll_faces", count, roll)
+    reading = read_core_roll(
+        thrown, target, advantage, rule.crit_max, rule.reroll_catastrophe, again
+    )
+    return reading, by
+
+
+def off_balance(state: dict, c: dict, reading: RollReading) -> list:
+    """A kept 20 in a fight leaves the roller Off Balance (rules/000 line 31; rules/004)."""
+    if reading.outcome != "catastrophe" or not in_fight(state):
+        return []
+    info = rules.condition(
+        "Off Balance", state["round"], "next_turn_end", own_turn=state["up"] == c["id"]
+    )
+    return [[p(c["id"], "conditions", "Off Balance"), info]]
+
+
+def roll_record(c: dict, reading: RollReading, by: str, odds) -> dict:
+    """What the log keeps of one roll: the reading and the exact odds it was made at."""
+    data = rules.roll_data(c, reading, by)
+    data.update(
+        advantage=reading_sign(odds.advantage),
+        p_success=odds.p_success,
+        p_critical=odds.p_critical,
+        p_catastrophe=odds.p_catastrophe,
+    )
+    return data
+
+
+def reading_sign(advantage: int) -> int:
+    """-1, 0 or 1: only the sign of the sources counts (RULES.md, Core Roll)."""
+    return (advantage > 0) - (advantage < 0)
+
+
+def skill_of(c: dict, name: object) -> dict:
+    """A character's Skill row (home Element, tier), or Untrained at the catalogue's home."""
+    from tb_playground.models.skills import CATALOGUE_BY_NAME, SKILL_ROLL_KINDS
+
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"skill must be the name of a Skill, got {name!r}")
+    row = c.get("skills", {}).get(name)
+    entry = CATALOGUE_BY_NAME.get(name)
+    if row is None and entry is None:
+        known = ", ".join(sorted(c.get("skills", {}))) or "none on this record"
+        raise ValueError(f"skill: {name!r} is neither on {c['name']}'s sheet nor a known Skill "
+                         f"({known})")  # fmt: skip
+    element = row["element"] if row else entry.home
+    tier = row["tier"] if row else 0
+    kind = SKILL_ROLL_KINDS.get(
+        name, "physical" if element in ("Earth", "Air", "Water") else "social"
+    )
+    usable = entry is None or entry.usable_untrained
+    return {
+        "name": name,
+        "element": element,
+        "tier": tier,
+        "kind": kind,
+        "usable_untrained": usable,
+    }
+
+
+def opposed_winner(actor: RollReading, resister: RollReading, outrank: bool = False) -> str:
+    """Who wins an opposed roll: "actor" or "resister" (rules/000 "Opposed Rolls", line 73).
+
+    Only one succeeds: that one. Both succeed: further under their own TN (TN minus kept total,
+    a critical included); a tie to the resister. Both fail: the resister. ``outrank`` is the
+    Ruleset switch ``criticals_outrank`` (a critical beats any ordinary success).
+    """
+    if not actor.success:
+        return "resister"
+    if not resister.success:
+        return "actor"
+    lift = 10**6 if outrank else 0
+
+    def key(r: RollReading) -> int:
+        return r.target - r.total + (lift if r.outcome == "critical" else 0)
+
+    return "actor" if key(actor) > key(resister) else "resister"

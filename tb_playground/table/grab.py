@@ -1,0 +1,261 @@
+"""Grab, Disarm and Escape a hold, at the table (rules/001 "Combat Actions", lines 143-148).
+
+- Grab (one action, from Melee): an attack roll (TN = the approach's Element + the target's
+  Physical Defense, with both sides' conditions), then the grabber's Potence in d10s against the
+  target's Soak: any die over, and the target is Grabbed (Movement Rate 0, rules/001 line 19).
+- Disarm (a Called Shot, so a Slow round): the same attack roll with the Called Shot's sources,
+  then Potence against Potence, an opposed roll (each side's Potence + the GM's Difficulty);
+  gauntlets give the defender Advantage.
+- Escape a hold ("see Grabbed", line 148, says no more): our reading, one action, an opposed
+  roll of the held one's Potence + Difficulty against the holder's; the holder resists (a tie or
+  both failing keeps the hold). A creature holder does not roll: the Potence it grabbed with is
+  the Difficulty of the escaper's roll (rules/000 "Opposed Rolls", line 75).
+
+A creature's card has no Potence: the GM gives the dice of its Grab (``potence``). Readings:
+docs/notes/0015-table-rules.md "Actions of the round".
+"""
+
+from __future__ import annotations
+
+from tb_playground.engine import attack_elements, damage_distribution
+from tb_playground.engine.opposed import contest
+from tb_playground.engine.roll_reading import read_damage_faces
+from tb_playground.engine.validation import require_bool, require_choice, require_int
+
+from . import command_tools as tools
+from . import rules
+
+GRAB_FIELDS = (
+    "attacker",
+    "target",
+    "approach",
+    "faces",
+    "reroll_faces",
+    "potence",
+    "potence_faces",
+)
+DISARM_FIELDS = (
+    "attacker",
+    "target",
+    "approach",
+    "item",
+    "faces",
+    "reroll_faces",
+    "potence",
+    "difficulty",
+    "gauntlets",
+    "attacker_faces",
+    "defender_faces",
+    "static",
+)
+ESCAPE_FIELDS = ("combatant", "faces", "reroll_faces", "holder_faces", "difficulty", "potence")
+
+
+def band(state: dict, a: str, b: str) -> str | None:
+    """The range band between two combatants, if the table knows it."""
+    return state["ranges"].get("|".join(sorted((a, b))))
+
+
+def _potence(c: dict, command: dict, role: str, field: str = "potence") -> int:
+    """A character's Potence, or the one the GM gives for a creature (its card has none)."""
+    if c.get("potence") is not None and field not in command:
+        return c["potence"]
+    if field not in command:
+        raise ValueError(
+            f"{c['name']}'s card gives no Potence: the GM gives its dice as {field} (0..10)."
+        )
+    tools.gm_only(role, f"give {c['name']}'s Potence")
+    return require_int(field, command[field], 0, 10)
+
+
+def _score(state: dict, a: dict, command: dict) -> tuple[str | None, int]:
+    """The attacking Element: the approach for a character, the card's attack for a creature."""
+    if a["kind"] != "character":
+        if "approach" in command:
+            raise ValueError("approach: a creature attacks with its card's number, not an Element")
+        physical = [x["score"] for x in a["attacks"] if x["kind"] == "physical"]
+        scores = physical or [x["score"] for x in a["attacks"]] or [0]
+        return None, max(s or 0 for s in scores)
+    allowed = attack_elements("physical", bool(state["ruleset"].get("never_moira")))
+    default = max(allowed, key=lambda e: a["elements"][e])
+    element = require_choice("approach", command.get("approach", default), allowed)
+    return element, a["elements"][element]
+
+
+def _attack_roll(state, command, role, seat, roll, key: str) -> tuple[dict, dict, list, dict]:
+    """The attack roll of a Grab or a Disarm: checks, budget, dice, odds (rules/000 line 105)."""
+    tools.on_turn(state, tools.combatant(state, command, "attacker"), key)
+    if state["pending"] is not None:
+        raise ValueError("An attack is under way: finish it before this one.")
+    a = tools.combatant(state, command, "attacker")
+    tools.own(role, seat, a, key)
+    t = tools.combatant(state, command, "target")
+    if t["id"] == a["id"] or t["out"]:
+        raise ValueError("target must be another combatant still in the fight")
+    where = band(state, a["id"], t["id"])
+    if where not in (None, "melee"):
+        raise ValueError(
+            f"{a['name']} cannot {key} {t['name']}: they are at {where.capitalize()} range, and a "
+            f'{key.capitalize()} is made from Melee (rules/001 "Combat Actions"). Move in first.'
+        )
+    changes = tools.budget(state, a, key)
+    element, score = _score(state, a, command)
+    mods = rules.attack_modifiers(
+        state,
+        a,
+        t,
+        "physical",
+        "called shot" if key == "disarm" else key,
+        "none",
+        "melee",
+        "normal",
+    )
+    if not mods["allowed"]:
+        raise ValueError(
+            f"{a['name']} cannot {key} now: {mods['reason'].split(': ', 1)[-1]} (rules/001 "
+            '"Getting Low"; rules/000 "Getting Low and Taking Cover"). Choose another action.'
+        )
+    defense = max(t["defense"]["physical"] + mods["defense_change"], 0)
+    tn = score + defense
+    odds = tools.odds(state, tn, mods["advantage"], 1)
+    reading, by = tools.read(state, command, "faces", tn, mods["advantage"], 1, roll)
+    data = {
+        "attacker": a["id"],
+        "target": t["id"],
+        "element": element,
+        "tn": tn,
+        "sources": mods["sources"],
+        "to_hit": tools.roll_record(a, reading, by, odds),
+        "p_hit": odds.p_success,
+    }
+    changes += tools.off_balance(state, a, reading)
+    return a, t, changes, {"data": data, "reading": reading}
+
+
+def grab(state, command, role, seat, roll) -> list:
+    """Grab: an attack roll, then Potence d10s against the target's Soak (rules/001 line 143)."""
+    a = tools.combatant(state, command, "attacker")
+    potence = _potence(a, command, role)
+    a, t, changes, rolled = _attack_roll(state, command, role, seat, roll, "grab")
+    data = rolled["data"]
+    soak = t["wall"]["physical"]
+    p_hold = 1.0 - float(damage_distribution(potence, soak)[0])
+    data.update(potence=potence, soak=soak, p_hold=p_hold, p_grab=data["p_hit"] * p_hold)
+    held = False
+    if rolled["reading"].success:
+        typed = command.get("potence_faces")
+        faces = roll(potence) if typed is None else list(read_damage_faces(typed, potence))
+        data["potence_faces"] = faces
+        data["potence_rolled_by"] = "table" if typed is None else "hand"
+        held = any(f > soak for f in faces)
+    elif "potence_faces" in command:
+        raise ValueError("potence_faces: the attack roll missed, so no Potence dice are rolled")
+    data["grabbed"] = held
+    if held:
+        info = rules.condition("Grabbed", state["round"], "manual")
+        info.update(by=a["id"], potence=potence)
+        changes.append([tools.p(t["id"], "conditions", "Grabbed"), info])
+    return [("grab_rolled", data, changes)]
+
+
+def disarm(state, command, role, seat, roll) -> list:
+    """Disarm: a Called Shot at a held item; on a hit, Potence against Potence (line 144)."""
+    a = tools.combatant(state, command, "attacker")
+    t = tools.combatant(state, command, "target")
+    potence = _potence(a, command, role)
+    item = command.get("item", "the weapon in hand")
+    if not isinstance(item, str) or not item.strip() or len(item) > 200:
+        raise ValueError(f"item must name what is held (1..200 characters), got {item!r}")
+    gauntlets = require_bool("gauntlets", command.get("gauntlets", False))
+    if gauntlets or "difficulty" in command or "static" in command:
+        tools.gm_only(role, "set a Disarm's Difficulty, gauntlets or a card's number")
+    difficulty = tools.difficulty(command)
+    a, t, changes, rolled = _attack_roll(state, command, role, seat, roll, "disarm")
+    data = rolled["data"]
+    data.update(item=item.strip(), difficulty=difficulty, gauntlets=gauntlets)
+    mine = tools.modifiers(state, a, "physical")
+    theirs = tools.modifiers(state, t, "physical", other_advantage=int(gauntlets))
+    outrank = bool(state["ruleset"].get("criticals_outrank"))
+    static = t.get("potence") is None
+    if static:  # a card does not roll its side: its number is the attacker's Difficulty
+        number = require_int("static", command.get("static", difficulty), 0, 10)
+        a_odds = tools.odds(state, potence + number, mine.advantage, 1)
+        p_win = a_odds.p_success
+    else:
+        a_odds = tools.odds(state, potence + difficulty, mine.advantage, 1)
+        t_odds = tools.odds(state, t["potence"] + difficulty, theirs.advantage, 1)
+        p_win = contest(a_odds, t_odds, criticals_outrank=outrank)
+    data.update(p_knock_loose=p_win, p_disarm=data["p_hit"] * p_win)
+    loose = False
+    if rolled["reading"].success:
+        ra, by = tools.read(
+            state, command, "attacker_faces", a_odds.target, mine.advantage, 1, roll
+        )
+        data["attacker_roll"] = tools.roll_record(a, ra, by, a_odds)
+        changes += tools.off_balance(state, a, ra)
+        if static:
+            loose = ra.success
+        else:
+            rt, by = tools.read(
+                state, command, "defender_faces", t_odds.target, theirs.advantage, 1, roll
+            )
+            data["defender_roll"] = tools.roll_record(t, rt, by, t_odds)
+            changes += tools.off_balance(state, t, rt)
+            loose = tools.opposed_winner(ra, rt, outrank) == "actor"
+    data["knocked_loose"] = loose
+    if loose:
+        data["effect"] = f"{t['name']}'s {item.strip()} is knocked loose"
+    return [("disarm_rolled", data, changes)]
+
+
+def escape(state, command, role, seat, roll) -> list:
+    """Escape a hold: an opposed roll, Potence against the holder's Potence (our reading)."""
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "escape a hold")
+    hold = c["conditions"].get("Grabbed")
+    if hold is None:
+        raise ValueError(f"{c['name']} is not Grabbed: there is no hold to escape.")
+    if tools.in_fight(state):
+        tools.on_turn(state, c, "escape a hold")
+    if "difficulty" in command:
+        tools.gm_only(role, "set the Difficulty of an escape")
+    difficulty = tools.difficulty(command)
+    potence = _potence(c, command, role)
+    changes = tools.budget(state, c, "escape")
+    holder = state["combatants"].get(hold.get("by"))
+    mine = tools.modifiers(state, c, "physical")
+    tools.refuse_roll(c, mine)
+    outrank = bool(state["ruleset"].get("criticals_outrank"))
+    data = {"combatant": c["id"], "holder": holder["id"] if holder else None}
+    data["difficulty"] = difficulty
+    gone = holder is None or holder["out"] or not rules.can_act(holder)
+    if gone:  # nobody holds on: the hold is simply over
+        changes.append([tools.p(c["id"], "conditions", "Grabbed"), None])
+        data.update(escaped=True, effect="the holder is down: the hold is over")
+        return [("escape_rolled", data, changes)]
+    if holder.get("potence") is None:  # a card does not roll: its Grab's Potence is the Difficulty
+        number = hold.get("potence", difficulty)
+        c_odds = tools.odds(state, potence + number, mine.advantage, 1)
+        data["p_escape"] = c_odds.p_success
+        rc, by = tools.read(state, command, "faces", c_odds.target, mine.advantage, 1, roll)
+        escaped = rc.success
+        if "holder_faces" in command:
+            raise ValueError("holder_faces: a creature's card does not roll its side")
+    else:
+        theirs = tools.modifiers(state, holder, "physical")
+        c_odds = tools.odds(state, potence + difficulty, mine.advantage, 1)
+        h_odds = tools.odds(state, holder["potence"] + difficulty, theirs.advantage, 1)
+        data["p_escape"] = contest(c_odds, h_odds, criticals_outrank=outrank)
+        rc, by = tools.read(state, command, "faces", c_odds.target, mine.advantage, 1, roll)
+        rh, hby = tools.read(
+            state, command, "holder_faces", h_odds.target, theirs.advantage, 1, roll
+        )
+        data["holder_roll"] = tools.roll_record(holder, rh, hby, h_odds)
+        changes += tools.off_balance(state, holder, rh)
+        escaped = tools.opposed_winner(rc, rh, outrank) == "actor"
+    data["roll"] = tools.roll_record(c, rc, by, c_odds)
+    changes += tools.off_balance(state, c, rc)
+    data["escaped"] = escaped
+    if escaped:
+        changes.append([tools.p(c["id"], "conditions", "Grabbed"), None])
+    return [("escape_rolled", data, changes)]

@@ -1,0 +1,164 @@
+"""The actions of the round that are not a roll: each a command with its effect (rules/001).
+
+``act`` takes one of: Study a Target (a Slow round; next round's Called Shot at that target rolls
+with Advantage), Reckless (free; Advantage on your attacks and on attacks against you this
+round), Full Defense (Normal; no attacks, attacks against you at Disadvantage, your Defense
+-4), Belly Down (free), Stand up (one action), Recover from Prone (one action), Reload (by the
+weapon: one action, a Slow round for a tube-fed shotgun, free from a quiver), a small action,
+Ready (one action held for a trigger named in words) and Help (left as it was). ``ready_fired``
+resolves a held action when its trigger happens: the holder acts at once, then the turn goes back.
+
+Every action goes through the round's budget (engine ``round_budget``); a refusal says in plain
+words which rule refuses it and what to do instead. Sources: rules/000 "Action Brackets", "What
+an Action Buys You", "Getting Low and Taking Cover"; rules/001 "Getting Low", "Actions".
+Readings: docs/notes/0015-table-rules.md "Actions of the round".
+"""
+
+from __future__ import annotations
+
+from tb_playground.engine import ACTIONS
+from tb_playground.engine.validation import require_choice
+
+from . import command_tools as tools
+from . import rules
+
+#: The actions ``act`` takes (engine keys), with the fields each one reads.
+ACT_FIELDS = {
+    "study": ("target",),
+    "reckless": (),
+    "full defense": (),
+    "belly down": (),
+    "stand up": (),
+    "recover from prone": (),
+    "reload": ("reload",),
+    "reload tube": (),
+    "small action": ("what",),
+    "ready": ("trigger", "what"),
+    "help": ("ally", "target"),
+}
+
+#: How a weapon reloads (rules/001 "Combat Actions", Reload): the action it costs.
+RELOADS = {"magazine": "reload", "tube": "reload tube", "quiver": None}
+
+#: Actions that are rolls now, with the command that makes them.
+ROLLED = {
+    "skill": "skill_roll (name the Skill and the Difficulty)",
+    "escape": "escape (an opposed roll against the one holding you)",
+}
+
+_EFFECTS = {
+    "study": "next round's Called Shot at {target} rolls with Advantage",
+    "reckless": "Advantage on {name}'s attacks this round; attacks against {name} gain it too",
+    "full defense": "{name} can't attack this round; attacks against {name} at Disadvantage "
+    "and {name}'s Defense drops by 4",
+    "belly down": "ranged attacks against {name} at Disadvantage; Melee by and against as "
+    "rules/001 says",
+    "stand up": "{name} is up from Belly Down",
+    "recover from prone": "{name} is no longer Prone",
+    "reload": "{name} reloads",
+    "reload tube": "{name} reloads the tube",
+    "small action": "{name}: {what}",
+    "ready": "{name} holds an action until: {trigger}",
+}
+
+
+def act(state, command, role, seat, roll) -> list:
+    """One action of the round that is not a roll or a move (see the module docstring)."""
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "act")
+    action = command.get("action")
+    if action in ROLLED:
+        raise ValueError(
+            f"{ACTIONS[action].label} is a roll now: send {ROLLED[action]} instead of act."
+        )
+    action = require_choice("action", action, tuple(ACT_FIELDS))
+    if action == "help":  # Help names the ally it helps (rules/000 "Helping"): help.py
+        from .help import help_command
+
+        ally = command.get("ally", command.get("target"))
+        asked = {"type": "help", "combatant": c["id"], "ally": ally}
+        return help_command(state, asked, role, seat, roll)
+    tools.on_turn(state, c, "act")
+    key = action
+    if action == "reload":
+        how = require_choice("reload", command.get("reload", "magazine"), tuple(RELOADS))
+        key = RELOADS[how]
+    changes = [] if key is None else tools.budget(state, c, key)
+    data = {"combatant": c["id"], "action": action}
+    words = {"name": c["name"]}
+    if action == "study":
+        t = tools.combatant(state, command, "target")
+        if t["id"] == c["id"]:
+            raise ValueError("target must be another combatant: Study a Target studies a foe")
+        changes.append([tools.p(c["id"], "carried", "studying"), t["id"]])
+        data["target"] = words["target"] = t["id"]
+        words["target"] = t["name"]
+    if action == "ready":
+        trigger = _words(command, "trigger")
+        what = _words(command, "what", required=False)
+        changes.append(
+            [
+                tools.p(c["id"], "carried", "ready"),
+                {"trigger": trigger, "what": what, "fired": False},
+            ]
+        )
+        data.update(trigger=trigger, what=what)
+        words["trigger"] = trigger
+    if action == "small action":
+        words["what"] = data["what"] = _words(command, "what", required=False) or "a small action"
+    if action == "reload":
+        data["reload"] = command.get("reload", "magazine")
+    changes += rules.action_effects(c, key or "reload")
+    data["effect"] = _EFFECTS[action].format(**words)
+    return [("acted", data, changes)]
+
+
+def _words(command: dict, field: str, required: bool = True) -> str:
+    value = command.get(field, "" if not required else None)
+    if not isinstance(value, str) or (required and not value.strip()) or len(value) > 500:
+        raise ValueError(
+            f"{field} must be words (1..500 characters), e.g. "
+            '"when it comes through the door", got ' + repr(value)
+        )
+    return value.strip()
+
+
+def ready_fired(state, command, role, seat, roll) -> list:
+    """The trigger of a Ready action happened: its holder acts now (rules/001 "Ready").
+
+    The GM says so (the trigger is in words; the GM judges it). The holder becomes the one
+    acting, with room for exactly the one held action; their "end_turn" gives the turn back
+    to whoever was acting.
+    """
+    tools.gm_only(role, "say that a Ready action's trigger happened")
+    c = tools.combatant(state, command)
+    ready = c["carried"].get("ready")
+    if not ready or ready.get("fired"):
+        raise ValueError(
+            f'{c["name"]} holds no Ready action this round (rules/001 "Ready": one action, '
+            "held for a trigger you name). Nothing to resolve."
+        )
+    if state["phase"] != "resolve" or state["pending"] is not None:
+        raise ValueError(
+            "A Ready action resolves between actions: finish the attack under way first."
+        )
+    if state["up"] == c["id"]:
+        raise ValueError(f"It is already {c['name']}'s turn: take the action now.")
+    actions = list(c["actions"])
+    if rules.next_action_problem(state, c, "small action") and "ready" in actions:
+        actions.remove("ready")  # the held action's slot is free again, and only it
+    changes = [
+        [tools.p(c["id"], "carried", "ready"), {**ready, "fired": True}],
+        [tools.p(c["id"], "carried", "resume"), state["up"]],
+        [tools.p(c["id"], "actions"), actions],
+        [["up"], c["id"]],
+    ]
+    data = {"combatant": c["id"], "trigger": ready["trigger"], "interrupts": state["up"]}
+    return [("ready_fired", data, changes)]
+
+
+def resume_events(state: dict, c: dict) -> list:
+    """The end of a fired Ready action: the turn goes back to whoever it interrupted."""
+    back = c["carried"]["resume"]
+    changes = [[tools.p(c["id"], "carried", "resume"), None], [["up"], back]]
+    return [("turn_ended", {"combatant": c["id"], "next": back, "ready": True}, changes)]
