@@ -28,7 +28,7 @@ from tb_playground.models.combatants import combatant_record, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
 
-from . import rules
+from . import gifts, rules, scars
 from .state import BRACKETS, combatant_state
 
 #: Who may send commands.
@@ -286,15 +286,17 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
     changes += rules.spend_action(a, key)
     data = {k: pending[k] for k in ("attacker", "target", "attack", "kind", "element", "tn")}
     data["sources"] = pending["sources"]
-    return [("attack_declared", data, changes)]
+    return [("attack_declared", data, changes), *gifts.attack_events(state, a, index, pending)]
 
 
 def _roll(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
-    if p is None or p["step"] not in ("to_hit", "damage"):
+    if p is None or p["step"] not in ("to_hit", "damage", "gift_check"):
         raise ValueError("type: there is no roll to make now")
     a = state["combatants"][p["attacker"]]
     _own(state, role, seat, a, "roll")
+    if p["step"] == "gift_check":
+        return gifts.check_events(state, p, command, roll)
     if p["step"] == "to_hit":
         count = dice_needed(p["advantage"])
         faces, by = _faces(command, count, roll)
@@ -624,6 +626,10 @@ HANDLERS = {
     "shake_off": _shake_off,
     "rotate_code": _rotate,
     "add": _add,
+    "use_gift": gifts.use_gift,
+    "name_scar": scars.name_scar,
+    "heal_scar": scars.heal_scar,
+    "scar_reading": scars.scar_reading,
 }
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).
@@ -667,7 +673,7 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
         raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
-    return HANDLERS[kind](state, command, role, seat, roll)
+    return scars.with_scars(state, HANDLERS[kind](state, command, role, seat, roll), kind)
 
 
 __all__ = ["ATTACK_KINDS", "COMMANDS", "ROLES", "check_sender", "decide", "take_attack"]

@@ -16,6 +16,8 @@ import numpy as np
 
 from tb_playground.engine import damage_distribution, to_hit_odds, vital_step
 
+from .gifts import check_odds
+
 
 def _boosts(ki: int, exhausted: int, dice: int) -> int:
     if exhausted >= 4:
@@ -48,7 +50,7 @@ def pending_odds(state: dict, p: dict) -> dict:
         whether a boost would lift it over.
     """
     a = state["combatants"][p["attacker"]]
-    step = p["step"]
+    step = p["gift_check"]["then"] if p["step"] == "gift_check" else p["step"]
     boosts = _boosts(a["ki"], a["exhausted"], p["dice"])
     if p["timing"] == "before":
         boosts = p["boosts_before"]
@@ -65,7 +67,9 @@ def pending_odds(state: dict, p: dict) -> dict:
             p["klotho"] if critical else 0,
         )
 
-    out: dict = {"step": step}
+    out: dict = {"step": p["step"]}
+    if p["step"] == "gift_check":  # a Gift attack's Gift Check first (table/gifts.py)
+        out["gift_check"] = check_odds(state, a)
     if step == "to_hit":
         hit = to_hit_odds(p["score"], p["defense"], p["advantage"])
         ordinary, critical = dist(False), dist(True)
