@@ -49,11 +49,13 @@ def test_a_scar_when_health_crosses_below_0_one_per_crossing(table):
     t = table
     _set(t, "ki", 0)  # no prevention step
     _set(t, "health", 1)
-    events = _jab(t, [10, 10])  # two dice over Soak 5; one attack stops at 0 (000 ~245)
+    events = _jab(t, [10, 10])  # two dice over Soak 5; one attack stops at 0 (000 ~281)
     assert t.state["combatants"]["ronan"]["now"]["health"] == 0
     assert _forms(t) == [("mark", "health", 0)]  # 000 ~315: at 0, a mark only for show
     assert events[-1]["data"]["scars"][0]["added"] == [["mark", "health"]]
-    events = _jab(t, [10, 1])  # at 0 an attack takes one level: -1, a crossing (000 ~317)
+    events = _jab(
+        t, [10, 1]
+    )  # at 0 an attack takes one level (000 ~283): -1, a crossing (000 ~317)
     assert t.state["combatants"]["ronan"]["now"]["health"] == -1
     assert _forms(t) == [("mark", "health", 0), ("scar", "health", 1)]
     line = t.view_for("player", "ronan")["log"][-1]["text"]
@@ -130,7 +132,7 @@ def test_the_002_reading_a_flaw_until_healed_back_to_0(table):
     t.apply({"type": "scar_reading", "flaw_until_healed": True})
     _set(t, "health", -2)
     assert _forms(t) == [("mark", "health", 0), ("flaw", "health", 2)]
-    t.apply({"type": "full_night"})  # one Health level a night below 0 (000 ~305)
+    t.apply({"type": "full_night"})  # one Health level a night below 0 (000 ~309)
     assert _forms(t) == [("mark", "health", 0), ("flaw", "health", 2)]
     _set(t, "health", 0)
     assert _forms(t) == [("mark", "health", 0)]
