@@ -15,6 +15,7 @@ from table_helpers import encounter, new_table, roster, soak7, start_and_declare
 
 from tb_playground.engine import damage_distribution, roll_modifiers, to_hit_odds
 from tb_playground.engine.armor import Armor, armor_distribution
+from tb_playground.table import gifts
 
 MINE = ("Off Balance", "Surprised", "Belly Down", "Flustered")
 THEIRS = ("Prone", "Belly Down", "Surprised")
@@ -124,7 +125,9 @@ def test_pending_odds_equal_the_engines_for_500_attacks(tmp_path):
             other_advantage=plus,
             other_disadvantage=minus,
         )
-        if not mods.allowed:
+        gift = gifts.gift_of_attack(a, index)  # a Gift attack pays its Ki first (rules/000 ~227)
+        paid = gifts.cost(a, gift) if gift else 0
+        if not mods.allowed or paid > ki:
             version = t.version
             try:
                 t.apply(command)
@@ -136,7 +139,7 @@ def test_pending_odds_equal_the_engines_for_500_attacks(tmp_path):
         t.apply(command)
         odds = t.view_for("gm")["pending"]["odds"]
         hit = to_hit_odds(a["elements"][approach], tgt["defense"][spec["kind"]], mods.advantage)
-        boosts = min(max(ki - (tired >= 4), 0), spec["dice"])
+        boosts = min(max(ki - paid - (tired >= 4), 0), spec["dice"])
         zone = "head" if empowered == "called shot" else "body"
         dist, breaks = _expected(a, tgt, spec, mods.advantage, boosts, zone)
         levels = hit.p_ordinary * dist(False) + hit.p_critical * dist(True)

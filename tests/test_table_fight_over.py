@@ -57,7 +57,8 @@ def test_the_summary_counts_what_each_dealt_took_and_spent(fight):
     t, _ = fight
     rows = {r["id"]: r for r in t.view_for("gm")["fight_over"]["summary"]}
     assert rows["ronan"]["dealt"] == {"health": 5, "poise": 0, "sanity": 0}
-    assert rows["ronan"]["spent"] == {"ki": 2, "fate": 0}
+    # 2 Ki on the boosts and 1 on Onslaught itself (rules/000 "Ki" ~227: a Gift costs its Ki)
+    assert rows["ronan"]["spent"] == {"ki": 3, "fate": 0}
     assert rows["opponent"]["took"] == {"health": 5, "poise": 0, "sanity": 0}
     assert rows["the-brick"]["dealt"]["health"] == 0 and "lurker" in rows
     assert not rows["opponent"]["able"] and rows["ronan"]["able"]
@@ -68,7 +69,7 @@ def test_the_summary_keeps_hidden_foes_hidden_and_foes_numbers_unless_shared(fig
     for role, seat in (("player", "ronan"), ("spectator", None)):
         rows = {r["id"]: r for r in t.view_for(role, seat)["fight_over"]["summary"]}
         assert "lurker" not in rows
-        assert rows["opponent"]["took"] is None and rows["ronan"]["spent"]["ki"] == 2
+        assert rows["opponent"]["took"] is None and rows["ronan"]["spent"]["ki"] == 3
     t.apply({"type": "share", "on": True})
     rows = {r["id"]: r for r in t.view_for("spectator")["fight_over"]["summary"]}
     assert rows["opponent"]["took"]["health"] == 5 and "lurker" not in rows

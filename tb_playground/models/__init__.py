@@ -17,6 +17,7 @@ from .character import (  # noqa: E402
     Descriptor,
     Flaw,
     Gift,
+    Scar,
     Weapon,
 )
 from .creature import Creature, CreatureAttack, MovementMode, StaticNumber  # noqa: E402
@@ -41,6 +42,7 @@ __all__ += [
     "Gift",
     "MovementMode",
     "Ruleset",
+    "Scar",
     "SceneConditions",
     "Skill",
     "StaticNumber",

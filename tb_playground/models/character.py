@@ -180,6 +180,44 @@ class Flaw(param.Parameterized):
     notes = param.String(default="", doc="What it does.")
 
 
+#: What a Vital left behind (rules/000 "Scars", lines ~311-333; rules/002 "What Happens to My
+#: Health?", line ~93): a mark at 0 (only for show), a scar below 0 (lasting), 002's Flaw below 0
+#: Health (until healed back to 0), a temporary Mental scar effect (while Sanity is at 0).
+SCAR_FORMS = ("mark", "scar", "flaw", "temporary")
+
+#: The kind of scar each Vital leaves (rules/000 "Scars": "Health leaves a Physical scar...").
+SCAR_KINDS = {"health": "Physical", "poise": "Social", "sanity": "Mental"}
+
+
+class Scar(param.Parameterized):
+    """A mark or scar one of the Vitals left (rules/000 "Scars"; docs/notes/0015-table-rules.md).
+
+    A scar is not a Flaw: it gives no points and earns no Fate Token (rules/000 line ~320),
+    except 002's reading for Health, where the Flaw lasts until Health is back at 0.
+    """
+
+    effect = param.String(
+        default="", doc="What it is, as the GM picks it (empty until picked): 'a limp'."
+    )
+    vital = param.Selector(
+        default="health",
+        objects=list(SCAR_KINDS),
+        doc="The Vital that left it: Health a Physical one, Poise a Social, Sanity a Mental.",
+    )
+    form = param.Selector(
+        default="scar",
+        objects=list(SCAR_FORMS),
+        doc="mark (at 0, only for show), scar (below 0, lasting until healed), flaw (002: below "
+        "0 Health, until healed back to 0), temporary (Mental, while Sanity is at 0).",
+    )
+    depth = param.Integer(
+        default=0,
+        bounds=(0, MAX_LOST),
+        doc="How far below 0 the fall went: healing it counts this (-1 is one, -7 is seven; "
+        f"rules/000 line ~323), 0..{MAX_LOST}.",
+    )
+
+
 @dataclass(frozen=True)
 class AttackSource:
     """Something the character can attack with.
@@ -316,6 +354,11 @@ class Character(param.Parameterized):
     gifts = param.List(default=[], item_type=Gift, doc="Gifts: level, dice, kind, Ki cost.")
     armor = param.List(default=[], item_type=ArmorItem, doc="Armor: Hardness, levels, zone.")
     flaws = param.List(default=[], item_type=Flaw, doc="Flaws.")
+    scars = param.List(
+        default=[],
+        item_type=Scar,
+        doc="Marks and scars the Vitals left (rules/000 'Scars'); a table's export writes them.",
+    )
 
     ki_bonus = param.Integer(
         default=0, bounds=(0, 100), doc="Ki added to the pool by experience (0..100)."

@@ -108,6 +108,7 @@ def _character(c: Character) -> dict:
         "conditions": list(c.conditions),
         "attacks": attacks,
         "armor": _armor(c),
+        **_gifts_and_scars(c),
     }
 
 
@@ -118,6 +119,48 @@ def _card_reach(reach: int) -> dict:
     with no Long band (the card gives none).
     """
     return attack_reach(0, 0) if reach <= 1 else attack_reach(reach, reach)
+
+
+# -- Gifts and scars (issue 19, items 3 and 7): one block, so merges stay small -----------------
+
+
+def _gifts_and_scars(c: Character) -> dict:
+    """A character record's Gifts, scars and file (rules/000 "Ki" ~227-229, "Scars" ~311-333).
+
+    Each Gift: name, level, Ki cost, whether it attacks (and at which index of ``attacks``:
+    the character's Gifts with dice follow its weapons, ``Character._update_attacks``) and
+    whether it asks a Gift Check. ``document`` is the character file's data, which the table's
+    export writes back with the fight's vitals, conditions and scars.
+    """
+    places = iter(i for i, s in enumerate(c.attacks) if s.source == "gift")
+    gifts = []
+    for g in c.gifts:
+        attacks = int(g.dice) > 0
+        gifts.append(
+            {
+                "name": str(g.name),
+                "level": int(g.level),
+                "ki_cost": int(g.ki_cost),
+                "attacks": attacks,
+                "attack": next(places) if attacks else None,
+                "gift_check": bool(g.gift_check),
+            }
+        )
+    scars = [
+        {"effect": s.effect, "vital": s.vital, "form": s.form, "depth": int(s.depth)}
+        for s in c.scars
+    ]
+    from .files import to_dict  # here, so the block stays one piece (no import cycle)
+
+    return {"gifts": gifts, "scars": scars, "document": to_dict(c)}
+
+
+def no_gifts_or_scars() -> dict:
+    """What a creature's record (or one stored before issue 19) holds for Gifts and scars."""
+    return {"gifts": [], "scars": []}
+
+
+# -- end of the Gifts and scars block -----------------------------------------------------------
 
 
 def _creature(c: Creature) -> dict:
@@ -162,6 +205,7 @@ def _creature(c: Creature) -> dict:
         "conditions": [],
         "attacks": attacks,
         "armor": {},
+        **no_gifts_or_scars(),
     }
 
 

@@ -33,10 +33,12 @@ from . import (
     armor_at_table,
     attack_options,
     command_tools,
+    gifts,
     grab,
     movement,
     round_actions,
     rules,
+    scars,
     skill_rolls,
 )
 from . import help as helping
@@ -241,17 +243,19 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
         data[k] = pending[k]
     if pending["dropped"]:
         data["dropped"] = pending["dropped"]
-    return [("attack_declared", data, changes)]
+    return [("attack_declared", data, changes), *gifts.attack_events(state, a, index, pending)]
 
 
 def _roll(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is not None and p["step"] == "approach":
         raise ValueError("type: the GM has yet to confirm the attack's approach")
-    if p is None or p["step"] not in ("to_hit", "damage"):
+    if p is None or p["step"] not in ("to_hit", "damage", "gift_check"):
         raise ValueError("type: there is no roll to make now")
     a = state["combatants"][p["attacker"]]
     _own(state, role, seat, a, "roll")
+    if p["step"] == "gift_check":
+        return gifts.check_events(state, p, command, roll)
     if p["step"] == "to_hit":
         count = dice_needed(p["advantage"])
         faces, by = _faces(command, count, roll)
@@ -529,6 +533,10 @@ HANDLERS = {
     "attack_ruling": attack_options.ruling_command,
     "table_option": attack_options.table_option_command,
     "repair_armor": armor_at_table.repair_command,
+    "use_gift": gifts.use_gift,
+    "name_scar": scars.name_scar,
+    "heal_scar": scars.heal_scar,
+    "scar_reading": scars.scar_reading,
 }
 
 # The rules with a module of their own (docs/notes/0015-table-rules.md); they import the
@@ -560,6 +568,10 @@ FIELDS = {
     "table_option": ("option", "on"),
     "help": helping.HELP_FIELDS[1:],
     "repair_armor": armor_at_table.REPAIR_FIELDS[1:],
+    "use_gift": gifts.USE_GIFT_FIELDS[1:],
+    "name_scar": ("combatant", "scar", "effect"),
+    "heal_scar": ("combatant", "scar"),
+    "scar_reading": ("flaw_until_healed",),
 }
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).
@@ -605,7 +617,7 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
         command_tools.check_fields(command, FIELDS[kind])
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
-    events = HANDLERS[kind](state, command, role, seat, roll)
+    events = scars.with_scars(state, HANDLERS[kind](state, command, role, seat, roll), kind)
     return events + fight_end.over_events(state, events)
 
 

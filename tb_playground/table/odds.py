@@ -17,6 +17,7 @@ import numpy as np
 from tb_playground.engine import damage_distribution, to_hit_odds, vital_step
 
 from .armor_at_table import armor_odds
+from .gifts import check_odds
 
 
 def _boosts(ki: int, exhausted: int, dice: int) -> int:
@@ -51,7 +52,7 @@ def pending_odds(state: dict, p: dict) -> dict:
         Hardness, and the wearer's levels are 0) "p_armor_loses", P(the armor loses its level).
     """
     a = state["combatants"][p["attacker"]]
-    step = p["step"]
+    step = p["gift_check"]["then"] if p["step"] == "gift_check" else p["step"]
     boosts = _boosts(a["ki"], a["exhausted"], p["dice"])
     if p["timing"] == "before":
         boosts = p["boosts_before"]
@@ -75,7 +76,9 @@ def pending_odds(state: dict, p: dict) -> dict:
             p["klotho"] if critical else 0,
         )
 
-    out: dict = {"step": step}
+    out: dict = {"step": p["step"]}
+    if p["step"] == "gift_check":  # a Gift attack's Gift Check first (table/gifts.py)
+        out["gift_check"] = check_odds(state, a)
     if step in ("to_hit", "approach"):
         hit = to_hit_odds(p["score"], p["defense"], p["advantage"])
         ordinary, critical = dist(False), dist(True)

@@ -35,6 +35,8 @@ NOT_UNDOABLE = frozenset({"created", "undone", "redone", "note", "code_rotated"}
 def combatant_state(record: dict) -> dict:
     """A combatant's live state from its plain record: as set up, nothing rolled yet."""
     c = copy.deepcopy(record)
+    c.setdefault("gifts", [])  # a record stored before issue 19 has no Gifts or scars
+    c.setdefault("scars", [])
     c["conditions"] = {
         name: {"until": "manual", "since": 0, "own_turn": False}
         for name in record.get("conditions", [])

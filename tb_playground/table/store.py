@@ -28,6 +28,7 @@ from tb_playground.models.combatants import encounter_records
 from . import view as views
 from .commands import check_sender, decide
 from .errors import ConflictError
+from .export import party_documents
 from .state import fold, step, undo_stack, undo_step
 
 #: The layout of the SQLite file; a file with another version is refused.
@@ -151,6 +152,14 @@ class Table:
                 cache=self._log_cache,
                 shared=self._shared[1],
             )
+
+    def export_party(self) -> list[dict]:
+        """The party's character files with the fight's vitals, conditions and scars.
+
+        Documents as ``models.files`` writes them (``table/export.py``); the GM saves them.
+        """
+        with self._lock:
+            return party_documents(self._state)
 
     # -- changing ------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 from tb_playground.formatting import dice_text
 
-from . import fight_end
+from . import fight_end, gifts, scars
 from .attack_options import attack_log_text, attack_view
 from .odds import pending_odds
 from .rules import SETTABLE_WORDS, can_act, distracted, movement_rate
@@ -116,8 +116,10 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
         out["metres"] = c["metres"]
         out["carried"] = dict(c["carried"])
         out["fate_claim"] = c.get("fate_claim") or None
+        out["gifts"] = gifts.card(state, c)
     if _sees_all(role):
         out["hidden"] = c["hidden"]
+    out["scars"] = scars.card(c)
     return out
 
 
@@ -154,8 +156,19 @@ def _name(state: dict, cid: str) -> str:
     return c["name"] if c else cid
 
 
-def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None:  # noqa: C901
+def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None:
     """One log line, or None when this person may not see the event."""
+    text = _event_text(state, event, role, seat)
+    if text is not None and event["data"].get("scars"):  # marks and scars it left (scars.py)
+        said = scars.scars_said(
+            event["data"], lambda cid: _name(state, cid), lambda cid: _visible(state, cid, role)
+        )
+        text = f"{text} {said}" if said else text
+    return text
+
+
+def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | None:  # noqa: C901
+    """One event's own log line, or None when this person may not see the event."""
     d, kind = event["data"], event["type"]
     for cid in _ids_in(d):
         if cid in state["combatants"] and not _visible(state, cid, role):
@@ -289,7 +302,13 @@ def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None: 
         return f"The GM {verb} event {d['command']} ({d['what'].replace('_', ' ')})."
     if kind == "code_rotated":
         return "The GM changes the join code." if _sees_all(role) else None
+    if kind in _MORE_TEXTS:
+        return _MORE_TEXTS[kind](state, d, n)
     return kind.replace("_", " ").capitalize() + "."
+
+
+#: Log text of the events of the rule modules that keep their own (Gifts, scars).
+_MORE_TEXTS = {**gifts.LOG_TEXTS, **scars.LOG_TEXTS}
 
 
 def log_lines(state: dict, events: list[dict], role: str, seat: str | None) -> list[str]:
@@ -411,6 +430,8 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     out["faces"] = list(p.get("faces", []))
     out["levels"] = p.get("would_take", p.get("levels"))
     out.update(attack_view(p))
+    if "gift_check" in p:
+        out["gift_check"] = {k: v for k, v in p["gift_check"].items() if k != "then"}
     target_foe = _foe(state, state["combatants"][p["target"]])
     numbers = _sees_all(role) or state["share_foes"] or not target_foe
     if numbers or seat in (p["attacker"], p["target"]):
