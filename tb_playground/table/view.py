@@ -267,9 +267,9 @@ def view_for(
     """The table as ``role`` may see it (module docstring); JSON-ready.
 
     ``undo`` is (can undo, can redo) when the caller keeps the stacks; ``cache`` a dict the
-    caller keeps to reuse log lines (keyed by everything a line depends on); ``shared`` a dict
-    the caller empties whenever the state changes, in which every player's and spectator's view
-    shares one dict per combatant not their own (the same for all of them: treat it as
+    caller keeps to reuse log lines (keyed by everything a line depends on, so it may outlive
+    the state); ``shared`` a dict for this state only, in which every player's and spectator's
+    view shares one dict per combatant not their own (the same for all of them: treat it as
     read-only).
     """
     ids = [cid for cid in state["ids"] if _visible(state, cid, role)]
@@ -281,13 +281,14 @@ def view_for(
     hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])
     context = (role, seat, hidden, state["share_foes"])
     for event in events[-LOG_LENGTH:]:
-        key = (event["seq"], context)
-        if cache is not None and key in cache:
-            text = cache[key]
-        else:
+        if cache is None:
             text = _text(state, event, role, seat)
-            if cache is not None:
-                cache[key] = text
+        else:
+            key = (event["seq"], context)
+            try:  # a subscript, not ``in``: the caller's dict may look its misses up elsewhere
+                text = cache[key]
+            except KeyError:
+                text = cache[key] = _text(state, event, role, seat)
         if text is not None:
             log.append({"seq": event["seq"], "round": event["round"], "text": text})
     view = {
