@@ -74,12 +74,15 @@ def _server_address(argv: list[str]) -> str:
 
 
 #: Parts of the drawing cache keyed by what they read rather than by the version: a newer
-#: version takes over, on first use, the entries its previous version held.
+#: version takes over, on first use, an entry one of its ``CARRIED_FOR`` previous drawn
+#: versions held (two: a switch turned on and off again, such as "Share foes' numbers", finds
+#: the log lines of the version before).
 CARRIED = frozenset({"log lines", "previews"})
+CARRIED_FOR = 2
 
 
 class _Carried(dict):
-    """A part whose keys hold across versions: a miss looks in the previous version's part."""
+    """A part whose keys hold across versions: a miss looks in the previous versions' parts."""
 
     __slots__ = ("previous",)
 
@@ -100,10 +103,11 @@ class DrawCache:
     An entry is keyed by (table, version, what, key): ``what`` names the part ("page" for a
     seat's view and HTML, "card", "previews", "log lines", ...), ``key`` the entry in it. One
     rule lets go: a table keeps the entries of its newest drawn version only. Drawing a newer
-    version drops the older one's, except that an entry of a ``CARRIED`` part passes to the
-    newer version the first time it is asked for there (a log line, the attack previews of an
-    unchanged attacker and targets); ``forget`` drops every entry of the tables no page shows.
-    Asked for an older version than the kept one, a part is a fresh dict kept by no one.
+    version drops the older ones', except that an entry of a ``CARRIED`` part (a log line, the
+    attack previews of an unchanged attacker and targets: keyed on what they read) passes to
+    the newer version the first time it is asked for there, if one of the ``CARRIED_FOR``
+    versions before held it. ``forget`` drops every entry of the tables no page shows. Asked
+    for an older version than the kept one, a part is a fresh dict kept by no one.
     """
 
     def __init__(self):
@@ -112,6 +116,9 @@ class DrawCache:
 
     def part(self, table: str, version: int, what: str) -> dict:
         """The dict of ``what`` for ``table`` at ``version``, to read and fill."""
+        known, parts = self._tables.get(table, (-1, {}))  # the common case, without the lock
+        if known == version and what in parts:
+            return parts[what]
         with self._lock:
             known, parts = self._tables.get(table, (-1, {}))
             if version < known:
@@ -119,8 +126,13 @@ class DrawCache:
             if version > known:
                 older, parts = parts, {}
                 for name in CARRIED & older.keys():
-                    older[name].previous = None  # two versions at most, never a chain
-                    parts[name] = _Carried(older[name])
+                    parts[name] = last = _Carried(older[name])
+                    for _ in range(CARRIED_FOR):  # no longer chain than that
+                        last = last.previous
+                        if last is None:
+                            break
+                    else:
+                        last.previous = None
                 self._tables[table] = (version, parts)
             found = parts.get(what)
             if found is None:

@@ -185,15 +185,15 @@ def test_a_table_keeps_the_drawings_of_its_newest_version_only(service):
     page = service.drawn(table, "player", "ronan", lambda view: {"view": view})
     assert service.drawn(table, "player", "ronan", lambda view: {"view": view}) is page
     previews = service.previews(table, "ronan", foes)
-    lines = dict(service.cache.part("V", v, "log lines"))
-    assert lines
     table.apply({"type": "note", "text": "x"})
     again = service.drawn(table, "player", "ronan", lambda view: {"view": view})
     assert again is not page and again["view"]["version"] == v + 1
     assert service.drawing(table, v, "page", ("player", "ronan")) is None  # v's: gone
     assert service.cache.tables() == {"V": v + 1}
-    now = dict(service.cache.part("V", v + 1, "log lines"))  # its own entries only
-    assert all(now[key] is text for key, text in lines.items())  # passed on, not made again
+    lines, more = page["view"]["log"], again["view"]["log"]
+    assert len(more) == len(lines) + 1  # the note's line added, the others not made again:
+    assert all(a is b for a, b in zip(lines, more[:-1], strict=True))
+    assert more == table.view_for("player", "ronan")["log"]
     assert service.previews(table, "ronan", foes, compute=False) is previews
     assert service.cache.part("V", v, "previews") == {}  # an older version: a fresh dict
 
