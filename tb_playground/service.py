@@ -14,6 +14,8 @@ process (never run the server with ``--num-procs``): ``get_service()`` makes the
 - Players join a table with its join code (``find_by_code``); every command a page sends goes
   through ``Table.apply`` with the role and seat the page's own server-side state holds, so every
   permission is checked by the table whatever a browser sends.
+- One ``DrawCache``: what the pages draw (views, HTML, attack previews), made once per table
+  version and shared; the pages read it through ``drawn``, ``drawing`` and ``drawn_previews``.
 
 No Panel import: the pages bind to a table through ``views.combat_session.TableSession``.
 """
