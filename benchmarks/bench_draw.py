@@ -2,8 +2,8 @@
 
 A table of 8 seats (``bench_combat.party_of``) and two foes; each action toggles "Share foes'
 numbers", then draws what each seat's page shows, as ``TablePage.refresh`` does: the shared
-view and HTML (``CombatService.drawn`` with ``draw_table`` and ``CombatService.memo``) and the
-attack previews (cached on what they read), and the GM's view. Prints milliseconds per action,
+view and HTML (``CombatService.drawn`` with ``draw_table`` and ``CombatService.drawing``) and
+the attack previews (cached on what they read), and the GM's view. Prints milliseconds per action,
 the best and the median of ``--repeat`` runs of ``--actions`` actions (the best is the steadier
 figure on a shared machine).
 
@@ -17,6 +17,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,10 +43,13 @@ def main() -> None:
         for seat in seats:
             d = service.drawn(
                 table, "player", seat,
-                lambda v, seat=seat: draw_table(v, seat, service.memo(table, v["version"])),
+                lambda v, seat=seat: draw_table(
+                    v, seat, partial(service.drawing, table, v["version"], "card")
+                ),
             )  # fmt: skip
-            visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
-            d["attacks"] = attacks_html(service.previews(table, seat, visible), d["view"])
+            v = d["view"]
+            visible = [c["id"] for c in v["combatants"] if c["foe"]]
+            service.drawn_previews(table, v["version"], seat, visible, partial(attacks_html, v=v))
         service.drawn(table, "gm", None, lambda v: {"view": v})
 
     for _ in range(5):  # warm up

@@ -14,6 +14,8 @@ process (never run the server with ``--num-procs``): ``get_service()`` makes the
 - Players join a table with its join code (``find_by_code``); every command a page sends goes
   through ``Table.apply`` with the role and seat the page's own server-side state holds, so every
   permission is checked by the table whatever a browser sends.
+- One ``DrawCache``: what the pages draw (views, HTML, attack previews), made once per table
+  version and shared; the pages read it through ``drawn``, ``drawing`` and ``drawn_previews``.
 
 No Panel import: the pages bind to a table through ``views.combat_session.TableSession``.
 """
@@ -29,18 +31,12 @@ import sys
 import threading
 import time
 import weakref
-from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from tb_playground.models import Encounter, roster
 from tb_playground.table import Table, TableStore
 from tb_playground.table.previews import attack_previews
-
-#: How many (table, version, seat) attack previews the service keeps.
-PREVIEW_CACHE = 256
-
-#: How many (table, role, seat) drawings the service keeps (the newest version of each).
-DRAWN_CACHE = 512
 
 #: Seconds after the last page closed before freed heap is handed back to the system.
 TRIM_DELAY = 3.0
@@ -76,8 +72,96 @@ def _server_address(argv: list[str]) -> str:
     return f"{host}:{port}"
 
 
+#: Parts of the drawing cache keyed by what they read rather than by the version: a newer
+#: version takes over, on first use, an entry one of its ``CARRIED_FOR`` previous drawn
+#: versions held (two: a switch turned on and off again, such as "Share foes' numbers", finds
+#: the log lines of the version before).
+CARRIED = frozenset({"log lines", "previews"})
+CARRIED_FOR = 2
+
+
+class _Carried(dict):
+    """A part whose keys hold across versions: a miss looks in the previous versions' parts."""
+
+    __slots__ = ("previous",)
+
+    def __init__(self, previous: dict | None = None):
+        super().__init__()
+        self.previous = previous
+
+    def __missing__(self, key):
+        if self.previous is None:
+            raise KeyError(key)
+        value = self[key] = self.previous[key]
+        return value
+
+
+class DrawCache:
+    """What the pages draw, once per table version, shared by every page (note 0009).
+
+    An entry is keyed by (table, version, what, key): ``what`` names the part ("page" for a
+    seat's view and HTML, "card", "previews", "log lines", ...), ``key`` the entry in it. One
+    rule lets go: a table keeps the entries of its newest drawn version only. Drawing a newer
+    version drops the older ones', except that an entry of a ``CARRIED`` part (a log line, the
+    attack previews of an unchanged attacker and targets: keyed on what they read) passes to
+    the newer version the first time it is asked for there, if one of the ``CARRIED_FOR``
+    versions before held it. ``forget`` drops every entry of the tables no page shows. Asked
+    for an older version than the kept one, a part is a fresh dict kept by no one.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._tables: dict[str, tuple[int, dict[str, dict]]] = {}
+
+    def part(self, table: str, version: int, what: str) -> dict:
+        """The dict of ``what`` for ``table`` at ``version``, to read and fill."""
+        known, parts = self._tables.get(table, (-1, {}))  # the common case, without the lock
+        if known == version and what in parts:
+            return parts[what]
+        with self._lock:
+            known, parts = self._tables.get(table, (-1, {}))
+            if version < known:
+                return _Carried() if what in CARRIED else {}
+            if version > known:
+                older, parts = parts, {}
+                for name in CARRIED & older.keys():
+                    parts[name] = last = _Carried(older[name])
+                    for _ in range(CARRIED_FOR):  # no longer chain than that
+                        last = last.previous
+                        if last is None:
+                            break
+                    else:
+                        last.previous = None
+                self._tables[table] = (version, parts)
+            found = parts.get(what)
+            if found is None:
+                found = parts[what] = _Carried() if what in CARRIED else {}
+            return found
+
+    def get(self, table: str, version: int, what: str, key, make: Callable | None = None):
+        """The entry ``key`` of ``what``: kept, else ``make()`` kept (None with no ``make``)."""
+        part = self.part(table, version, what)
+        try:
+            return part[key]
+        except KeyError:
+            if make is None:
+                return None
+        return part.setdefault(key, make())
+
+    def forget(self, keep: set[str]) -> None:
+        """Drop every entry of the tables not in ``keep``."""
+        with self._lock:
+            for name in [n for n in self._tables if n not in keep]:
+                del self._tables[name]
+
+    def tables(self) -> dict[str, int]:
+        """The tables with entries, and the version kept of each (tests)."""
+        with self._lock:
+            return {name: version for name, (version, _) in self._tables.items()}
+
+
 class CombatService:
-    """The tables, the GM key and the attack-preview cache of one server process.
+    """The tables, the GM key and the drawing cache of one server process.
 
     Parameters
     ----------
@@ -93,9 +177,9 @@ class CombatService:
         self.key_from_env = bool(given)
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
-        self._previews: OrderedDict = OrderedDict()
-        self._memos: dict = {}  # table name -> (version, memo)
-        self._drawn: OrderedDict = OrderedDict()
+        #: What the pages draw, per table version (read through ``drawn``, ``drawing``,
+        #: ``previews`` and ``view``).
+        self.cache = DrawCache()
         #: The pages' live table bindings (weakly held; for tests, benchmarks and counts).
         self.sessions: weakref.WeakSet = weakref.WeakSet()
         self._trim_timer: threading.Timer | None = None
@@ -145,25 +229,14 @@ class CombatService:
                 self._trim_timer = None
 
     def forget_unwatched(self) -> None:
-        """Drop what was drawn for tables and seats no open page shows any more.
+        """Drop what was drawn for the tables no open page shows any more.
 
-        The caches hold the newest view and HTML of each seat, the attack previews and each
-        table's log lines. Made while many pages were open, they would outlive those pages
-        scattered through the heap, and keep the memory the pages freed from going back to the
-        system. The next page to open draws again (a few ms).
+        Made while many pages were open, the drawings would outlive those pages scattered
+        through the heap, and keep the memory the pages freed from going back to the system.
+        The next page to open draws again (a few ms). A table some page shows keeps its newest
+        version's drawings, which its next version replaces.
         """
-        watched = {(s.table.name, s.role, s.seat) for s in list(self.sessions) if not s.closed}
-        tables = {name for name, _, _ in watched}
-        with self._lock:
-            for key in [k for k in self._drawn if k not in watched]:
-                del self._drawn[key]
-            for key in [k for k in self._previews if k[0] not in tables]:
-                del self._previews[key]
-            for name in [n for n in self._memos if n not in tables]:
-                del self._memos[name]
-        for table in self.store.open_tables():
-            if table.name not in tables:
-                table.forget_drawn()
+        self.cache.forget({s.table.name for s in list(self.sessions) if not s.closed})
 
     # -- the GM key ----------------------------------------------------------------------------
 
@@ -219,46 +292,38 @@ class CombatService:
                 return table
         return None
 
-    def drawn(self, table: Table, role: str, seat: str | None, draw) -> dict:
+    def view(self, table: Table, role: str, seat: str | None = None) -> dict:
+        """``Table.view_for(role, seat)`` with the drawing cache's log lines and shared views.
+
+        Plain data, partly shared with other pages' views: read-only.
+        """
+        name = table.name
+        return table.view_for(
+            role, seat, lambda version, what: self.cache.part(name, version, what)
+        )
+
+    def drawn(self, table: Table, role: str, seat: str | None, draw: Callable) -> dict:
         """What ``draw(view)`` makes of the table as ``role`` and ``seat`` see it, now.
 
         Every page of the same role and seat shows the same thing, so the view and its HTML
         are made once per table version and shared: the first page to refresh after a change
-        calls ``draw(Table.view_for(role, seat))``, the others get the same dict (plain data
-        and strings, never a Bokeh model; treat it as read-only). Only the newest version of
-        each (table, role, seat) is kept.
+        calls ``draw(self.view(table, role, seat))``, the others get the same dict (plain data
+        and strings, never a Bokeh model; read-only).
         """
-        key = (table.name, role, seat)
-        with self._lock:
-            hit = self._drawn.get(key)
-        if hit is not None and hit["view"]["version"] == table.version:
-            return hit
-        made = draw(table.view_for(role, seat))
-        with self._lock:
-            old = self._drawn.get(key)
-            if old is None or old["view"]["version"] <= made["view"]["version"]:
-                self._drawn[key] = made
-                self._drawn.move_to_end(key)
-            while len(self._drawn) > DRAWN_CACHE:
-                self._drawn.popitem(last=False)
-        return made
+        kept = self.cache.get(table.name, table.version, "page", (role, seat))
+        if kept is not None:
+            return kept
+        made = draw(self.view(table, role, seat))
+        version = made["view"]["version"]  # a page that drew the same meanwhile: its dict
+        return self.cache.get(table.name, version, "page", (role, seat), lambda: made)
 
-    def memo(self, table: Table, version: int) -> dict:
-        """A dict for what holds for ``table`` at ``version`` only.
+    def drawing(self, table: Table, version: int, what: str, key, draw: Callable | None = None):
+        """``draw()``, made once for (``what``, ``key``) at ``version`` of ``table`` and shared.
 
-        The cards every player and spectator draws alike (those of the combatants not their
-        own seat) and the attack previews' cache keys. The newest version's is kept, and
-        dropped with the other caches once no page shows the table; asked for an older
-        version, a fresh dict (kept by no one).
+        The cards every player and spectator draws alike, for instance (those of the
+        combatants not their own seat). With no ``draw``, the kept drawing or None.
         """
-        with self._lock:
-            known, memo = self._memos.get(table.name, (-1, None))
-            if version == known:
-                return memo
-            memo = {}
-            if version > known:
-                self._memos[table.name] = (version, memo)
-            return memo
+        return self.cache.get(table.name, version, what, key, draw)
 
     def previews(
         self, table: Table, seat: str, visible: list[str], compute: bool = True
@@ -270,24 +335,37 @@ class CombatService:
         declaration, another combatant's hit) costs every player page nothing. With
         ``compute=False`` a preview not in the cache is None rather than computed.
         """
-        asked = ("preview key", seat, tuple(visible))
-        key = self.memo(table, table.version).get(asked)  # the same until the table changes
-        if key is None:
+        asked = (seat, tuple(visible))
+        version = table.version
+        key = self.cache.get(table.name, version, "preview keys", asked)
+        if key is None:  # the same until the table changes
             state = table.state_of([seat, *visible])
-            key = (table.name, seat, _preview_key(state, seat, visible))
-            self.memo(table, state["version"])[asked] = key
-        with self._lock:
-            if key in self._previews:
-                self._previews.move_to_end(key)
-                return self._previews[key]
-        if not compute:
-            return None
-        found = attack_previews(table.state, seat, visible)
-        with self._lock:
-            self._previews[key] = found
-            while len(self._previews) > PREVIEW_CACHE:
-                self._previews.popitem(last=False)
-        return found
+            version = state["version"]
+            key = self.cache.get(table.name, version, "preview keys", asked,
+                                 lambda: (seat, _preview_key(state, seat, visible)))  # fmt: skip
+        make = (lambda: attack_previews(table.state, seat, visible)) if compute else None
+        return self.cache.get(table.name, version, "previews", key, make)
+
+    def drawn_previews(
+        self,
+        table: Table,
+        version: int,
+        seat: str,
+        visible: list[str],
+        draw: Callable[[list[dict]], str],
+        compute: bool = True,
+    ) -> str | None:
+        """``draw(previews)`` for ``seat`` at ``version`` (once per version, shared).
+
+        With ``compute=False``, None when neither the drawing nor the previews are known.
+        """
+        html = self.drawing(table, version, "previews drawn", seat)
+        if html is None:
+            previews = self.previews(table, seat, visible, compute)
+            if previews is None:
+                return None
+            html = self.drawing(table, version, "previews drawn", seat, lambda: draw(previews))
+        return html
 
     def encounter_files(self) -> dict[str, Path]:
         """The example encounter files by label (``models.roster``: checkout or package data)."""
@@ -334,4 +412,4 @@ def set_service(service: CombatService | None) -> None:
         _service = service
 
 
-__all__ = ["CombatService", "get_service", "set_service"]
+__all__ = ["CombatService", "DrawCache", "get_service", "set_service"]

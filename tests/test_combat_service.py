@@ -149,30 +149,54 @@ def test_previews_are_cached_on_what_they_read(service):
     assert second == attack_previews(table.state, "ronan", foes)
 
 
-def test_caches_of_seats_no_page_shows_are_dropped(service):
-    """What was drawn for a seat goes when its last page closes; a watched seat keeps it."""
+def test_drawings_of_tables_no_page_shows_are_dropped(service):
+    """What was drawn for a table goes when its last page closes; a watched table keeps it."""
     table = service.create("C", two_characters())
     other = service.create("D", two_characters())
     foes = [c["id"] for c in table.view_for("player", "ronan")["combatants"] if c["foe"]]
     watching = TableSession(table, "player", "ronan", lambda: None, doc=None)
-    left = TableSession(table, "player", "the-brick", lambda: None, doc=None)
+    left = TableSession(other, "player", "ronan", lambda: None, doc=None)
     service.sessions.update({watching, left})
     for seat in ("ronan", "the-brick"):
         service.drawn(table, "player", seat, lambda view: {"view": view})
     service.drawn(other, "gm", None, lambda view: {"view": view})
     kept = service.previews(table, "ronan", foes)
     service.previews(other, "ronan", foes)
-    other.view_for("gm")
-    assert other._log_cache  # the log lines of the table nobody shows
+    assert service.cache.part("D", other.version, "log lines")  # the other table's log lines
     left.close()
     service.forget_unwatched()
-    assert list(service._drawn) == [("C", "player", "ronan")]
-    assert [key[0] for key in service._previews] == ["C"]
+    assert service.cache.tables() == {"C": table.version}
+    assert service.drawing(table, table.version, "page", ("player", "ronan"))["view"]
     assert service.previews(table, "ronan", foes, compute=False) is kept
-    assert other._log_cache == {} and table._log_cache
+    assert service.cache.part("C", table.version, "log lines")
+    assert service.previews(other, "ronan", foes, compute=False) is None
     drawn = service.drawn(other, "gm", None, lambda view: {"view": view})  # drawn again
     assert drawn["view"] == other.view_for("gm")
     watching.close()
+    service.forget_unwatched()
+    assert service.cache.tables() == {}
+
+
+def test_a_table_keeps_the_drawings_of_its_newest_version_only(service):
+    """One rule: a newer version drops the older one's drawings; what is keyed on what it
+    reads (log lines, attack previews) passes to the newer version when asked for there."""
+    table = service.create("V", two_characters())
+    foes = [c["id"] for c in table.view_for("player", "ronan")["combatants"] if c["foe"]]
+    v = table.version
+    page = service.drawn(table, "player", "ronan", lambda view: {"view": view})
+    assert service.drawn(table, "player", "ronan", lambda view: {"view": view}) is page
+    previews = service.previews(table, "ronan", foes)
+    table.apply({"type": "note", "text": "x"})
+    again = service.drawn(table, "player", "ronan", lambda view: {"view": view})
+    assert again is not page and again["view"]["version"] == v + 1
+    assert service.drawing(table, v, "page", ("player", "ronan")) is None  # v's: gone
+    assert service.cache.tables() == {"V": v + 1}
+    lines, more = page["view"]["log"], again["view"]["log"]
+    assert len(more) == len(lines) + 1  # the note's line added, the others not made again:
+    assert all(a is b for a, b in zip(lines, more[:-1], strict=True))
+    assert more == table.view_for("player", "ronan")["log"]
+    assert service.previews(table, "ronan", foes, compute=False) is previews
+    assert service.cache.part("V", v, "previews") == {}  # an older version: a fresh dict
 
 
 def test_card_board_sends_only_the_cards_that_changed():
@@ -552,6 +576,8 @@ def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
 
 
 def test_cards_the_seats_share_are_drawn_once_per_version(service, monkeypatch):
+    from functools import partial
+
     from tb_playground.views.table_page import draw_table
 
     table = service.create("Memo", two_characters())
@@ -559,15 +585,16 @@ def test_cards_the_seats_share_are_drawn_once_per_version(service, monkeypatch):
     card = render.card
     monkeypatch.setattr(render, "card", lambda c, phase: drawn.append(c["id"]) or card(c, phase))
     v = table.version
-    ronan = draw_table(table.view_for("player", "ronan"), "ronan", service.memo(table, v))
-    brick = draw_table(table.view_for("player", "the-brick"), "the-brick", service.memo(table, v))
+    cards = partial(service.drawing, table, v, "card")
+    ronan = draw_table(table.view_for("player", "ronan"), "ronan", cards)
+    brick = draw_table(table.view_for("player", "the-brick"), "the-brick", cards)
     assert drawn.count("guard-dog") == 1  # the Brick's page reused Ronan's
     assert ronan["cards"][-1] == brick["cards"][-1] and "Guard dog" in ronan["cards"][-1]
-    assert service.memo(table, v - 1) == {}  # an older version's: not the kept one
-    memo = service.memo(table, v)
-    assert memo and service.memo(table, v) is memo
+    key = ("guard-dog", table.view_for("gm")["phase"])
+    assert service.drawing(table, v - 1, "card", key) is None  # an older version's: not kept
+    assert service.drawing(table, v, "card", key) == ronan["cards"][-1]
     service.forget_unwatched()  # no page shows the table: dropped
-    assert service.memo(table, v) == {}
+    assert service.drawing(table, v, "card", key) is None
 
 
 def test_a_pane_outside_a_refresh_is_set_the_panel_way():

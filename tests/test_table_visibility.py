@@ -13,6 +13,7 @@ import random
 import pytest
 from table_helpers import encounter, new_table, roster, soak7
 
+from tb_playground.service import DrawCache
 from tb_playground.table import view as views
 from tb_playground.table.commands import COMMANDS, FIELDS
 
@@ -67,6 +68,7 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
     rng = random.Random(seed)
     t = _game(tmp_path)
     t.apply({"type": "start"})
+    cache = DrawCache()  # the service's: log lines and shared combatant views per version
     accepted = 0
     for _ in range(400):  # issue 19's commands refuse more random ones: 400 keep > 50 going
         cmd, role, seat = _random_command(rng, t)
@@ -80,7 +82,7 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
             assert t.version == before
         state = t.state
         for viewer, vseat in (("player", "ronan"), ("player", "the-brick"), ("spectator", None)):
-            view = t.view_for(viewer, vseat)
+            view = t.view_for(viewer, vseat, lambda v, what: cache.part(t.name, v, what))
             # Made again from scratch, nothing shared with the other seats' views: the same.
             assert view == views.view_for(state, t.events, viewer, vseat)
             text = json.dumps(view)
@@ -142,11 +144,13 @@ def test_brackets_stay_secret_until_the_reveal(tmp_path):
 
 def test_seats_share_the_views_of_the_others_until_the_next_change(tmp_path):
     t = _game(tmp_path)
-    ronan, brick, watcher = (t.view_for(*who) for who in (
+    cache = DrawCache()
+    memo = lambda v, what: cache.part(t.name, v, what)  # noqa: E731
+    ronan, brick, watcher = (t.view_for(*who, memo) for who in (
         ("player", "ronan"), ("player", "the-brick"), ("spectator", None)))  # fmt: skip
     of = lambda view, cid: next(c for c in view["combatants"] if c["id"] == cid)  # noqa: E731
     assert of(ronan, "opponent") is of(brick, "opponent") is of(watcher, "opponent")
     assert of(ronan, "ronan") is not of(watcher, "ronan")  # a seat's own is its own
     assert of(ronan, "ronan")["you"] and not of(watcher, "ronan")["you"]
     t.apply({"type": "note", "text": "later"})
-    assert of(t.view_for("player", "ronan"), "opponent") is not of(ronan, "opponent")
+    assert of(t.view_for("player", "ronan", memo), "opponent") is not of(ronan, "opponent")

@@ -76,9 +76,6 @@ class Table:
         self._events = events
         self._state = fold(events)
         self._in_force, self._redo = undo_stack(events)
-        self._log_cache: dict = {}
-        #: The version the shared combatant views were made for, and those views.
-        self._shared: tuple[int, dict] = (-1, {})
         self._lock = threading.RLock()
         self._subscribers: dict[int, Callable] = {}
         self._next_handle = 0
@@ -129,28 +126,27 @@ class Table:
                 if cs[i]["kind"] == "character" and not cs[i]["hidden"]
             ]
 
-    def forget_drawn(self) -> None:
-        """Drop the cached log lines (made again by the next ``view_for``)."""
-        with self._lock:
-            self._log_cache.clear()
-            self._shared = (-1, {})
+    def view_for(
+        self, role: str, seat: str | None = None, memo: Callable[[int, str], dict] | None = None
+    ) -> dict:
+        """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered.
 
-    def view_for(self, role: str, seat: str | None = None) -> dict:
-        """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered."""
+        ``memo(version, what)``, if given, returns the dicts this view may reuse and fill
+        (``view.view_for``'s ``cache`` and ``shared``): "log lines" and "combatant views". It
+        is called under the table's lock, with the version the view is made of; the table
+        keeps no drawing of its own (the service's ``DrawCache`` holds them).
+        """
         with self._lock:
             check_sender(self._state, role, seat)
-            if len(self._log_cache) > 50_000:
-                self._log_cache.clear()
-            if self._shared[0] != self._state["version"]:
-                self._shared = (self._state["version"], {})
+            version = self._state["version"]
             return views.view_for(
                 self._state,
                 self._events,
                 role,
                 seat,
                 undo=(bool(self._in_force), bool(self._redo)),
-                cache=self._log_cache,
-                shared=self._shared[1],
+                cache=memo(version, "log lines") if memo else None,
+                shared=memo(version, "combatant views") if memo else None,
             )
 
     def export_party(self) -> list[dict]:

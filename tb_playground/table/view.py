@@ -332,30 +332,16 @@ def view_for(
 ) -> dict:
     """The table as ``role`` may see it (module docstring); JSON-ready.
 
-    ``undo`` is (can undo, can redo) when the caller keeps the stacks; ``cache`` a dict the
-    caller keeps to reuse log lines (keyed by everything a line depends on); ``shared`` a dict
-    the caller empties whenever the state changes, in which every player's and spectator's view
-    shares one dict per combatant not their own (the same for all of them: treat it as
-    read-only).
+    ``undo`` is (can undo, can redo) when the caller keeps the stacks; ``cache`` a dict in
+    which the log is kept (see ``_log``; it may outlive the state); ``shared`` a dict for this
+    state only, in which every player's and spectator's view shares one dict per combatant
+    not their own (the same for all of them: treat it as read-only).
     """
     ids = [cid for cid in state["ids"] if _visible(state, cid, role)]
     combatants = [
         _combatant_for(state, state["combatants"][cid], role, seat, shared) for cid in ids
     ]
     up = state["up"] if state["up"] and _visible(state, state["up"], role) else None
-    log = []
-    hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])
-    context = (role, seat, hidden, state["share_foes"])
-    for event in events[-LOG_LENGTH:]:
-        key = (event["seq"], context)
-        if cache is not None and key in cache:
-            text = cache[key]
-        else:
-            text = _text(state, event, role, seat)
-            if cache is not None:
-                cache[key] = text
-        if text is not None:
-            log.append({"seq": event["seq"], "round": event["round"], "text": text})
     view = {
         "table": state["name"],
         "version": state["version"],
@@ -377,8 +363,8 @@ def view_for(
             for a, b, band in (key.split("|") + [band] for key, band in state["ranges"].items())
             if _visible(state, a, role) and _visible(state, b, role)
         ],
-        "log": log,
-        "fight_over": _fight_over(state, events, role, cache),
+        "log": _log(state, events, role, seat, cache),
+        "fight_over": _fight_over(state, events, role, shared),
     }
     if _sees_all(role):
         if undo is None:
@@ -389,7 +375,7 @@ def view_for(
     return view
 
 
-def _fight_over(state: dict, events: list[dict], role: str, cache: dict | None) -> dict | None:
+def _fight_over(state: dict, events: list[dict], role: str, shared: dict | None) -> dict | None:
     """The fight's end for this viewer: the winner, what each dealt, took and spent.
 
     ``fight_end.summary``; hidden combatants are left out, foes' numbers only if shared.
@@ -397,9 +383,9 @@ def _fight_over(state: dict, events: list[dict], role: str, cache: dict | None) 
     over = state.get("over")
     if not over:
         return None
-    key = ("fight_over", state["version"], role)
-    if cache is not None and key in cache:
-        return cache[key]
+    key = ("fight_over", role)  # ``shared`` holds one state's drawings
+    if shared is not None and key in shared:
+        return shared[key]
     rows = fight_end.summary(
         state,
         events,
@@ -410,9 +396,45 @@ def _fight_over(state: dict, events: list[dict], role: str, cache: dict | None) 
     if winner is not None and not any(r["side"] == winner for r in rows):
         winner = None
     made = {"winner": winner, "round": over["round"], "summary": rows}
-    if cache is not None:
-        cache[key] = made
+    if shared is not None:
+        shared[key] = made
     return made
+
+
+def _log(state: dict, events: list[dict], role: str, seat: str | None, cache: dict | None) -> list:
+    """The view's log: the lines of the last ``LOG_LENGTH`` events this person may see.
+
+    A line depends on its event and on who reads it (role, seat, the hidden combatants, whether
+    the foes' numbers are shared). ``cache[that reader]`` keeps (how many events, the log):
+    a later view of the same reader copies that log, drops the events gone out of the window
+    and adds the lines of the new events only. The log of one view is never changed after.
+    """
+    hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])
+    reader = (role, seat, hidden, state["share_foes"])
+    count = len(events)
+    made = None
+    if cache is not None:
+        try:  # a subscript, not ``get``: the cache may look a miss up elsewhere
+            made = cache[reader]
+        except KeyError:
+            pass
+    if made is not None and made[0] <= count:
+        known, log = made
+        if known == count:
+            return log
+        first = 0
+        while first < len(log) and log[first]["seq"] <= count - LOG_LENGTH:
+            first += 1
+        log = log[first:]
+    else:
+        known, log = 0, []
+    for event in events[max(known, count - LOG_LENGTH) :]:
+        text = _text(state, event, role, seat)
+        if text is not None:
+            log.append({"seq": event["seq"], "round": event["round"], "text": text})
+    if cache is not None:
+        cache[reader] = (count, log)
+    return log
 
 
 def _pending(state: dict, role: str, seat: str | None) -> dict | None:

@@ -14,6 +14,9 @@ anything that seat may not do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 import panel as pn
 
 from tb_playground.formatting import escape
@@ -335,7 +338,9 @@ class TablePage(pn.viewable.Viewer):
             s.table,
             s.role,
             s.seat,
-            lambda view: draw_table(view, s.seat, self.service.memo(s.table, view["version"])),
+            lambda view: draw_table(
+                view, s.seat, partial(self.service.drawing, s.table, view["version"], "card")
+            ),
         )
         v = self.view = d["view"]
         for pane in ("header", "banner", "me", "order", "pending", "log"):
@@ -383,27 +388,27 @@ class TablePage(pn.viewable.Viewer):
         if me is None or not me["attacks"]:
             update(self.attacks, object="")
             return
-        if d.get("attacks") is None:
-            visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
-            previews = self.service.previews(s.table, s.seat, visible, compute=False)
-            if previews is None:
-                doc = pn.state.curdoc
-                if doc is not None and doc.session_context is not None:
-                    doc.add_next_tick_callback(lambda: self._draw_attacks(d))
-                    return
-                previews = self.service.previews(s.table, s.seat, visible)
-            d["attacks"] = attacks_html(previews, d["view"])
-        update(self.attacks, object=d["attacks"])
+        html = self._attacks_html(d["view"], compute=False)
+        if html is None:
+            doc = pn.state.curdoc
+            if doc is not None and doc.session_context is not None:
+                doc.add_next_tick_callback(lambda: self._draw_attacks(d))
+                return
+            html = self._attacks_html(d["view"])
+        update(self.attacks, object=html)
 
     def _draw_attacks(self, d: dict) -> None:
         """The seat's attacks with their odds against each visible foe (a tick later)."""
-        s = self.session
-        if s is None or self.view is not d["view"]:
+        if self.session is None or self.view is not d["view"]:
             return
-        if d.get("attacks") is None:
-            visible = [c["id"] for c in d["view"]["combatants"] if c["foe"]]
-            d["attacks"] = attacks_html(self.service.previews(s.table, s.seat, visible), d["view"])
-        update(self.attacks, object=d["attacks"])
+        update(self.attacks, object=self._attacks_html(d["view"]))
+
+    def _attacks_html(self, v: dict, compute: bool = True) -> str | None:
+        """The "Your attacks" table for the view ``v``, drawn once per version and seat."""
+        s = self.session
+        visible = [c["id"] for c in v["combatants"] if c["foe"]]
+        draw = partial(attacks_html, v=v)
+        return self.service.drawn_previews(s.table, v["version"], s.seat, visible, draw, compute)
 
     def _session_ended(self) -> None:
         self.close()
@@ -423,12 +428,12 @@ def attacks_html(previews: list[dict], v: dict) -> str:
     return f"<div><b>Your attacks</b></div>{table}" if table else ""
 
 
-def draw_table(v: dict, seat: str | None, memo: dict | None = None) -> dict:
+def draw_table(v: dict, seat: str | None, card: Callable | None = None) -> dict:
     """The players' page HTML for the view ``v`` of ``seat`` (shared by every page of it).
 
-    The attack odds are added under "attacks" once known (``TablePage._show_attacks``).
-    ``memo`` (``CombatService.memo``) holds the cards of the combatants not the seat, which
-    are the same for every player and spectator at this version of the table.
+    The attack odds are drawn apart (``TablePage._show_attacks``). ``card(key, draw)``
+    (``CombatService.drawing`` for this table version and "card") draws the cards of the
+    combatants not the seat once for every player and spectator at this version.
     """
     cs = v["combatants"]
     me = next((c for c in cs if c["id"] == seat), None) if seat else None
@@ -454,10 +459,9 @@ def draw_table(v: dict, seat: str | None, memo: dict | None = None) -> dict:
         "banner": f'<div class="banner">{banner}</div>' if banner else "",
         "me": render.card(me, phase) if me else "",
         "order": render.declaration_status(v) + render.order_line(v),
-        "cards": [_shared_card(c, phase, memo) for c in cs if c is not me],
+        "cards": [_shared_card(c, phase, card) for c in cs if c is not me],
         "pending": render.pending(v),
         "log": f"<h3>Dice and events</h3>{render.log(v)}",
-        "attacks": None,
         "distracted": (
             '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
             "to hold your action together.</div>"
@@ -467,15 +471,11 @@ def draw_table(v: dict, seat: str | None, memo: dict | None = None) -> dict:
     }
 
 
-def _shared_card(c: dict, phase: str, memo: dict | None) -> str:
+def _shared_card(c: dict, phase: str, card: Callable | None) -> str:
     """``render.card``, drawn once per table version for the seats that share it."""
-    if memo is None:
+    if card is None:
         return render.card(c, phase)
-    key = ("card", c["id"], phase)
-    html = memo.get(key)
-    if html is None:
-        html = memo[key] = render.card(c, phase)
-    return html
+    return card((c["id"], phase), lambda: render.card(c, phase))
 
 
 def table_page(service: CombatService | None = None) -> pn.Template:
