@@ -22,6 +22,7 @@ from tb_playground.models.ruleset import (
     SWITCHES,
     VARIANT_SWITCHES,
     Ruleset,
+    add_switches,
 )
 from tb_playground.models.switches import (
     ROLL_OVER_DRAFT,
@@ -40,6 +41,7 @@ FAKE = Switch(
     name="fake_switch",
     group="variant",
     sentence="A made-up reading holds.",
+    doc="A made-up reading, for the test.",
     label="Made-up reading",
     title="A made-up reading",
     source=("002", "A Made-Up Heading", "words nobody wrote"),
@@ -47,12 +49,6 @@ FAKE = Switch(
     inputs=("Element", None, None),
     fights_note="The fight simulator does not play made-up readings.",
 )
-
-
-class FakeRuleset(Ruleset):
-    """A Ruleset with the fake switch as a parameter, as a real new switch would have."""
-
-    fake_switch = param.Boolean(default=False, doc="A made-up reading, for the test.")
 
 
 @pytest.fixture
@@ -74,6 +70,10 @@ def test_the_list_names_the_rulesets_boolean_parameters_in_order():
 
 
 def test_a_new_switch_shows_everywhere(fake_switch):
+    # The Ruleset: a parameter made from the record alone, off by default, with its doc.
+    FakeRuleset = add_switches(type("FakeRuleset", (Ruleset,), {}))  # noqa: N806 - a class
+    assert FakeRuleset.param["fake_switch"].doc == fake_switch.doc
+    assert FakeRuleset().fake_switch is False and "fake_switch" not in Ruleset.param
     # The badge: the sentence, once the Ruleset has the switch on.
     assert fake_switch.sentence in badge_text(FakeRuleset(fake_switch=True))
     assert fake_switch.sentence not in badge_text(FakeRuleset())

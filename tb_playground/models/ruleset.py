@@ -11,16 +11,15 @@ Every engine call a switch touches takes it as an argument; the properties below
 switches into those arguments (``boost_timing`` for ``damage_distribution``, ``never_moira``
 for ``attack_elements`` and ``attack_to_hit``, ``vitals_002`` for ``vital_step`` and
 ``ki_recovery``, ``tier_args`` for ``tier_rules``, ``rest_args`` for the rests...).
-``switches_on_text`` says which are on in plain words, for pages. Each switch's words (its
-sentence, labels, source) are in ``models/switches.py``; a test checks that its list and the
-Boolean parameters here name the same switches.
+``switches_on_text`` says which are on in plain words, for pages. Each switch is written once, in
+``models/switches.py``: its Boolean parameter here is made from that record (``add_switches``).
 """
 
 from __future__ import annotations
 
 import param
 
-from .switches import SWITCH_SENTENCES, switch_names
+from .switches import SWITCH_LIST, SWITCH_SENTENCES, switch_names
 
 #: The two dice systems (RULES.md, first table).
 SYSTEMS = ("20 Below", "roll-over draft")
@@ -46,88 +45,6 @@ class Ruleset(param.Parameterized):
         objects=list(SYSTEMS),
         doc="20 Below: 2d10 at or under Element + Difficulty. Roll-over draft (rules/003): "
         "2d10 + Skill Rating at or over a DC, stacking re-roll Advantage; a separate system.",
-    )
-    gift_check_ki_plus_stamina = param.Boolean(
-        default=False,
-        doc="Variant 002 (RULES.md, Core Roll: Gift Check): a Gift Check's TN is current Ki + "
-        "Stamina instead of current Ki.",
-    )
-    never_moira = param.Boolean(
-        default=False,
-        doc="Variant 002 (RULES.md, Attacks): Moira carries no attack at all. Default: never a "
-        "Physical one, but Social and Mental ones readily.",
-    )
-    boosts_before_roll = param.Boolean(
-        default=False,
-        doc="Variant 002 (RULES.md, Attacks: Ki boost): boosted dice are chosen before the roll. "
-        "Default: roll first, then boost the dice worth it.",
-    )
-    vitals_002 = param.Boolean(
-        default=False,
-        doc="Variant 002 (RULES.md, Vitals): Poise stops at 0; Ki cannot prevent a Poise hit; "
-        "at 0 Poise, 1 Ki refills it to full.",
-    )
-    ki_pool_from_sub_stats = param.Boolean(
-        default=False,
-        doc="Variant 002 (RULES.md, Vitals): Ki pool = 2 x average(Soak, Initiative, Ferocity, "
-        "Stamina, Atropos). Default: strongest Element + 8.",
-    )
-    short_rest_half_klotho = param.Boolean(
-        default=False,
-        doc="Variant 002 (RULES.md, Vitals): a Short Rest gives half Klotho, rounded up. "
-        "Default: Klotho, minimum 1.",
-    )
-    fate_spends_stamina_only = param.Boolean(
-        default=False,
-        doc="Variant 002 (rules/002 'How Does Fate Work?'): Stamina counted Fate Token spends "
-        "per Scene. Default (rules/004): Stamina + 1.",
-    )
-    death_at_negative_health = param.Boolean(
-        default=False,
-        doc="Variant 002 (rules/002 'What Happens to My Health?'): dead at or below the "
-        "negative Health sub-stat. Default (rules/000, 004): at -maximum, the bottom.",
-    )
-
-    slow_called_shot_advantage = param.Boolean(
-        default=False,
-        doc="Variant 002 ('How Do Action Brackets Work?', 'How Do Called Shots Work?': the Slow "
-        "Bracket 'allows called shots and gets Advantage on the attack'): a Called Shot, made "
-        "in the Slow Bracket, also has Advantage. Default (rules/000): a Slow action is Aim "
-        "(Advantage) or a Called Shot, not both.",
-    )
-    advantage_from_expert = param.Boolean(
-        default=False,
-        doc="Variant 002 ('What Are Advantage and Disadvantage?': 'an Expert or Master Skill "
-        "Training Tier'): a tier's own Advantage starts at Expert, so an Adept rolls plainly. "
-        "Default (rules/000, 004): from Adept. Engine argument of tier_rules and check_odds.",
-    )
-    below_zero_heals_per_rest = param.Boolean(
-        default=False,
-        doc="Variant 002 ('What Happens to My Health?': 'If you're already below 0 ... 1 Health "
-        "Level per rest, Short or Full'): below 0 Health each rest of either kind heals one "
-        "level. Default (rules/000 'Harm and Recovery', 004): a Short Rest heals nothing "
-        "below 0, a Full Night's Rest one level.",
-    )
-    flustered_shaken_off = param.Boolean(
-        default=False,
-        doc="Variant 002 ('What Happens to My Poise?': 'spend an action to roll Presence "
-        "against a Difficulty to shake it off early'): an action rolling Presence against a "
-        "Difficulty ends Flustered on a success. Default (rules/000, 004): Flustered lasts "
-        "until the Scene ends.",
-    )
-    criticals_outrank = param.Boolean(
-        default=False,
-        doc="Reading of rules/000 'Opposed Rolls' (silent on criticals): when both succeed, a "
-        "critical success beats any ordinary success whatever the margins. Default: a "
-        "critical's margin is its TN minus its kept total, like any success (a critical at TN "
-        "8 with a kept 2 is 6 under). Engine argument of contest/opposed_odds.",
-    )
-
-    deception_water = param.Boolean(
-        default=False,
-        doc="Reading of rules/004 ('Water carries Deception'): Deception's home Element is "
-        "Water. Default (rules/000 'Which Skill, and Which Element'): Fire, with the other "
-        "Social Skills. Argument of skills.home_element.",
     )
 
     @property
@@ -195,3 +112,18 @@ class Ruleset(param.Parameterized):
     def roll_over_draft(cls) -> Ruleset:
         """The rules/003 roll-over draft."""
         return cls(name="Roll-over draft (rules/003)", system="roll-over draft")
+
+
+def add_switches(cls: type[Ruleset]) -> type[Ruleset]:
+    """Give ``cls`` an off-by-default Boolean for each switch of ``SWITCH_LIST`` it lacks.
+
+    The parameter's help text is the switch's ``doc``; a switch added to the list becomes a
+    parameter of a Ruleset made after it (``add_switches(type("R", (Ruleset,), {}))``).
+    """
+    for switch in SWITCH_LIST:
+        if switch.name not in cls.param:
+            cls.param.add_parameter(switch.name, param.Boolean(default=False, doc=switch.doc))
+    return cls
+
+
+add_switches(Ruleset)

@@ -34,6 +34,9 @@ class Switch:
         rules/002's reading, a reading of 000/004, or the rules/003 system.
     sentence : str
         What is true when it is on, as a page shows it ("Deception rolls Water, not Fire.").
+    doc : str
+        The help text of its ``Ruleset`` parameter: the reading, the default it replaces, and
+        the engine argument it sets.
     label : str
         A few words for the sheet's checkbox.
     title : str
@@ -63,8 +66,11 @@ class Switch:
     fights: str = "none"
     fights_note: str = ""
     source_note: str = ""
+    doc: str = ""
 
     def __post_init__(self) -> None:
+        if self.group != "system" and not self.doc:
+            raise ValueError(f"{self.name}: a switch needs the doc of its Ruleset parameter")
         if self.group not in GROUPS:
             raise ValueError(f"group must be one of {GROUPS}, got {self.group!r}")
         if self.fights not in FIGHTS:
@@ -90,6 +96,10 @@ SWITCH_LIST: list[Switch] = [
         name="gift_check_ki_plus_stamina",
         group="variant",
         sentence="A Gift Check's target is Ki plus Stamina.",
+        doc=(
+            "Variant 002 (RULES.md, Core Roll: Gift Check): a Gift Check's TN is current Ki + "
+            "Stamina instead of current Ki."
+        ),
         label="Gift Check TN is Ki + Stamina",
         title="Gift Check against Ki + Stamina",
         source=(
@@ -106,6 +116,10 @@ SWITCH_LIST: list[Switch] = [
         name="never_moira",
         group="variant",
         sentence="Moira never carries an attack.",
+        doc=(
+            "Variant 002 (RULES.md, Attacks): Moira carries no attack at all. Default: never a "
+            "Physical one, but Social and Mental ones readily."
+        ),
         label="Moira never attacks",
         title="Moira never attacks",
         source=(
@@ -122,6 +136,10 @@ SWITCH_LIST: list[Switch] = [
         name="boosts_before_roll",
         group="variant",
         sentence="Ki boosts are chosen before the damage dice are rolled.",
+        doc=(
+            "Variant 002 (RULES.md, Attacks: Ki boost): boosted dice are chosen before the roll. "
+            "Default: roll first, then boost the dice worth it."
+        ),
         label="Ki boosts chosen before the roll",
         title="Ki boosts chosen before the roll",
         source=(
@@ -138,6 +156,10 @@ SWITCH_LIST: list[Switch] = [
         name="vitals_002",
         group="variant",
         sentence="Poise stops at 0, Ki cannot stop a Poise hit, and 1 Ki refills Poise at 0.",
+        doc=(
+            "Variant 002 (RULES.md, Vitals): Poise stops at 0; Ki cannot prevent a Poise hit; at "
+            "0 Poise, 1 Ki refills it to full."
+        ),
         label="Poise stops at 0; Ki refills it",
         title="Poise stops at 0 (the Q&A's Vitals)",
         source=("002", "What Happens to My Poise?", "Poise can't go below 0"),
@@ -151,6 +173,10 @@ SWITCH_LIST: list[Switch] = [
         name="ki_pool_from_sub_stats",
         group="variant",
         sentence="The Ki pool is twice the average of five sub-stats.",
+        doc=(
+            "Variant 002 (RULES.md, Vitals): Ki pool = 2 x average(Soak, Initiative, Ferocity, "
+            "Stamina, Atropos). Default: strongest Element + 8."
+        ),
         label="Ki pool from sub-stats",
         title="Ki pool from five sub-stats",
         source=(
@@ -167,6 +193,10 @@ SWITCH_LIST: list[Switch] = [
         name="short_rest_half_klotho",
         group="variant",
         sentence="A Short Rest gives back half Klotho in Ki.",
+        doc=(
+            "Variant 002 (RULES.md, Vitals): a Short Rest gives half Klotho, rounded up. Default:"
+            " Klotho, minimum 1."
+        ),
         label="Short Rest: half Klotho",
         title="Short Rest gives half Klotho in Ki",
         source=(
@@ -182,6 +212,10 @@ SWITCH_LIST: list[Switch] = [
         name="fate_spends_stamina_only",
         group="variant",
         sentence="Fate Tokens spent per Scene: Stamina.",
+        doc=(
+            "Variant 002 (rules/002 'How Does Fate Work?'): Stamina counted Fate Token spends per"
+            " Scene. Default (rules/004): Stamina + 1."
+        ),
         label="Fate spends per Scene: Stamina",
         title="Fate spends per Scene: Stamina",
         source=("002", "How Does Fate Work?", "your Stamina score sets that cap"),
@@ -193,6 +227,10 @@ SWITCH_LIST: list[Switch] = [
         name="death_at_negative_health",
         group="variant",
         sentence="Death comes at the negative Health sub-stat.",
+        doc=(
+            "Variant 002 (rules/002 'What Happens to My Health?'): dead at or below the negative "
+            "Health sub-stat. Default (rules/000, 004): at -maximum, the bottom."
+        ),
         label="Dead at -Health sub-stat",
         title="Death at the negative Health sub-stat",
         source=(
@@ -210,6 +248,12 @@ SWITCH_LIST: list[Switch] = [
         name="slow_called_shot_advantage",
         group="variant",
         sentence="A Slow Called Shot also has Advantage.",
+        doc=(
+            "Variant 002 ('How Do Action Brackets Work?', 'How Do Called Shots Work?': the Slow "
+            "Bracket 'allows called shots and gets Advantage on the attack'): a Called Shot, made"
+            " in the Slow Bracket, also has Advantage. Default (rules/000): a Slow action is Aim "
+            "(Advantage) or a Called Shot, not both."
+        ),
         label="Slow Called Shot has Advantage",
         title="Slow Called Shot with Advantage",
         source=(
@@ -225,6 +269,11 @@ SWITCH_LIST: list[Switch] = [
         name="advantage_from_expert",
         group="variant",
         sentence="Training gives Advantage from Expert, not from Adept.",
+        doc=(
+            "Variant 002 ('What Are Advantage and Disadvantage?': 'an Expert or Master Skill "
+            "Training Tier'): a tier's own Advantage starts at Expert, so an Adept rolls plainly."
+            " Default (rules/000, 004): from Adept. Engine argument of tier_rules and check_odds."
+        ),
         label="Tier Advantage from Expert",
         title="Training Advantage from Expert",
         source=(
@@ -241,6 +290,12 @@ SWITCH_LIST: list[Switch] = [
         name="below_zero_heals_per_rest",
         group="variant",
         sentence="Below 0 Health, any rest, Short or Full, heals one level.",
+        doc=(
+            "Variant 002 ('What Happens to My Health?': 'If you're already below 0 ... 1 Health "
+            "Level per rest, Short or Full'): below 0 Health each rest of either kind heals one "
+            "level. Default (rules/000 'Harm and Recovery', 004): a Short Rest heals nothing "
+            "below 0, a Full Night's Rest one level."
+        ),
         label="Below 0: any rest heals 1",
         title="Below 0, every rest heals a level",
         source=(
@@ -256,6 +311,12 @@ SWITCH_LIST: list[Switch] = [
         name="flustered_shaken_off",
         group="variant",
         sentence="Rolling Presence against a Difficulty can end Flustered early.",
+        doc=(
+            "Variant 002 ('What Happens to My Poise?': 'spend an action to roll Presence against "
+            "a Difficulty to shake it off early'): an action rolling Presence against a "
+            "Difficulty ends Flustered on a success. Default (rules/000, 004): Flustered lasts "
+            "until the Scene ends."
+        ),
         label="Presence roll ends Flustered",
         title="Flustered can be shaken off",
         source=(
@@ -271,6 +332,12 @@ SWITCH_LIST: list[Switch] = [
         name="criticals_outrank",
         group="reading",
         sentence="In an opposed roll a critical beats any ordinary success.",
+        doc=(
+            "Reading of rules/000 'Opposed Rolls' (silent on criticals): when both succeed, a "
+            "critical success beats any ordinary success whatever the margins. Default: a "
+            "critical's margin is its TN minus its kept total, like any success (a critical at TN"
+            " 8 with a kept 2 is 6 under). Engine argument of contest/opposed_odds."
+        ),
         label="Opposed: a critical beats any success",
         title="Criticals outrank in opposed rolls",
         source=(
@@ -288,6 +355,11 @@ SWITCH_LIST: list[Switch] = [
         name="deception_water",
         group="reading",
         sentence="Deception rolls Water, not Fire.",
+        doc=(
+            "Reading of rules/004 ('Water carries Deception'): Deception's home Element is Water."
+            " Default (rules/000 'Which Skill, and Which Element'): Fire, with the other Social "
+            "Skills. Argument of skills.home_element."
+        ),
         label="Deception rolls Water",
         title="Deception rolls Water",
         source=("004", "Social Attacks", "Water carries Deception."),
