@@ -24,6 +24,9 @@ from nbclient import NotebookClient
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NOTEBOOKS = sorted(p.name for p in EXAMPLES.glob("*.ipynb"))
 PANEL_MIME = "application/vnd.holoviews_exec.v0+json"
+#: The kernelspec as JupyterLab writes it for the python3 kernel: with any other, opening a
+#: lesson rewrites it and marks the lesson modified.
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 TEXT_MIMES = ("text/plain", "text/html")
 
 pytestmark = pytest.mark.notebook
@@ -177,6 +180,11 @@ def test_saved_outputs_match_a_fresh_run(name):
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
+def test_saved_with_jupyterlabs_kernelspec(name):
+    assert nbformat.read(EXAMPLES / name, as_version=4).metadata.kernelspec == KERNELSPEC
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
 def test_lessons_speak_plainly(name):
     nb = run(name)
     assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
@@ -252,5 +260,6 @@ if __name__ == "__main__":
         executed = execute(notebook)
         for cell in executed.cells:
             cell.metadata.pop("execution", None)  # timestamps: noise in every diff
+        executed.metadata.kernelspec = KERNELSPEC
         nbformat.write(executed, EXAMPLES / notebook)
         print("saved", notebook, "with its outputs")
