@@ -1,6 +1,10 @@
 """Panel components (``pn.viewable.Viewer``) built on the models. No maths here."""
 
+from .notebook import inline_updates
 from .odds_playground import OddsPlayground, odds_page
+
+# A notebook run offline (pn.extension(inline=True)) keeps every update's stylesheets local.
+inline_updates()
 
 __all__ = ["OddsPlayground", "odds_page"]
 
