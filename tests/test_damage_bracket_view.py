@@ -36,3 +36,29 @@ def test_bracket_selector_has_plain_labels_and_drives_the_fight():
     assert explorer.attack.slow_action == "aim"  # a Slow round's empowered attack
     explorer.attack.slow_action = "none"
     assert widget.value == "fast"
+
+
+def test_changing_choices_survive_the_browsers_echo_of_the_labels():
+    """Social narrows the dice sources; in a notebook BokehJS sends the new labels back.
+
+    The echo must change nothing (it used to replace the options by their labels, set the
+    value to None and loop until RecursionError, issue 22).
+    """
+    explorer = DamageExplorer()
+    widgets = {
+        name: w
+        for w in explorer.controls.objects
+        if isinstance(w, pn.widgets.RadioButtonGroup)
+        for name in ("kind", "dice-source", "approach")
+        if f"dmg-{name}" in w.css_classes
+    }
+    explorer.controls.get_root()  # models exist, as in a notebook output
+    for kind in ("social", "mental", "physical", "social"):
+        widgets["kind"].value = kind
+        for name, attribute in [("dice-source", "dice_source"), ("approach", "approach")]:
+            widget = widgets[name]
+            shown = dict(widget.options)
+            widget._process_events({"labels": list(shown)})  # the browser's echo
+            assert dict(widget.options) == shown
+            assert widget.value == getattr(explorer.attack, attribute)
+            assert widget.value in shown.values()

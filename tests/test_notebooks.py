@@ -24,7 +24,16 @@ from nbclient import NotebookClient
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NOTEBOOKS = sorted(p.name for p in EXAMPLES.glob("*.ipynb"))
 PANEL_MIME = "application/vnd.holoviews_exec.v0+json"
+#: The kernelspec as JupyterLab writes it for the python3 kernel: with any other, opening a
+#: lesson rewrites it and marks the lesson modified.
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 TEXT_MIMES = ("text/plain", "text/html")
+#: Panel's loader output: with pn.extension(inline=True) it holds all of Panel's and Bokeh's
+#: JavaScript (about 3 MB, twice). A saved lesson never runs it (an untrusted notebook's
+#: widgets stay empty until their cell runs), so the save routine keeps the output but not
+#: the bundle, and a lesson stays a few hundred KB.
+LOAD_MIMES = ("application/vnd.holoviews_load.v0+json", "application/javascript")
+MAX_SAVED_BYTES = 600_000
 
 pytestmark = pytest.mark.notebook
 
@@ -177,6 +186,28 @@ def test_saved_outputs_match_a_fresh_run(name):
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
+def test_saved_lessons_stay_small(name):
+    size = (EXAMPLES / name).stat().st_size
+    assert size < MAX_SAVED_BYTES, f"{name}: {size} bytes; re-save it with this file's routine"
+
+
+def without_bundles(nb) -> nbformat.NotebookNode:
+    """The notebook with the JavaScript of Panel's loader outputs left out (``LOAD_MIMES``)."""
+    for out in outputs(nb):
+        data = out.get("data", {})
+        if LOAD_MIMES[0] in data:
+            for mime in LOAD_MIMES:
+                if mime in data:
+                    data[mime] = ""
+    return nb
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_saved_with_jupyterlabs_kernelspec(name):
+    assert nbformat.read(EXAMPLES / name, as_version=4).metadata.kernelspec == KERNELSPEC
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
 def test_lessons_speak_plainly(name):
     nb = run(name)
     assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
@@ -252,5 +283,6 @@ if __name__ == "__main__":
         executed = execute(notebook)
         for cell in executed.cells:
             cell.metadata.pop("execution", None)  # timestamps: noise in every diff
-        nbformat.write(executed, EXAMPLES / notebook)
+        executed.metadata.kernelspec = KERNELSPEC
+        nbformat.write(without_bundles(executed), EXAMPLES / notebook)
         print("saved", notebook, "with its outputs")

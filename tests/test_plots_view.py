@@ -24,7 +24,7 @@ from tb_playground.views import OddsPlayground
 from tb_playground.views.damage_explorer import DamageExplorer
 from tb_playground.views.damage_plots import _cell_text, grid_plot, levels_plot
 from tb_playground.views.odds_playground import HEADLINE, _headline_html, _worth_html
-from tb_playground.views.plots import distribution_plot
+from tb_playground.views.plots import curves_plot, distribution_plot
 
 hv.extension("bokeh")
 
@@ -201,3 +201,18 @@ def test_a_refused_attack_says_what_the_charts_show():
     view = DamageExplorer()
     view.attack.attacker_exhausted = 5
     assert "No attack" in view._stats.object and "as it would go" in view._stats.object
+
+
+def test_the_curves_keep_their_styles_whatever_the_roll():
+    """Only data moves when the roll type changes: a style changed inside a DynamicMap comes
+    back from BokehJS in a notebook as a value Bokeh refuses (issue 22, line_width)."""
+    styles, bands = [], {}
+    for current in (-1, 0, 1):
+        overlay = curves_plot((2, False, current))
+        styles.append([(el.label, _opts(el)) for el in overlay])
+        band, *curves = overlay
+        bands[current] = band.dimension_values(1)
+        shown = {-1: curves[0], 0: curves[1], 1: curves[2]}[current]
+        assert np.array_equal(bands[current], shown.dimension_values(1))
+    assert styles[0] == styles[1] == styles[2]
+    assert not np.array_equal(bands[-1], bands[1])

@@ -4,7 +4,11 @@ Each page is a module an app builds; what pages share is the page kit (``views/k
 page imports another (tests/test_page_kit.py).
 """
 
+from .notebook import inline_updates
 from .odds_playground import OddsPlayground, odds_page
+
+# A notebook run offline (pn.extension(inline=True)) keeps every update's stylesheets local.
+inline_updates()
 
 __all__ = ["OddsPlayground", "odds_page"]
 

@@ -43,6 +43,7 @@ from .kit import (
     PHONE_CSS,
     STACKED_SIDEBAR_CSS,
     TABLE_CSS,
+    PlainButtons,
     csv_button,
     csv_text,
     page,
@@ -453,9 +454,10 @@ class DamageExplorer(pn.viewable.Viewer):
         """A button group in plain words.
 
         Its choices follow the model's (an attack's kind narrows the approaches and dice
-        sources), still in plain words.
+        sources), still in plain words: the options and the value change together, and the
+        value is always one of the options (the model moves it before narrowing them).
         """
-        widget = pn.widgets.RadioButtonGroup.from_param(
+        widget = PlainButtons.from_param(
             parameter,
             options=labels or options_for(kind, parameter.objects),
             description=None,
@@ -467,7 +469,10 @@ class DamageExplorer(pn.viewable.Viewer):
         )
 
         def relabel(event) -> None:
-            widget.options = labels or options_for(kind, event.new)
+            widget.param.update(
+                options=labels or options_for(kind, event.new),
+                value=getattr(parameter.owner, parameter.name),
+            )
 
         parameter.owner.param.watch(relabel, [parameter.name], what="objects")
         return widget

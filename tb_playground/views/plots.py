@@ -58,6 +58,9 @@ LEGEND_ABOVE = {
     },
 }
 
+#: The width of the band that marks the current roll's curve (its lines are 2 wide).
+CURRENT_BAND_WIDTH = 9
+
 #: Target Numbers drawn on the odds-over-TN chart.
 CURVE_TARGETS = np.arange(0, 23)
 
@@ -110,22 +113,29 @@ def curve_family(odds: Odds) -> tuple[int, bool, int]:
 
 
 def curves_plot(family: tuple[int, bool, int]) -> hv.Overlay:
-    """P(success) over TN for Disadvantage, Normal and Advantage (the current roll in bold).
+    """P(success) over TN for Disadvantage, Normal and Advantage, the current roll highlighted.
 
     Drawn only when the critical band, the Master's reroll or the roll type changes, not on
-    every Element or Difficulty move: ``curve_marker`` follows those.
+    every Element or Difficulty move: ``curve_marker`` follows those. Every line keeps one
+    style for good; the current roll is a wide band ("Your roll") under its curve, whose data
+    moves. A glyph's style changed inside a DynamicMap comes back from BokehJS in a notebook
+    in a form Bokeh refuses (``failed to validate Line.line_width``, issue 22).
     """
     crit_max, reroll, current = family
+    odds = {
+        sign: 100 * success_curve(CURVE_TARGETS, sign, crit_max, reroll)
+        for sign in ADVANTAGE_LABELS
+    }
+    band = hv.Curve(
+        (CURVE_TARGETS, odds[current]), "Target Number", "Success (%)", label="Your roll"
+    ).opts(color=HERE_COLOR, line_width=CURRENT_BAND_WIDTH, alpha=0.3)
     curves = [
-        hv.Curve(
-            (CURVE_TARGETS, 100 * success_curve(CURVE_TARGETS, sign, crit_max, reroll)),
-            "Target Number",
-            "Success (%)",
-            label=label,
-        ).opts(color=ADVANTAGE_COLORS[sign], line_width=2.5 if sign == current else 1.5)
+        hv.Curve((CURVE_TARGETS, odds[sign]), "Target Number", "Success (%)", label=label).opts(
+            color=ADVANTAGE_COLORS[sign], line_width=2
+        )
         for sign, label in ADVANTAGE_LABELS.items()
     ]
-    return hv.Overlay(curves)
+    return hv.Overlay([band, *curves])
 
 
 def curve_marker(odds: Odds) -> hv.Overlay:

@@ -198,3 +198,16 @@ def flex_box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:
     return pn.Column(
         *objects, sizing_mode="stretch_width", styles={"flex": flex, "min-width": "0"}, **kwargs
     )
+
+
+class PlainButtons(pn.widgets.RadioButtonGroup):
+    """A button group whose plain-word options follow a parameter's changing choices.
+
+    Its labels come only from Python: a ``labels`` the browser sends back is dropped. In a
+    notebook BokehJS echoes a relabelling over the comm, and Panel would take the echoed
+    labels for the options themselves (the code names lost), set the value to None, and
+    loop on a Selector that refuses None until RecursionError (issue 22).
+    """
+
+    def _process_property_change(self, msg: dict) -> dict:
+        return super()._process_property_change({k: v for k, v in msg.items() if k != "labels"})

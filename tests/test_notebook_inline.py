@@ -1,0 +1,61 @@
+"""Offline notebooks: with pn.extension(inline=True) an update never links to Panel's CDN.
+
+Panel 1.9 inlines the stylesheets of a first render only; ``tb_playground.views.notebook``
+inlines those an update sends again (an HTML pane's new object). The browser side of this is
+tests/test_jupyterlab_ui.py, which blocks the internet.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+from bokeh.document import Document
+from bokeh.models import ImportedStyleSheet, InlineStyleSheet
+from panel.io.resources import CDN_DIST
+
+import tb_playground.views  # noqa: F401  (installs the fix)
+from tb_playground.views import DamageExplorer
+
+
+def cdn_links(model) -> list[str]:
+    return [
+        str(s.url)
+        for s in model.stylesheets
+        if isinstance(s, ImportedStyleSheet) and str(s.url).startswith(CDN_DIST)
+    ]
+
+
+def rendered(viewable):
+    """The Bokeh model of ``viewable`` in a document of its own, as a notebook output is."""
+    doc = Document()
+    model = viewable.get_root(doc)
+    doc.add_root(model)
+    return model
+
+
+def test_an_updated_pane_keeps_its_stylesheets_inline():
+    with pn.config.set(inline=True):
+        pane = pn.pane.HTML("<p>before</p>")
+        model = rendered(pane)
+        assert not cdn_links(model)
+        first = list(model.stylesheets)
+        assert any(isinstance(s, InlineStyleSheet) for s in first)
+        pane.object = "<p>after</p>"
+        assert not cdn_links(model)
+        assert model.stylesheets == first  # the same inline models: nothing resent
+
+
+def test_online_and_served_pages_keep_their_links():
+    pane = pn.pane.HTML("<p>before</p>")
+    model = rendered(pane)
+    pane.object = "<p>after</p>"
+    assert cdn_links(model)  # a notebook online loads Panel's CSS from the CDN as before
+
+
+def test_every_update_of_the_damage_explorer_stays_inline():
+    with pn.config.set(inline=True):
+        explorer = DamageExplorer()
+        root = rendered(pn.panel(explorer))
+        explorer.attack.param.update(kind="social", boosts=2, target_wall=7)
+        explorer.attack.kind = "mental"
+        leaks = [m for m in root.references() if hasattr(m, "stylesheets") and cdn_links(m)]
+        assert not leaks
