@@ -1,14 +1,8 @@
 """Run once by ``panel serve ... --setup tb_playground/serve_setup.py``, before the server starts.
 
-1. Imports every page's module and makes the combat service (``get_service``), so the first
-   visitor waits for no import and the GM link is printed as the server starts.
-2. Freezes the heap (``gc.freeze()``): the ~200,000 objects the imported libraries made move to
-   a generation the garbage collector never scans again. Each full collection then walks only
-   what the pages made: with nine combat pages open it took 0.4-0.5 s, a pause every page of
-   the action it lands in waits for (note 0009). No session exists yet, so nothing a page makes
-   is frozen: every closed page is still collected.
-
-The README's serve command passes it; serving without it works the same, only slower.
+Imports every page and makes the combat service (the GM link printed at start), then freezes
+the imported libraries' heap (``gc.freeze()``) while no session exists. Why and the figures:
+docs/notes/0009-combat-panel.md, "Session 6".
 """
 
 from __future__ import annotations

@@ -1,23 +1,8 @@
-"""The combat service: the live tables of one server process, its GM key, and its sessions.
+"""The combat service: the live tables of one server process, its GM key, its sessions.
 
-``panel serve`` runs an app script once per browser session, so nothing a script defines is
-shared. The tables every page works on live here instead, in an imported module, once per
-process (never run the server with ``--num-procs``): ``get_service()`` makes the one
-``CombatService`` on first use.
-
-- One ``TableStore``: the SQLite file at ``TB_TABLE_DB`` or the default path in the user's data
-  directory (``tb_playground.table.default_path``). A restart opens the same tables.
-- The GM key works like Jupyter's token: ``TB_GM_KEY`` if set, else a random key made once per
-  process and printed once, with the full link ``http://HOST:PORT/gm?key=...`` (at start when
-  served with ``--setup tb_playground/serve_setup.py``, as the README does; else at the first
-  visit). Keys are compared in constant time (``secrets.compare_digest``).
-- Players join a table with its join code (``find_by_code``); every command a page sends goes
-  through ``Table.apply`` with the role and seat the page's own server-side state holds, so every
-  permission is checked by the table whatever a browser sends.
-- One ``DrawCache``: what the pages draw (views, HTML, attack previews), made once per table
-  version and shared; the pages read it through ``drawn``, ``drawing`` and ``drawn_previews``.
-
-No Panel import: the pages bind to a table through ``views.combat_session.TableSession``.
+``get_service()`` makes the one ``CombatService`` (one ``TableStore``, the GM key, join codes,
+one ``DrawCache`` per table version); pages bind to it through
+``views.combat_session.TableSession``. No Panel import. Notes: docs/notes/0009-combat-panel.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,8 @@
-"""Armor and Called Shots (RULES.md, Attacks: Armor).
+"""Armor and Called Shots: a Hardness layer that intercepts every die aimed at its zone.
 
-Sources: rules/002 "What Does Armor Do?" and "How Do Called Shots Work?".
-
-- Armor is its own layer: a Hardness (0..10, the same scale as Soak) and its own levels,
-  covering the Body or the Head zone.
-- While it has levels it intercepts every die aimed at its zone: the wearer takes nothing, and
-  if any die beats the Hardness (strictly higher, as a wall) the armor loses a level. At most
-  one armor level is lost per attack, however many dice beat it.
-- At 0 levels it is broken and stops covering: dice resolve against the wearer's own wall.
-- An attack goes to the Body zone; a Called Shot (a Slow action) goes to the Head zone, where
-  only Head armor applies; with no Head armor it goes straight to the wall.
-
-Readings where the texts are silent (RULES.md, Attacks):
-
-- The attack that breaks the armor is still wholly absorbed by it: the armor covered the zone
-  when the attack came in; only later attacks reach the wearer.
-- Ki boosts work against Hardness as against a wall. With ``timing="after"`` the attacker
-  boosts one liftable die when no die beats the Hardness by itself (one level is all the
-  armor can lose, so one boost is all that is worth spending).
-- On a critical hit the dice that connect outright also beat the armor: it loses its level
-  (the wearer still takes nothing).
-- Armor is a Physical matter; the function does not check the attack's kind.
+Rule: RULES.md, Attacks (Armor); rules/002 "What Does Armor Do?", "How Do Called Shots Work?".
+Readings where the texts are silent: docs/notes/0003-attacks.md (5, and "Kept from the module
+docstrings"), docs/notes/0015-table-rules.md (8).
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""Where an attack's damage dice come from (RULES.md, Attacks).
+"""Where an attack's damage dice come from: weapon, Skill tier or Gift, by kind.
 
-Sources: rules/000 "A Fistful of Dice", "Social Attacks", "Mental Attacks", "Common Hazards";
-rules/004 "Social Attacks".
-
-- Physical: the weapon's Damage Rating (fists 1, a knife 3, an anti-materiel rifle 5; a hazard
-  is a number on the same line), or the Gift used.
-- Social: the training tier of the Skill used: Untrained 1, Trained 3, Adept 4, Expert 5,
-  Master 6 dice; or a Gift that makes a Social attack.
-- Mental: only through a Gift ("A Gift is the only way you will ever make one"); the Gift
-  says how many dice it throws.
+Rule: RULES.md, Attacks; rules/000 "A Fistful of Dice", "Social Attacks", "Mental Attacks";
+rules/004 "Social Attacks". Readings: docs/notes/0003-attacks.md (8, 10).
 """
 
 from __future__ import annotations

@@ -1,25 +1,7 @@
-"""What a character sheet derives from Elements and sub-stats (RULES.md; rules/000, 002, 004).
+"""What a character sheet derives from Elements and sub-stats (Ki, Vitals, Movement, Fate caps).
 
-Every formula here is quoted from a rule text; where the texts are silent the reading is named
-(and written down in ``docs/notes/0002-characters.md``).
-
-- Ki pool = strongest Element + 8 (rules/000 "Ki Pool", rules/004 "Ki"). Variant 002: twice the
-  average of Soak, Initiative, Ferocity, Stamina and Atropos (rules/002 "How Does Ki Work?").
-- Short Rest Ki = Klotho, minimum 1 (rules/000 "Recovering Ki"). Variant 002: half Klotho,
-  rounded up.
-- Health / Poise / Sanity maxima = 5 + Health / Presence / Psyche (rules/002 "What Happens to
-  My Health?": "Everyone starts with 5, plus whatever you've put into your Health sub-stat").
-  rules/000 and 004 give no formula and do not contradict it; their Short Rest rates ("half
-  your Health", "half your Presence") name the same sub-stats.
-- Every track runs as far below 0 as above it: dead at -maximum (rules/000, 004). Variant 002:
-  dead at or below the negative Health sub-stat.
-- Movement Rate = 5 + Air metres (rules/000, 001, 004); Exhausted 3 halves it, Grabbed sets it
-  to 0 (rules/001). Dash 2x, Sprint 5x, Crawl costs 2 m per 1 m.
-- Travel: 3 + Air / 5 km an hour, a travel day of 4 + Stamina hours (rules/000 "Travel"); rough
-  ground halves the day, Wild Land cuts it to a third; a group goes at its slowest pace and stops
-  when its shortest day runs out.
-- Fate Tokens: hold at most Stamina x 3 + 1; at most Stamina + 1 counted spends per Scene
-  (rules/004). Variant 002: the per-Scene cap is Stamina ("your Stamina score sets that cap").
+Rule: RULES.md, Vitals and Core Roll; each formula cites its rules/000, 002 or 004 section.
+Readings where the texts are silent or differ: docs/notes/0002-characters.md.
 """
 
 from __future__ import annotations

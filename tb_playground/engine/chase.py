@@ -1,24 +1,7 @@
-"""One round of a chase: both Chase rolls, how far each side gets, the new gap (RULES.md).
+"""One round of a chase: both Chase rolls, how far each side gets, the new gap.
 
-Sources: rules/000 "Chases", rules/001 "Chases":
-
-1. Everyone declares movement as usual (a move, a Dash, or a Sprint): ``pursuer_move_m`` and
-   ``quarry_move_m``.
-2. Each side makes a Chase roll at Difficulty 6 (Athletics on foot, Driving, Piloting), "a
-   step or two harder when the route is bad"; "Being faster doesn't earn you a bonus".
-   Exhausted 1 puts Chase rolls at Disadvantage (rules/001), and so does every higher level.
-3. One side succeeds and the other fails: the side that failed moves half. Both succeed or
-   both fail: full moves. A critical success moves 1.5x.
-4. At a meter or less, you're caught.
-
-Readings where the texts are silent (docs/notes/0006-recovery-fate-round.md):
-
-- A critical success counts as a success for step 3 (so a critical against a failure moves
-  1.5x while the other side moves half); a catastrophic failure is a failure. A critical
-  needs a kept 2 (a kept 3 too for an Expert or Master, ``core_roll.tier_rules``).
-- Distances stay exact (halves and half-again are fractions of a metre); the gap after the
-  round is the gap plus the quarry's move minus the pursuer's, never below 0 (the pursuer
-  stops at the quarry), and the quarry is caught at 1 m or less.
+Rule: rules/000 "Chases", rules/001 "Chases". Readings: docs/notes/0006-recovery-fate-round.md,
+"Chases".
 """
 
 from __future__ import annotations

@@ -1,48 +1,8 @@
-"""Conditions and circumstances -> the Advantage sources of one roll (RULES.md).
+"""Conditions and circumstances -> the Advantage sources of one roll (``roll_modifiers``).
 
-RULES.md "Core Roll", "Combat round" and "Where two texts disagree (decided)".
-
-One function, ``roll_modifiers``, answers for every roll in the playground: which named
-Advantage and Disadvantage sources the roller's conditions, the target's conditions and the
-circumstances give, their net sum, any change to the target's Defense, and whether the roll
-may be made at all (with the reason in plain words when it may not).
-
-The rules (each cited where it is encoded):
-
-- rules/000 "Advantage and Disadvantage": every source counts +1 or -1, they are summed, the
-  sign decides the roll (binary: never 4d10). Each condition is one source, so Off Balance and
-  Surprised together are -2, and an Aim (+1) still leaves that roll at Disadvantage.
-- rules/004 "Conditions" and rules/000 "Harm and Recovery": Off Balance, Surprised and
-  Overwhelmed put everything at Disadvantage; Flustered puts Social rolls at Disadvantage;
-  Humiliated cannot take the lead, negotiate or speak for the group; Shattered cannot act on
-  its own; Dying (and Unconscious, Dead) is out of the fight; Exhausted 1 puts Physical rolls
-  at Disadvantage, 2 everything, 3 adds half Move and no Fast, 4 adds +1 Ki per Ki spend,
-  5 is out cold.
-- rules/000 "Getting Low and Taking Cover", rules/001 "Getting Low", "Cover": Prone cannot
-  attack and every attack against it gains Advantage; Belly Down makes its own Melee attacks
-  Disadvantage, Melee attacks against it gain Advantage, ranged attacks against it are at
-  Disadvantage; partial cover puts attacks against at Disadvantage, full cover stops them.
-  "Belly Down behind partial cover is two sources against a ranged attack".
-- rules/000 "Bad Ground", rules/001 "Terrain and Footing": squeezed into a tight space you
-  can't attack, and attacks against you are at Disadvantage.
-- rules/001 "Combat Actions": Reckless gives Advantage on your attacks and attacks against you
-  gain Advantage; Full Defense: you can't attack, attacks against you are at Disadvantage and
-  your Defense drops by 4 (to a minimum of 0).
-- rules/000 "Action Brackets", rules/001 "Empowered Actions": Aim (Slow) is one Advantage
-  source; Aim and a Called Shot can't share a round; Study a Target makes next round's Called
-  Shot roll with Advantage. A Called Shot alone gives no Advantage (rules/000); rules/002's
-  reading ("the same action that already grants you Advantage") is the
-  ``slow_called_shot_advantage`` switch. Distracted drops an empowered action to a Normal one
-  that "loses what its empowerment gave" (rules/001); outside one it is a Disadvantage on the
-  roll it hit (rules/002 "What Is Distracted?").
-- rules/000 "Advantage and Disadvantage" (Off-hand): Disadvantage. rules/000 "Helping": each
-  helper at least Trained is +1 in the sum (a second adds nothing to a roll already at
-  Advantage, but can cancel a Disadvantage). rules/004 "Weapon range": no penalty inside
-  Normal range, Disadvantage out to Long, no shot past it.
-- rules/000 "What Ki Is" (Gift Check): "There is no Advantage or Disadvantage on this roll";
-  a Gift Check gets no sources, but a character who cannot act cannot make it either.
-
-Readings where the texts are silent are in ``docs/notes/0004-conditions.md``.
+Rule: RULES.md, Core Roll, Combat round, "Where two texts disagree (decided)"; each condition
+cites its rules/000, 001, 002 or 004 section where it is encoded. Readings where the texts are
+silent: docs/notes/0004-conditions.md.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
-"""The Core Roll: 2d10 at or under a Target Number (RULES.md, Core Roll).
+"""The Core Roll: 2d10 at or under a Target Number, with training tiers (``tier_rules``).
 
-- Success when the kept total is at or under the TN.
-- A kept total of 2 (``crit_max`` and below, 3 for an Expert) is a critical success whatever
-  the TN; a kept total of 20 is a catastrophic failure whatever the TN (even TN 25).
-- Advantage keeps the lowest two of 3d10, Disadvantage the highest two.
-- A Master rerolls a catastrophic failure once, with the same dice pool; the reroll can only
-  soften it to an ordinary failure (a second 20 stays catastrophic), never a success.
-- Training tiers 0..4 set the TN, add an Advantage source, widen the critical band or grant
-  the reroll (``tier_rules``).
-
-All probabilities are built from integer counts over a common denominator, so each ``Odds``
-also answers exactly as a ``fractions.Fraction``.
+Rule: RULES.md, Core Roll. Probabilities are integer counts over a common denominator, so each
+``Odds`` also answers exactly as a ``fractions.Fraction``. Notes: docs/notes/0001-foundation.md.
 """
 
 from __future__ import annotations

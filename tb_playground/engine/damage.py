@@ -1,35 +1,9 @@
-"""Damage dice against a wall (RULES.md, Attacks).
+"""Damage dice against a wall, with Ki boosts and the critical hit (exact distributions).
 
-Sources: rules/000 "A Fistful of Dice", "Critical Success in Combat", "Spending Ki on the
-Dice"; rules/002 "How Do I Deal Damage?".
-
-Roll the attack's d10s; each die **strictly higher** than the wall (Soak, Presence or Psyche)
-is one level of damage. A wall of 10 stops every unboosted die.
-
-Ki boost (infusion), 1 Ki per die, adds ``bonus`` (Ferocity, Presence or Psyche) to that die:
-
-- ``timing="after"`` (the default rule, rules/000 and 004): the dice are seen first, then up to
-  ``boosts`` Ki are spent, used optimally: only on dice the bonus lifts over the wall (a die
-  already over needs nothing, a die the bonus cannot lift is not worth a Ki). So
-  levels = #over + min(boosts, #liftable), and Ki spent = min(boosts, #liftable).
-- ``timing="before"`` (variant 002, "decided before any of the attack's dice are rolled"):
-  ``min(boosts, dice)`` dice are chosen before the roll and each gets the bonus; all of those
-  Ki are spent whatever the dice show.
-
-Critical hit (a to-hit total of 2): ceil(dice / 2) dice connect with no roll and no wall; the
-other floor(dice / 2) are rolled, each with + Klotho.
-
-Readings where the texts are silent (RULES.md, Attacks):
-
-- Boosts on a critical hit go on the *rolled* dice, on top of Klotho: such a die connects if
-  die + Klotho + bonus > wall. rules/000: "you can still use Ki to infuse the dice you roll on
-  a Critical Hit"; the dice that connect outright need no Ki.
-- ``boosts`` larger than the dice rolled are simply not all usable; no Ki is spent on a die
-  that does not exist.
-- ``klotho`` is ignored unless ``critical`` (it is part of the critical rule only).
-
-Everything is exact up to float rounding (about 1e-15): the multinomial probabilities are
-products of exact binomial coefficients and powers of tenths, never sampled.
+Rule: RULES.md, Attacks; rules/000 "A Fistful of Dice", "Critical Success in Combat", "Spending
+Ki on the Dice"; rules/002 "How Do I Deal Damage?" (the ``timing="before"`` variant).
+Readings where the texts are silent: docs/notes/0003-attacks.md (1, 2, and "Kept from the
+module docstrings").
 """
 
 from __future__ import annotations

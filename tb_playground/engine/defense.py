@@ -1,19 +1,7 @@
-"""Defense by kind and the to-hit roll (RULES.md, Attacks).
+"""Defense by kind and the to-hit roll (a Core Roll against the target's Defense).
 
-Sources: rules/000 "Defense and How It's Calculated"; rules/004 "Social Attacks".
-
-- Physical Defense = 10 - Atropos; Social Defense = 10 - Psyche; Mental Defense = 10 - Presence.
-- To-hit is a Core Roll with TN = attacking Element + the target's Defense, with Advantage
-  sources summed as for any roll (Aim, Prone targets, off-hand, cover...).
-- The approach picks the Element: Earth, Air, Fire or Water. Moira never carries a Physical
-  attack; it may carry a Social or Mental one (variant 002: never Moira).
-- A kept total of 2 is a critical hit (it feeds the critical damage roll in ``damage``); a
-  kept 20 is a catastrophic failure, which misses and leaves the attacker Off Balance.
-
-Reading where the texts are silent: the to-hit roll uses no Skill (rules/002 "How Do I
-Attack?"), so the critical band is a kept 2 by default. ``crit_max=3`` is there for a table
-that lets an Expert's widened band count on an attack (e.g. a Social attack rolled through an
-Expert Skill); the texts neither grant nor forbid it.
+Rule: RULES.md, Attacks; rules/000 "Defense and How It's Calculated"; rules/004 "Social
+Attacks". Readings (the to-hit critical band): docs/notes/0003-attacks.md (7).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""Exact distributions of the kept 2d10 total (RULES.md, Core Roll).
+"""Exact distributions of the kept 2d10 total, plain, with Advantage or Disadvantage.
 
-A plain roll is 2d10. Advantage rolls 3d10 and keeps the lowest two; Disadvantage rolls
-3d10 and keeps the highest two. Advantage is binary, so there is never a 4d10 pool.
-
-Every distribution here is a vector of integer *counts* over the kept totals 2..20 with a
-common denominator (100 for two dice, 1000 for three), so all downstream probabilities can
-be rational-exact.
+Rule: RULES.md, Core Roll. Each distribution is integer counts over the totals 2..20 (out of
+100 or 1000), so every probability downstream can be exact. Notes: docs/notes/0001-foundation.md.
 """
 
 from __future__ import annotations

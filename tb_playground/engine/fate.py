@@ -1,27 +1,8 @@
-"""Fate Tokens: what one buys, the caps, and gaining one (RULES.md, Vitals; rules/004, 000, 002).
+"""Fate Tokens: what one buys, applying the caps, and gaining one.
 
-Sources: rules/004 "Ki, Fate and At Zero" ("Fate Tokens": gain, spend, "Hold at most (Stamina x
-3) + 1. Make at most Stamina + 1 counted spends per Scene - a Kotodama, or burning off
-Corruption; the spends above don't count. A Token earned at the cap is lost."); rules/000
-"Getting back up" (a Fate Token ends Dying, "back at 1 Health Level ... you can spend it while
-you're out cold"), "Rolling the Dice" (a catastrophic failure leaves you Off Balance; "A Fate
-Token clears that, but never the rest of it"); rules/002 "How Does Fate Work?" (variant: "your
-Stamina score sets that cap").
-
-The caps themselves live in ``character_stats`` (``fate_token_cap``, ``fate_spends_per_scene``);
-this module only applies them.
-
-Readings where the texts are silent (docs/notes/0006-recovery-fate-round.md):
-
-- **Clearing Off Balance** is a Shrug Off (004: "Clear a condition for a moment"), so it does
-  not count against the per-Scene cap.
-- **Get Back Up** works at 0 Health (out cold) as well as below 0 (Dying), never while dead and
-  never above 0: 004 "Up at 1 Health Level, even while out cold"; 000 "Two things end Dying".
-- **Kotodama** costs its stated number of tokens (Magnitude + Range + Plausibility, at least 1
-  here) and is one counted spend however many tokens it takes. Pooling with other characters
-  is each character's own spend of their share.
-- **Ki spends while Exhausted 4** (rules/004 "Conditions": "+1 per Ki spend"): one spend is one
-  decision to pay Ki (a bump of two steps is one spend of 2 Ki, costing 3).
+Rule: RULES.md, Vitals; rules/004 "Fate Tokens", rules/000 "Getting back up", rules/002 "How Does
+Fate Work?" (variant). The caps are in ``character_stats``. Readings:
+docs/notes/0006-recovery-fate-round.md, "Fate".
 """
 
 from __future__ import annotations

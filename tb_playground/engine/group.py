@@ -1,12 +1,7 @@
-"""Group rolls, Helping and Taking your time (RULES.md, Core Roll; rules/000).
+"""Group rolls, Helping and Taking your time.
 
-- Group roll: everyone rolls; the group succeeds if at least half succeed and nobody rolled
-  a catastrophic failure.
-- Helping: a helper at least Trained is one Advantage source. Advantage does not stack, so a
-  second helper adds nothing to a roll already at Advantage, but (rules/000) it still counts
-  +1 in the sum and so can cancel a Disadvantage. Helpers share a catastrophic failure: they
-  are caught in it with the helped roll's ``p_catastrophe``.
-- Taking your time: one Advantage source.
+Rule: RULES.md, Core Roll; rules/000 "Group Rolls", "Helping". Notes:
+docs/notes/0001-foundation.md.
 """
 
 from __future__ import annotations

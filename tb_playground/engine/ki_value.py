@@ -1,15 +1,7 @@
-"""What a Ki point spent on a damage die is worth (RULES.md, Attacks: Ki boost).
+"""What a Ki point spent on a damage die is worth (the k-th boost's expected extra levels).
 
-Sources: rules/000 "Spending Ki on the Dice", "Ki"; rules/002 "How Do I Deal Damage?".
-
-The worth of the k-th boost is the expected extra levels it adds:
-E[levels | k boosts] - E[levels | k - 1 boosts].
-
-- ``timing="after"`` (default rule): the k-th Ki is spent only when at least k dice are
-  liftable (over the wall with the bonus, not without), and then it always adds exactly one
-  level; so its worth is P(#liftable >= k), which is also the chance it is spent at all.
-- ``timing="before"`` (variant 002): every chosen boost is spent; the k-th one (k <= dice)
-  adds P(die + bonus > wall) - P(die > wall) = (number of faces it lifts) / 10.
+Rule: RULES.md, Attacks (Ki boost); rules/000 "Spending Ki on the Dice"; rules/002 "How Do I Deal
+Damage?". The derivation: docs/notes/0003-attacks.md, "Kept from the module docstrings".
 """
 
 from __future__ import annotations

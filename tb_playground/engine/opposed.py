@@ -1,24 +1,7 @@
-"""Opposed rolls (RULES.md, Core Roll: Opposed roll; rules/000 "Opposed Rolls").
+"""Opposed rolls, and a roll against a creature's static number (``versus_static``).
 
-Both sides roll against the same Difficulty, each with their own Element and Skill.
-
-- Only one succeeds: that one wins.
-- Both succeed: whoever came in further under their own TN wins; a tie goes to the resister.
-- Both fail: the resister wins (nothing changes).
-
-The margin is TN minus the kept total for every success, a critical included: rules/000 makes
-no exception, so a critical at TN 8 with a kept 2 is 6 under, and loses to an ordinary 9 at
-TN 16 (7 under). A critical against a TN below its total has a negative margin. A catastrophic
-failure is a failure; a Master's reroll of one never turns it into a success, so it changes
-nothing here.
-
-``criticals_outrank`` (a named Ruleset switch, off by default) is the other reading: a
-critical success outranks any ordinary success whatever the margins; two criticals compare by
-margin, a tie still going to the resister.
-
-A creature does not roll its side: its card gives a static number, which is the Difficulty
-of your own roll ("Stealth 6 vs. Perception" means you roll Perception at Difficulty 6).
-``versus_static`` is that roll.
+Rule: RULES.md, Core Roll (Opposed roll); rules/000 "Opposed Rolls". The ``criticals_outrank``
+switch and the margin reading: docs/notes/0005-readings-and-fights.md.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""Resource Checks (RULES.md, Core Roll; rules/002 "How Do I Use My Resources?").
+"""Resource Checks: TN = Level + (10 - Resource Index), and what a failure costs.
 
-TN = Level + (10 - Resource Index), Index 1..6 (lower is easier: Index 1 adds 9).
-
-- Index at or below the Level: roll; success costs nothing, failure drops the Resource one
-  Level until next Month. You get what you were after either way.
-- Reaching beyond your means, Index 1 or 2 above the Level: you always get it, but the
-  Resource drops to 0 for the Month, unless you roll a critical success (no cost).
-- Index 6 always counts as reaching that far, whatever the Level, and even a critical
-  success can't save it.
-- Index more than 2 above the Level can't be attempted (a ``ValueError``).
+Rule: RULES.md, Core Roll; rules/002 "How Do I Use My Resources?". Notes:
+docs/notes/0001-foundation.md.
 """
 
 from __future__ import annotations

@@ -1,45 +1,8 @@
 """Rests and recovery: Short Rest, Full Night's Rest, stabilising, the sunrise Fate Token.
 
-Sources: rules/000 "Harm and Recovery" ("Recovery", "Above zero", "Below zero", "Getting back
-up"), rules/004 "Resting" (the table), rules/002 "What Happens to My Health / Poise / Sanity?"
-and "How Does Ki Work?" (variants).
-
-Above 0 (rules/000 "Above zero"):
-
-- Short Rest (one between full nights): Health + half the Health sub-stat, Poise + half
-  Presence, Sanity + half Psyche, each rounded up, minimum 1; Ki + Klotho, minimum 1; one level
-  of Exhausted lifts, unless you are still in whatever caused it. Nothing passes its maximum.
-- Full Night's Rest: Health, Poise, Sanity and Ki all to full; every level of Exhausted clears,
-  except a level from the cold while you are still in the cold.
-
-Below 0 (rules/000 "Below zero"; rules/004 "Below 0 the rates stop"):
-
-- Health gets nothing from a Short Rest and exactly one level from a Full Night ("At -6 that is
-  six nights before you are back to 0"). Variant 002 (``below_zero_heals_per_rest``): one level
-  from a rest of either kind.
-- Poise and Sanity below 0 come back to 1 on either rest; the normal rates start again from
-  there on the next rest.
-- Stabilising (First Aid, a trauma kit, a Gift) puts a Dying character at 0 straight away
-  (rules/000 "Getting back up").
-- Fate Tokens are not part of resting: one comes at sunrise whether you slept or not
-  (rules/000 "Above zero"; rules/004 "Sunrise 1 per day"), and one earned at the cap is lost.
-
-Reconciling 004's table with 000 (docs/notes/0006-recovery-fate-round.md): 004 gives the Short
-Rest rates as "half your Health, round up" and "your Klotho" without 000's "minimum 1". 000 is
-the default (RULES.md, "Where two texts disagree"), so the minimum 1 holds; "your Health" is the
-Health sub-stat as in 002 ("half your Health sub-stat") and as Poise's "half your Presence" reads.
-
-Readings where the texts are silent:
-
-- A track at exactly 0 heals at the normal rates (000 says so for Health stabilised at 0, "and
-  healing at the normal rates from there"; for Poise and Sanity the "Below zero" rule names only
-  values below 0). So a Full Night takes Poise 0 to full and Poise -1 to 1.
-- A second Short Rest before a night is refused (``allowed`` False with the reason), not an
-  error: the table shows the reason.
-- "Still in the cause" keeps the matching levels on either rest: ``in_cause`` for the levels not
-  from the cold, ``in_cold`` for the cold ones (the Full Night's "same exception"). A Short Rest
-  lifts a level not from the cold first.
-- A dead character (Health at the bottom) does not rest: refused.
+Rule: RULES.md, Vitals; rules/000 "Harm and Recovery", rules/004 "Resting", rules/002 (variants).
+How 004's table is reconciled with 000, and the readings where the texts are silent:
+docs/notes/0006-recovery-fate-round.md, "Rests".
 """
 
 from __future__ import annotations

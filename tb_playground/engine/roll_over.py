@@ -1,25 +1,8 @@
-"""The roll-over draft, a different dice system kept for comparison (RULES.md; rules/003).
+"""The roll-over draft (rules/003), a different dice system kept for comparison.
 
-rules/003 "Taking Actions and Rolling Dice":
-
-- A Check is 2d10 + the Skill Rating (when trained) against a Difficulty Rating (DC); meeting
-  or exceeding the DC succeeds. Standard DCs: Easy 8, Medium 14, Hard 20, Very Hard 26.
-- An Advantage re-rolls the *lowest* of the two dice and keeps the higher of the old and new
-  value for that die; a Disadvantage re-rolls the *higher* die and keeps the lower. Advantages
-  and Disadvantages cancel one for one, but several of the same kind **stack**: each is one
-  more re-roll, applied in turn to the current dice.
-- An attack is 2d10 + Martial Arts or Ranged against the target's Defense; it lands if the
-  total is *higher* than the Defense. Damage is the difference, capped by the Weapon Rating.
-- A dice total of 3 or less, or 19 or more, is critical. A critical hit (19+) always lands,
-  ignores the damage cap and deals at least 1 damage.
-
-Readings where the draft is silent (docs/notes/0002-characters.md):
-
-- A critical miss (dice total 3 or less) on an attack misses, whatever the modifiers.
-- The critical bands belong to attacks only: a plain Check succeeds or fails by its total.
-- ``crit_from`` moves the critical-hit band (a knife's "Expanded Crit range: 18+").
-
-All counts are integers over ``10 ** (2 + |advantage|)``, so every probability is exact.
+Rule: RULES.md (the ``system`` option); rules/003 "Taking Actions and Rolling Dice". Counts are
+integers over ``10 ** (2 + |advantage|)``. Readings where the draft is silent:
+docs/notes/0002-characters.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,7 @@
-"""Reading dice that were actually rolled (RULES.md, Core Roll; rules/000 "Rolling the Dice").
+"""Reading dice actually rolled (or typed) by the Core Roll's rule: ``read_core_roll``.
 
-The rest of the engine gives exact distributions; a live fight also needs the one roll on the
-table read by the same rules: which two dice are kept, and whether the kept total is a critical
-success, a success, a failure or a catastrophic failure. ``read_core_roll`` is that rule, used
-by the combat table for every to-hit, Distracted and other Core Roll, whether the table rolled
-the dice or a player typed the faces of physical dice.
-
-- Two d10 on a plain roll; three with Advantage (keep the lowest two) or Disadvantage (keep the
-  highest two). Advantage is binary: never 4d10.
-- A kept total of 2 (or up to ``crit_max``: 3 for Expert and Master) is a critical success
-  whatever the TN; a kept 20 is a catastrophic failure whatever the TN.
-- Master (``reroll_catastrophe``): a catastrophic failure is rerolled once, and the reroll can
-  only soften it to an ordinary failure; the reroll's faces are read the same way.
+Rule: RULES.md, Core Roll; rules/000 "Rolling the Dice". The combat table reads every to-hit,
+Distracted and other Core Roll through it. Notes: docs/notes/0008-table.md.
 """
 
 from __future__ import annotations

@@ -1,47 +1,9 @@
-"""The round's budget: what an Action Bracket holds, and the rolls of moving (RULES.md).
-
-Sources: rules/000 "Action Brackets", "Moving in a Round", "What an Action Buys You", "Leaving
-Melee", "Getting Low and Taking Cover", "Bad Ground", "Chases"; rules/001 "Movement Rate",
-"Moving in a Round", "Getting Low", "Terrain and Footing", "Swimming", "Chases", "Actions",
-"Empowered Actions", "Combat Actions"; rules/004 "In a Fight", "Conditions" ("Distracted:
-Atropos + Difficulty to hold a Slow action together"); rules/002 "What Is Distracted?", "What Is
-Surprised?"; RULES.md "Where two texts disagree (decided)".
-
-The bracket you declare sets what the round holds; Ki bumps only move the band it resolves in
-("A bumped action keeps everything it was", rules/000):
-
-- Fast: one action - a move (your Movement Rate), or something else and no move.
-- Normal: two actions - a move and one other, or a Dash (both on movement, 2x Movement Rate, no
-  split), or two other actions (two attacks included) and no move. A move may be split around
-  the other action as long as the total stays inside the Movement Rate.
-- Slow: one empowered action (Aim, a Called Shot, Study a Target) and a 1 m step before or
-  after it, or a Sprint (5x Movement Rate and nothing else).
-- 1 Ki per step bumps the band (Slow -> Normal -> Fast); Exhausted 4 makes each Ki spend cost 1
-  more (``fate.ki_spend_cost``).
-- Exhausted 3: half Move and no Fast; Exhausted 5 (and Unconscious, Dying, Dead): no actions.
-  Grabbed: no moving until you escape. Prone: no attack, no move, no Crawl until you recover.
-  Belly Down: move only by Crawling until you stand up. Squeezed: no attacks. Full Defense: no
-  attacks this round. Surprised in the first round: everything at Disadvantage (a roll matter,
-  only reported here).
+"""The round's budget: what an Action Bracket holds, Ki bumps, and the rolls of moving.
 
 ``validate_turn`` is the one place these rules live; ``check_next_action`` asks it about a plan
-one action longer, so the table's step-by-step check and the whole-plan check never disagree.
-
-Readings where the texts are silent (docs/notes/0006-recovery-fate-round.md):
-
-- Exhausted 3 "no Fast" refuses both declaring Fast and bumping into the Fast band.
-- A Slow round may hold a plain action instead of an empowered one (the Distracted fallback
-  is exactly that); it moves only by its 1 m step or a Sprint, not by a plain move.
-- Several "move" entries in one Fast or Normal round are one split move: one action, one
-  Movement Rate in total. Free actions (Belly Down, Reckless) go with anything but a Sprint
-  ("nothing else").
-- ``metres`` is movement spent, after ground and Crawl costs (``ground_cost``), so a Crawl of
-  3 m spends 6 m of a move.
-- A bump is one Ki spend of as many Ki as steps (``ki_spend_cost(bumps, exhausted)``).
-- Prone stops moving too (you "can't crawl", and getting up "takes an action").
-- The Distracted roll is Atropos + Difficulty with no Element or tier; a Sprint's endurance
-  roll is Physical, so Exhausted 1 already puts it at Disadvantage; the Difficulty of an
-  endurance roll stops dropping at 0.
+one action longer. Rule: RULES.md, Combat round and "Where two texts disagree (decided)";
+rules/000 "Action Brackets", rules/001 "Actions". Readings:
+docs/notes/0006-recovery-fate-round.md, "The round's budget".
 """
 
 from __future__ import annotations

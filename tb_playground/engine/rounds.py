@@ -1,22 +1,8 @@
-"""How many rounds until a track is down, or dead (RULES.md, Attacks, Vitals, Combat round).
+"""How many rounds until a track is down, or dead: exact absorbing Markov chains.
 
-Exact absorbing Markov chains over the track, every transition from ``vitals.vital_step`` (so
-the cap at 0, the one level at or below 0, Dying, dead at ``-maximum``, the Poise and Sanity
-bottoms and Ki prevention are the same rules everywhere).
-
-- ``down_by_round``: the plain form: each round the attack lands with ``p_hit`` and deals
-  levels drawn from ``damage`` (an array like ``damage_distribution`` returns).
-- ``fight_odds``: the full attack (``AttackProfile``): ordinary hits and the critical band
-  with its own damage, Ki boosts spent while the attacker's Ki lasts, the defender's Ki spent
-  on prevention by a policy, the Action Bracket (attacks a round, Ki bumps), Off Balance after
-  a catastrophe, and Poise's bottom costing a Sanity level; returns rounds-to-0 and
-  rounds-to-dead distributions and their exact means.
-
-Readings where the texts are silent (RULES.md, Vitals; docs/notes/0005): Sanity's bottom (a
-reset with a Mental scar) ends a Mental fight, and a Social fight once Poise's bottoms have
-cost all of Sanity; nobody spends Ki to climb back to 1 during the fight. The attacker spends
-boosts each attack (up to ``boosts``, in the attack's timing) while its Ki lasts, after the
-round's Bracket bumps.
+Every transition comes from ``vitals.vital_step``. Rule: RULES.md, Attacks, Vitals, Combat round.
+Readings (how a Social or Mental fight ends, Ki in a fight): docs/notes/0003-attacks.md and
+docs/notes/0005-readings-and-fights.md, "The exact fight".
 """
 
 from __future__ import annotations

@@ -1,40 +1,8 @@
-"""Health, Poise and Sanity tracks under attack (RULES.md, Vitals).
+"""Health, Poise and Sanity tracks under attack, and Ki prevention (``KI_POLICIES``).
 
-Sources: rules/000 "Harm and Recovery", "Critical Success in Combat", "Ki"; rules/002 "What
-Happens to My Health / Poise / Sanity?"; rules/004 "At Zero and Below".
-
-``vital_step`` is the one place these rules live; the scalar ``take_attack``, the fight
-dynamic programmes in ``rounds`` and every table call it.
-
-- Each level on a track gives one negative level too: a track of ``maximum`` runs from
-  ``maximum`` down to ``-maximum``.
-- **One attack never carries a track past 0**: from above 0 it takes at most the levels left,
-  stopping at exactly 0. **At or below 0 an attack takes one level in total**, however many
-  dice connect. So a critical hit alone cannot kill (or bottom any track): from above 0 it
-  stops at 0, like any attack.
-- Health: 0 unconscious, below 0 Dying, at ``-maximum`` dead (nothing changes after that).
-- Poise: 0 Flustered, below 0 Humiliated; at the bottom it resets to 0 and costs a Sanity
-  level (reported as ``sanity_loss`` for the caller to apply to the Sanity track). Poise
-  cannot kill. Variant 002: Poise stops at 0; at 0 further Social dice do nothing.
-- Sanity: 0 Overwhelmed, below 0 Shattered; at the bottom it resets to 0 with a temporary
-  Mental scar effect.
-- Ki prevention (rules/000): 1 Ki prevents one level of damage to any Vital. Variant 002: Ki
-  cannot prevent a Poise hit. How much Ki a defender spends is an explicit policy
-  (``KI_POLICIES``):
-
-  - "none": never prevent;
-  - "all": prevent every level while Ki lasts;
-  - "stay_up": prevent just enough to stay above 0 (from at or below 0: the one level), and
-    nothing if the Ki cannot do that;
-  - "stay_alive": prevent just enough not to reach the bottom (dead, for Health), and nothing
-    if the Ki cannot do that.
-
-Readings where the texts are silent (RULES.md, Vitals):
-
-- Prevention applies to the levels the attack *would* take, after the cap at 0 and the
-  one-level rule: a 10-die hit on 3 levels left would take 3, so 3 Ki prevent it all.
-- A critical hit follows the same rules as any attack; at or below 0 it takes its one level,
-  so it can finish a character who is already Dying (it did not kill "on its own").
+``vital_step`` is the one place these rules live. Rule: RULES.md, Vitals; rules/000 "Harm and
+Recovery"; rules/002 (variant ``vitals_002``); rules/004 "At Zero and Below". Readings:
+docs/notes/0003-attacks.md (3, 4, 6).
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """The encounter lab: whole fights simulated many times, and the best play for one attack.
 
-``simulate(encounter, fights=..., seed=..., **policies)`` plays the same encounter thousands of
-times at once (numpy, vectorized over fights) under the real round and returns who wins, in
-how many rounds, who goes down and who did the damage, each with a confidence interval.
-``tactics`` compares the options of one attack exactly, from the engine's distributions.
-``sweep`` runs many encounters (builds, creatures, readings) as Dask tasks.
-
-No Panel import; numpy and the engine only (issue 11, section 1).
+``simulate`` plays an encounter thousands of times at once (numpy, the real round); ``tactics``
+compares one attack's options exactly; ``sweep`` runs many encounters as Dask tasks. No Panel
+import. Notes: docs/notes/0010-lab.md.
 """
 
 from .simulate import (

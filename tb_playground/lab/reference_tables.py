@@ -1,23 +1,8 @@
-"""rules/004's quick-reference tables, generated from the engine as Markdown and CSV.
+"""rules/004's quick-reference tables (odds, Social dice, Resting), generated from the engine.
 
-"20 Below at a Glance" (rules/004) prints three tables a player looks up mid-roll: "What Your
-Target Is Worth" (the odds table), the Social dice by training tier ("Social Attacks") and
-"Resting". Here each one is computed by the engine and written out, so a printed sheet and the
-software never disagree (issue 11, section 2):
-
-- ``odds_table``: P(success) of a plain 2d10 roll at each TN, rounded to whole percents as 004
-  prints them, with the exact probability beside it in the CSV.
-- ``social_dice_table``: the dice a Social attack rolls at each training tier.
-- ``resting_table``: what a Short Rest and a Full Night give back, in 004's words, each phrase
-  chosen by checking the engine's rest functions against every sub-stat 0..10 (a phrase no
-  candidate fits raises, so the words cannot drift from the engine). Where 000 and 004 differ
-  the engine follows 000 (RULES.md "Where two texts disagree (decided)"): a Short Rest gives
-  at least 1 (000 "Above zero"), which 004 leaves out, so the generated words say "minimum 1".
-- ``resting_amounts_table``: the same rule as numbers, per sub-stat value.
-
-Every function returns a string (``fmt="markdown"`` or ``"csv"``); ``read_csv`` reads a CSV back
-(header and rows of strings) for round trips. ``records_csv`` writes any list of dicts (the lab's
-curves and fits) as CSV for the pages' downloads. No Panel here.
+Each is written as Markdown or CSV so a printed sheet and the software never disagree; the
+resting words follow 000 where it differs from 004 (RULES.md, "Where two texts disagree
+(decided)"). How the phrases are chosen: docs/notes/0014-rules-lab.md. No Panel here.
 """
 
 from __future__ import annotations

@@ -1,24 +1,9 @@
-"""Many encounters at once, on Dask: builds, creatures and readings side by side (issue 11, 3).
+"""Many encounters at once, on Dask: builds, creatures and readings side by side.
 
-``sweep(items, fights, seed, scheduler=None, **policies)`` runs ``simulate`` for every item as
-Dask tasks (``dask.distributed``):
-
-- on the scheduler at ``scheduler`` (an address such as ``"tcp://10.0.0.5:8786"``, or a
-  ``dask.distributed.Client`` already open), else at the address in the environment variable
-  ``TB_DASK_SCHEDULER``;
-- else on a ``LocalCluster`` started for the sweep (``workers`` processes, one thread each) and
-  closed after it;
-- or with ``scheduler="inline"``, in this process without Dask at all.
-
-Every item is played with the sweep's ``seed`` (common random numbers, as
-``tactic_win_change`` does: the items are compared on the same dice where their fights run
-alike), and each ``simulate`` call is a pure function of (encounter, fights, seed, policies), so
-the results are the same wherever and in whatever batches the tasks run, and the same as
-calling ``simulate`` item by item in one process.
-
-An item travels as plain data (``prepare.plain_encounter``: records, sides, switches), never as
-a live Encounter. A remote cluster's workers need ``tb_playground`` installed (the same
-version). Dask is imported only when a sweep uses it: ``pip install "tb_playground[lab]"``.
+``sweep(items, fights, seed, scheduler=None, **policies)`` runs ``simulate`` per item on a given
+scheduler, ``TB_DASK_SCHEDULER``, a ``LocalCluster`` of its own, or ``"inline"``; common random
+numbers make the results the same wherever the tasks run. Notes: docs/notes/0010-lab.md,
+"Session 3: pages, sweeps".
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""P(win) of the same encounter under the default and under a switch (issue 11, section 2).
+"""P(win) of the same encounter under the default and under a switch (``win_comparison``).
 
-``win_comparison`` plays the encounter with ``lab.simulate`` under both readings, in chunks
-with common random numbers, with progress and cancel hooks. Which switches the simulator can
-play (``SIMULATED``: its own ``SIMULATOR_SWITCHES`` and the ``SHEET_SWITCHES`` it plays by
-rebuilding the characters), why the others cannot (``NOT_SIMULATED``), the policies a switch
-needs to show at all (``SWITCH_POLICIES``) and the roster fight each is best seen in
-(``SUGGESTED_FIGHTS``).
+Which switches the simulator can play (``SIMULATED``), why the others cannot
+(``NOT_SIMULATED``), the policies (``SWITCH_POLICIES``) and fights (``SUGGESTED_FIGHTS``) each
+is best seen in. Notes: docs/notes/0014-rules-lab.md.
 """
 
 from __future__ import annotations

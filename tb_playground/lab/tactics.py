@@ -1,30 +1,9 @@
-"""The best play for one attacker against one target this round (issue 11, section 1).
+"""The best play for one attacker against one target this round, exact, and its worth in a fight.
 
-``compare_tactics`` is exact: each option's to-hit bands come from ``engine.to_hit_odds`` with
-the Advantage ``engine.roll_modifiers`` gives it, its damage from ``engine.damage_with_ki``
-(levels and Ki spent on boosts, jointly), and the target's track after the round's attacks
-from ``engine.take_attack`` (the cap at 0, one level at or below 0, the target's Ki prevention
-by its policy, Poise's bottom costing a Sanity level). For each option it gives the expected
-levels the target loses this round and P(the target can no longer act after it).
-
-The options (rules/000 "Action Brackets"; RULES.md "Combat round"):
-
-- "normal": Normal, two attacks, boosting after the roll while Ki lasts (under the 002 switch
-  ``boosts_before_roll``: committing as many boosts as Ki lasts, up to the dice, before each
-  roll when a boost can lift a face at all, as ``simulate`` plays it).
-- "slow_aim": Slow with Aim: one attack with one more Advantage source.
-- "called_shot": Slow, a Called Shot: one attack; Advantage only if the target was Studied last
-  round or the 002 switch says so. It aims at the Head zone, which matters only for armor
-  (not part of these numbers).
-- "bump": Normal bumped to the Fast band for 1 Ki: the same two attacks, before the target
-  acts, with 1 Ki less for boosts.
-- "keep_ki": Normal with no boosts: the Ki kept for later (compare with "normal" for "boost now
-  or keep the Ki").
-
-What acting first or keeping Ki is worth over the whole fight only the simulation can say:
-``tactic_win_change`` plays the encounter once per option with the same seed and reports each
-option's P(win) for the combatant's side and its change from "normal", with intervals from the
-paired fights.
+``compare_tactics`` scores the options ("normal", "slow_aim", "called_shot", "bump", "keep_ki")
+from the engine's distributions; ``tactic_win_change`` plays the encounter once per option with
+one seed. Rule: RULES.md, Combat round; rules/000 "Action Brackets". Notes: docs/notes/0010-lab.md,
+"Tactics (exact)".
 """
 
 from __future__ import annotations

@@ -1,24 +1,8 @@
-"""An attack and its target as a param object (RULES.md, Attacks; Vitals).
+"""An attack and its target as a param object; every derived value from ``tb_playground.engine``.
 
-The attacker picks a kind (Physical, Social, Mental), an approach Element, where the dice come
-from (weapon, Gift, or for Social attacks the Skill tier), Ki boosts and their timing, and the
-circumstances that add Advantage or Disadvantage. The target is described by the sub-stats the
-kind reads: its Defense stat (Atropos, Psyche, Presence), its wall (Soak, Presence, Psyche)
-and the size of the track it hits. Every derived value is computed by ``tb_playground.engine``.
-
-Circumstances and conditions (rules/000, 001, 004) go through ``engine.roll_modifiers``, the
-one function every roll uses: Aim (a Slow action) is one Advantage source; a Called Shot (also
-Slow, so never with Aim in the same round) aims at the Head zone; a Prone target gives every
-attack Advantage; partial cover and an off-hand attack are one Disadvantage source each; the
-attacker's conditions (Off Balance, Surprised, Exhausted...) and the target's (Prone, Belly
-Down, squeezed) add theirs. An attack that can't be made (a Prone attacker) keeps the odds it
-would have, with ``allowed`` False and the reason in ``modifiers``: a page shows the reason.
-
-The Action Bracket (RULES.md, Combat round) sets the attacks a round: Fast one, Normal two,
-Slow one empowered attack (Aim or a Called Shot, so the two choices follow each other). A
-catastrophic to-hit leaves the attacker Off Balance (one more Disadvantage source) for the rest
-of the round and the next. A Social fight tracks the target's Sanity too (5 + Psyche, the
-Social Defense stat): Poise at the bottom costs a Sanity level.
+Rule: RULES.md, Attacks, Vitals, Combat round (the Action Bracket); circumstances and conditions
+go through ``engine.roll_modifiers``. Readings (circumstances, choices that narrow with the kind,
+a refused attack that keeps its odds): docs/notes/0003-attacks.md, docs/notes/0004-conditions.md.
 """
 
 from __future__ import annotations

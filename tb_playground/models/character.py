@@ -1,14 +1,8 @@
 """A 20 Below character as a param object: the sheet's inputs and everything they derive.
 
-Inputs are parameters whose bounds are the validation (Elements and sub-stats 0..10, tiers
-0..4...). Derived numbers are ``constant`` parameters kept current by ``tb_playground.engine``
-(``character_stats``, ``defense``, ``core_roll``, ``gift_check``, ``roll_over``): the three
-Defenses, the Vital maxima and where each track stands, the Ki pool (by ``Ruleset``), Movement,
-travel, the Fate Token caps, the odds of every Skill at every Difficulty.
-
-Lists of sub-objects (skills, descriptors, weapons, Gifts, armor, Flaws) are ``param.List`` s
-of small ``Parameterized`` rows. A change inside a row (a Skill's tier) updates the derived
-values at once; to add or remove rows assign a new list (``c.skills = [*c.skills, Skill()]``).
+Inputs' bounds are the validation; derived numbers are ``constant`` parameters kept current by
+``tb_playground.engine``. Rows (skills, weapons, Gifts...) are ``param.List`` s of small
+``Parameterized``: assign a new list to add or remove one. Notes: docs/notes/0002-characters.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
 """Characters, creatures and encounters as JSON or YAML files, with a schema version.
 
-A file is a document ``{"kind": "character", "schema_version": 1, "data": {...}}``. ``data``
-holds every input parameter of the object (never a derived one); rows (skills, weapons...) and
-nested objects are nested mappings. Missing fields take their defaults.
-
-Loading validates the *whole* document before building anything, against the parameters' own
-definitions (bounds, selector choices, item types) plus the few rules that tie two fields
-together (``cross_checks``). Every problem is reported as ``field.path: allowed range, got X``
-in one ``ValueError``; nothing partial is ever returned. What the file is not (not UTF-8, not
-JSON or YAML with the line and column, the wrong kind) is said in a plain sentence, and a YAML
-alias bomb is refused while it is parsed, before anything is built.
+``{"kind": ..., "schema_version": 1, "data": {...}}``: loading validates the whole document
+against the parameters' own definitions and ``cross_checks`` before building anything, and reports
+every problem in one ``ValueError``. Notes: docs/notes/0002-characters.md, docs/notes/0007-pages.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
-"""The example roster (Ronan, The Brick, the creatures, the encounters): its one reader.
+"""The example roster (characters, creatures, encounters): its one reader.
 
-``examples/roster/`` in a checkout is the one source of truth; an installed package carries a
-copy as package data in ``tb_playground/roster/`` (setup.py). ``roster_dir`` finds whichever is
-there; every page, the service and the lab read the roster through this module.
-
-- ``encounter_files`` and ``creature_files`` list the files (no parsing: the GM page's lists).
-- ``example_roster`` parses them once per process (one to several seconds on a busy machine) and
-  hands out the creatures (shared: read them, never change them in place), the characters as
-  their file text (each load builds a fresh ``Character``) and one ``RosterEntry`` per file.
-  A missing or broken roster is empty and says why (``problem``).
-- ``roster_choices`` and ``build_encounter``: the encounter planner's picks, as an Encounter.
+``roster_dir`` finds ``examples/roster/`` in a checkout or the installed package data; every
+page, the service and the lab read the roster here (``example_roster`` parses it once a process).
+Notes: docs/notes/0012-sheet.md.
 """
 
 from __future__ import annotations

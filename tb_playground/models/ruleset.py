@@ -1,18 +1,8 @@
-"""Which reading of the rules a table plays (RULES.md: default, variants, the roll-over draft).
+"""Which reading of the rules a table plays: the default, the named switches, the roll-over draft.
 
-The default is what rules/000 and rules/004 say. Each place rules/002 (the Player's Quick
-Reference) reads differently is a named switch, off by default and never mixed in silently.
-rules/003's roll-over draft is a whole separate ``system`` kept for side-by-side comparison.
-
-Two more switches are readings of 000 and 004 themselves (``READING_SWITCHES``): how an opposed
-roll ranks criticals (000 is silent) and Deception's home Element (004 differs from 000).
-
-Every engine call a switch touches takes it as an argument; the properties below translate the
-switches into those arguments (``boost_timing`` for ``damage_distribution``, ``never_moira``
-for ``attack_elements`` and ``attack_to_hit``, ``vitals_002`` for ``vital_step`` and
-``ki_recovery``, ``tier_args`` for ``tier_rules``, ``rest_args`` for the rests...).
-``switches_on_text`` says which are on in plain words, for pages. Each switch is written once, in
-``models/switches.py``: its Boolean parameter here is made from that record (``add_switches``).
+Rule: RULES.md (default 000 and 004; rules/002 variants as switches; rules/003 as a ``system``).
+The properties translate the switches into engine arguments; each switch is written once in
+``models/switches.py``. Notes: docs/notes/0005-readings-and-fights.md, docs/notes/0014-rules-lab.md.
 """
 
 from __future__ import annotations

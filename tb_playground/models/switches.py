@@ -1,11 +1,8 @@
 """Each Ruleset switch, written once: its name, sentence, labels, source and what it touches.
 
-``SWITCH_LIST`` is the one list. The Ruleset's switch names and sentences (``models/ruleset.py``),
-the display names (``models/names.py``), the sheet's labels, the rules lab's picker, inputs,
-quotes and fight notes, and the Rules page's table of switches are all read from it when asked,
-so a switch added here shows everywhere. A new switch is a ``Switch`` here, its
-``param.Boolean`` on ``Ruleset`` (a test checks they agree) and the engine argument it carries;
-docs/notes/0014-rules-lab.md tells the lab's part (a curve builder, a battery quantity).
+``SWITCH_LIST`` is the one list every table of switches (Ruleset, names, sheet, rules lab, Rules
+page) is read from. A new switch is a ``Switch`` here, its ``param.Boolean`` on ``Ruleset`` and
+its engine argument; docs/notes/0014-rules-lab.md tells the lab's part.
 """
 
 from __future__ import annotations

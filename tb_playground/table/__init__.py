@@ -1,14 +1,8 @@
 """The live table state of a combat: commands, an append-only event log, persistence, roles.
 
-No Panel import: a whole fight runs from a script, a notebook or a test::
-
-    from tb_playground.table import TableStore
-    store = TableStore(path)               # a SQLite file, created if missing
-    table = store.create(name, encounter)  # refuses a name that exists
-    table.apply(command, role="gm", seat=None, expected_version=None)  # -> list of events
-    table.view_for(role, seat=None)        # JSON-ready, filtered for that role
-
-See docs/notes/0008-table.md for the commands, the events and the readings chosen.
+No Panel import: ``TableStore(path).create(name, encounter)`` then ``table.apply(command, role,
+seat)`` and ``table.view_for(role, seat)`` run a whole fight from a script, a notebook or a test.
+The commands, the events and the readings chosen: docs/notes/0008-table.md.
 """
 
 from .commands import COMMANDS, ROLES

@@ -1,16 +1,8 @@
 """Armor at the table: the worn item that intercepts a hit, the level it loses, its repair.
 
-RULES.md "Attacks" (Armor); rules/002 "What Does Armor Do?" (lines 149-157) and "How Do Called
-Shots Work?" (159-163); the maths is the engine's ``armor.py`` (``armor_distribution`` for the
-odds). While a worn item on the attack's zone (Body; Head for a Called Shot) has levels left it
-intercepts every die: the wearer takes nothing, and if any die beats its Hardness (strictly
-higher, a critical's outright dice included) it loses one level, never more per attack. At 0 it
-is broken and covers nothing "until it's repaired" (002 line 157).
-
-Readings (docs/notes/0015-table-rules.md "Attacks and armor"): armor is a Physical matter (it
-stands before Soak; a Social or Mental attack goes to Presence or Psyche); no rest mends it
-(the texts only say "until it's repaired"): the GM's "repair_armor" command does, back to the
-levels it came to the fight with unless the GM says how many.
+Rule: RULES.md, Attacks (Armor); rules/002 "What Does Armor Do?", "How Do Called Shots Work?";
+the maths is ``engine/armor.py``. Readings (a Physical matter; no rest mends it, the GM's
+"repair_armor" does): docs/notes/0015-table-rules.md, "Attacks and armor".
 """
 
 from __future__ import annotations

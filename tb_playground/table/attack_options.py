@@ -1,13 +1,8 @@
 """What an "attack" command may say, checked, and the pending attack it starts.
 
-Approach, Empowered action, off hand, helpers, the GM's situational sources, cover, and the
-weapon's own reach and range band.
-
-Sources: RULES.md "Attacks" and "Where two texts disagree (decided)" (the approach; reach and
-ranges from the file, never a default); rules/000 "Advantage and Disadvantage" (lines 45-61:
-sources, off hand), "Helping" (77-81), "Action Brackets" (375, 389), "Map or No Map" (409),
-"Getting Low and Taking Cover" (433-439); rules/004 "Weapon range" (line 50); rules/002 "How
-Do Called Shots Work?" (159-163). Readings: docs/notes/0015-table-rules.md "Attacks and armor".
+Approach, Empowered action, off hand, helpers, the GM's sources, cover, the weapon's reach and
+range band. Rule: RULES.md, Attacks and "Where two texts disagree (decided)"; rules/000
+"Advantage and Disadvantage". Readings: docs/notes/0015-table-rules.md, "Attacks and armor".
 """
 
 from __future__ import annotations

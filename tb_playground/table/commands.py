@@ -1,19 +1,9 @@
 """Commands: what a person asks the table to do, checked, and turned into events.
 
-A command is a plain dict with a "type" (``COMMANDS``). ``decide(state, command, role, seat,
-roll)`` checks it against the rules (through the engine) and the sender's role, and returns the
-events it makes, as ``(type, data, changes)`` triples; it never changes ``state``. A bad command
-raises ``ValueError`` naming the field; a role or seat that may not send it raises
-``PermissionError`` naming the rule. Nothing is written for either.
-
-Roles (``ROLES``): "gm" may send anything; a "player" acts only for the seat they hold (a
-character's id) and only when the rules give that seat the move (their declaration, their turn,
-their attack's rolls and boosts, their own prevention); a "spectator" sends nothing but watches.
-
-Sources: RULES.md "Combat round" and "Vitals"; rules/000 "Combat Order", "Action Brackets",
-"Moving in a Round", "Making an Attack", "Spending Ki on the Dice", "Harm and Recovery";
-rules/004 "In a Fight", "Conditions", "Fate Tokens". Readings chosen where the texts are silent
-are in docs/notes/0008-table.md.
+``decide(state, command, role, seat, roll)`` returns the events a command makes and never changes
+``state``; a bad command raises ``ValueError``, a role or seat that may not send it
+``PermissionError``. Rule: RULES.md, Combat round and Vitals. Roles, commands and readings:
+docs/notes/0008-table.md.
 """
 
 from __future__ import annotations

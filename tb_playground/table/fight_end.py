@@ -1,11 +1,8 @@
 """The end of a fight: when one side has no one able to act, the table says so and waits.
 
-RULES.md "Where two texts disagree (decided)": "A fight is over when one side has no one able
-to act (at 0 Health or below, Shattered and unled, Exhausted 5, out); the table says so and
-asks nothing more until the GM goes on or ends the Scene." ``over_events`` is asked after every
-command (``commands.decide``); "continue" and "end_scene" are the GM's two ways on. The summary
-of what each combatant dealt, took and spent is read from the log (``summary``). Readings:
-docs/notes/0015-table-rules.md.
+Rule: RULES.md, "Where two texts disagree (decided)". ``over_events`` is asked after every
+command; "continue" and "end_scene" are the GM's ways on; ``summary`` reads the log.
+Readings: docs/notes/0015-table-rules.md, "The end of a fight".
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""Gifts at the table: their Ki cost, their Gift Check, a Gift used as an action.
+"""Gifts at the table: their Ki cost, their Gift Check, a Gift used as an action ("use_gift").
 
-A Gift attack (an "attack" whose index is a Gift's) pays the Gift's Ki cost when it is declared
-and, when the Gift asks for one, waits for its Gift Check before the to-hit roll. A Gift that
-makes no attack is used with the "use_gift" command, its effect logged in the words given.
-Costs go through ``rules.ki_cost`` (Exhausted 4 adds 1); the check's odds and target through
-the engine's ``gift_check`` with the table's Ruleset switch.
-
-Sources: rules/000 "Ki" (lines ~227-229), "What an Action Buys You" (~383); rules/002 "How Do
-I Use a Gift?" (~123-133); RULES.md "Core Roll: Gift Check". Readings where the texts are
-silent: docs/notes/0015-table-rules.md, "Gifts and scars".
+Rule: RULES.md, Core Roll (Gift Check); rules/000 "Ki"; rules/002 "How Do I Use a Gift?".
+Readings where the texts are silent: docs/notes/0015-table-rules.md, "Gifts and scars".
 """
 
 from __future__ import annotations

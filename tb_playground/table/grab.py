@@ -1,18 +1,8 @@
-"""Grab, Disarm and Escape a hold, at the table (rules/001 "Combat Actions", lines 143-148).
+"""Grab, Disarm and Escape a hold, at the table.
 
-- Grab (one action, from Melee): an attack roll (TN = the approach's Element + the target's
-  Physical Defense, with both sides' conditions), then the grabber's Potence in d10s against the
-  target's Soak: any die over, and the target is Grabbed (Movement Rate 0, rules/001 line 19).
-- Disarm (a Called Shot, so a Slow round): the same attack roll with the Called Shot's sources,
-  then Potence against Potence, an opposed roll (each side's Potence + the GM's Difficulty);
-  gauntlets give the defender Advantage.
-- Escape a hold ("see Grabbed", line 148, says no more): our reading, one action, an opposed
-  roll of the held one's Potence + Difficulty against the holder's; the holder resists (a tie or
-  both failing keeps the hold). A creature holder does not roll: the Potence it grabbed with is
-  the Difficulty of the escaper's roll (rules/000 "Opposed Rolls", line 75).
-
-A creature's card has no Potence: the GM gives the dice of its Grab (``potence``). Readings:
-docs/notes/0015-table-rules.md "Actions of the round".
+Rule: rules/001 "Combat Actions" (Grab, Disarm; Escape says only "see Grabbed"); rules/000
+"Opposed Rolls" for a creature holder. Readings (Escape as an opposed Potence roll, the GM's
+dice for a creature's Grab): docs/notes/0015-table-rules.md, "Actions of the round".
 """
 
 from __future__ import annotations

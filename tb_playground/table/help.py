@@ -1,11 +1,7 @@
 """Helping at the table: the Help action, who counts as a helper, the shared catastrophe.
 
-rules/000 "Helping" (lines 77-81); RULES.md "Core Roll" (Helping). A helper spends their Help
-action on their own turn naming the ally they help; the help waits on that ally's next roll this
-round (it ends with the round). Each helper at least Trained in the Skill rolled is one
-Advantage source (``roll_modifiers(helpers=n)``: a second adds nothing to a roll already at
-Advantage, but cancels a Disadvantage); on a catastrophic failure the helpers are caught in it.
-Readings where the texts are silent: docs/notes/0015-table-rules.md "Attacks and armor".
+Rule: RULES.md, Core Roll (Helping); rules/000 "Helping". Readings (the help waits on the ally's
+next roll this round): docs/notes/0015-table-rules.md, "Attacks and armor".
 """
 
 from __future__ import annotations

@@ -1,20 +1,8 @@
 """Moving in metres: range bands, Leaving Melee, bad ground, footing, Sprints, creatures' media.
 
-- ``move`` (rules/000 "Moving in a Round"): metres covered, through the round's budget. With
-  ``toward`` or ``away_from`` it changes the distance the table keeps between the two (and the
-  band that follows from it, rules/000 lines 407-409: Melee to ~1 m, Close 1-10, Near 10-50, Far
-  past 50). Moving out of Melee names who may follow: those that have not acted, declared Normal,
-  and whose move reaches (rules/000 "Leaving Melee", lines 421-429).
-- Bad ground (``ground``): Rough 2 m a metre, Wild Land 3; an Athletics roll at 6, once a turn,
-  crosses a step better (engine ``ground_cost``, ``footing_odds``). Footing (``footing``): a Dash
-  or Sprint across it rolls Athletics at 6; a failure leaves the mover Prone.
-- A Sprint: Stamina rounds free, then Water + Difficulty each round from 6, one harder a round,
-  a level of Exhausted per failure (rules/000 line 485; rules/001 line 116).
-- A creature moves at the rate of the medium it is in (``mode``), never its fastest mode
-  (rules/000 "Creatures that move differently", line 475; rules/001 line 101).
-- ``set_distance`` (GM): the metres between two combatants.
-
-Readings: docs/notes/0015-table-rules.md "Actions of the round".
+Rule: rules/000 "Moving in a Round", "Leaving Melee", "Bad Ground"; rules/001 "Terrain and
+Footing"; the budget and rolls are ``engine/round_budget.py``. Readings:
+docs/notes/0015-table-rules.md, "Actions of the round".
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
-"""The exact odds of what is still to come in a pending attack (RULES.md, Attacks; Vitals).
+"""The exact odds of what is still to come in a pending attack, from the engine.
 
-At each step of an attack the table shows, from the engine: the chance to hit and to crit, the
-distribution of levels the attack deals, the chance the target is down afterwards, and once
-the dice are on the table, which dice a Ki boost would lift over the wall.
-
-Readings (docs/notes/0008-table.md): before the damage roll the levels assume the attacker
-boosts as many dice as their Ki pays for (the default timing boosts only dice a boost lifts over
-the wall, so this is the most the attack can do); the target's prevention is not assumed (it is
-the target's choice, made after). "Down" is a track at 0 or below.
+Rule: RULES.md, Attacks and Vitals. Readings (boosts assumed as far as Ki pays, the target's
+prevention not assumed, "down" is a track at 0 or below): docs/notes/0008-table.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """The odds of each of a combatant's attacks against each target it can see, before it attacks.
 
-A player's page shows, for their seat, every attack against every visible target: the chance
-to hit and to crit, the expected levels and the chance the target is down afterwards, as the
-table would compute them if the attack were declared now (no Empowered action, no cover).
-The odds are those of ``odds.pending_odds`` on the pending attack the "attack" command would
-make (``commands.attack_pending``, the same function the command calls).
-
-Sources: RULES.md "Attacks" and "Vitals"; rules/000 "Making an Attack".
+The pending attack the "attack" command would make (``commands.attack_pending``, no Empowered
+action, no cover), through ``odds.pending_odds``. Rule: RULES.md, Attacks and Vitals. Notes:
+docs/notes/0009-combat-panel.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
-"""The actions of the round that are not a roll: each a command with its effect (rules/001).
+"""The actions of the round that are not a roll (``act``, ``ready_fired``): each a command.
 
-``act`` takes one of: Study a Target (a Slow round; next round's Called Shot at that target rolls
-with Advantage), Reckless (free; Advantage on your attacks and on attacks against you this
-round), Full Defense (Normal; no attacks, attacks against you at Disadvantage, your Defense
--4), Belly Down (free), Stand up (one action), Recover from Prone (one action), Reload (by the
-weapon: one action, a Slow round for a tube-fed shotgun, free from a quiver), a small action,
-Ready (one action held for a trigger named in words) and Help (left as it was). ``ready_fired``
-resolves a held action when its trigger happens: the holder acts at once, then the turn goes back.
-
-Every action goes through the round's budget (engine ``round_budget``); a refusal says in plain
-words which rule refuses it and what to do instead. Sources: rules/000 "Action Brackets", "What
-an Action Buys You", "Getting Low and Taking Cover"; rules/001 "Getting Low", "Actions".
-Readings: docs/notes/0015-table-rules.md "Actions of the round".
+Study a Target, Reckless, Full Defense, Belly Down, Stand up, Recover, Reload, Ready, Help...,
+each through the round's budget (``engine/round_budget.py``). Rule: rules/000 "Action Brackets";
+rules/001 "Actions". Readings: docs/notes/0015-table-rules.md, "Actions of the round".
 """
 
 from __future__ import annotations

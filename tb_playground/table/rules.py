@@ -1,13 +1,8 @@
-"""The rules of a live fight, as the table applies them to its state.
+"""The rules of a live fight: *when* each rule applies in the round, as state changes.
 
-Every number comes from the engine (to-hit reading, vitals, Ki recovery); this module decides
-*when* each rule applies in the round and writes the result down as state changes for an event.
-Functions here read the state and return ``changes`` lists or ``(type, data, changes)`` events;
-none of them changes the state.
-
-Sources: RULES.md "Combat round", "Vitals" and "Where two texts disagree (decided)"; rules/000
-"Combat Order", "Action Brackets", "Moving in a Round", "Harm and Recovery"; rules/001
-"Actions"; rules/004 "Conditions", "Fate Tokens", "Resting".
+Every number comes from the engine; functions here read the state and return ``changes`` or
+events, never changing it. Rule: RULES.md, Combat round, Vitals, "Where two texts disagree
+(decided)". Readings: docs/notes/0008-table.md, docs/notes/0015-table-rules.md.
 """
 
 from __future__ import annotations

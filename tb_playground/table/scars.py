@@ -1,20 +1,7 @@
-"""Marks and scars at the table (rules/000 "Scars", lines ~311-333; rules/002 line ~93).
+"""Marks and scars at the table: read once per command's Vital changes (``with_scars``).
 
-Every command's changes to a Vital are read once, in ``with_scars`` (so a hit, a GM override, a
-rest or any later command all count the same way); what they leave is set by the event that
-moved the Vital, whose data says so under "scars" (an undo takes it back with the command):
-
-- a track that falls from above 0 to 0 or below leaves a **mark**, only for show (000 ~315);
-- a track that falls from 0 or above to below 0 leaves a **scar** (000 ~317-319): Health a
-  Physical one, Poise a Social, Sanity a Mental; one per crossing, deeper in the same fall
-  adds none but deepens it (healing counts the depth, 000 ~323). Under the table's
-  ``scars_as_flaws`` reading (002 ~93) a Health crossing leaves a **flaw** instead, which ends
-  when Health is back at 0;
-- Sanity reaching 0 (Overwhelmed, or the bottom's reset) brings a **temporary** Mental scar
-  effect that lasts while Sanity stays at 0 (000 ~274, ~276; 004 ~125, ~163).
-
-The GM names each one ("name_scar": the GM picks it, or the two talk it over, 000 ~317) and
-takes one away when something heals it ("heal_scar"). Readings: docs/notes/0015-table-rules.md,
+Rule: rules/000 "Scars"; rules/002 (the ``scars_as_flaws`` reading). Marks, scars, flaws, the
+temporary Mental scar and the GM's "name_scar" / "heal_scar": docs/notes/0015-table-rules.md,
 "Gifts and scars".
 """
 

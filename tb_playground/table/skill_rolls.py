@@ -1,19 +1,7 @@
-"""Skill rolls, opposed rolls, group rolls and stabilising, at the table (RULES.md, Core Roll).
+"""Skill, opposed and group rolls and stabilising, at the table, each with its exact odds.
 
-- ``skill_roll``: any Skill at its tier (Untrained: the Difficulty alone; Adept: Advantage;
-  Expert: a kept 3 is critical; Master: a catastrophe is rerolled once), with the roller's
-  conditions (rules/004 "Conditions"); in a fight it is the roller's one "Use a Skill" action.
-- ``opposed_roll``: both sides against one Difficulty, each with its own Element and Skill; a
-  creature does not roll, its card's number is the Difficulty (rules/000 "Opposed Rolls",
-  lines 71-75). Before a fight, a win by the sneaking side may leave the other Surprised
-  (rules/002 "What Is Surprised?").
-- ``group_roll``: everyone rolls; at least half succeed and nobody rolls a 20 (rules/000 "Group
-  Rolls", line 89; RULES.md).
-- ``stabilise``: First Aid (a Skill roll), a trauma kit or a Gift: Dying goes to 0 Health
-  (rules/000 "Getting back up", line 287; engine ``rest.stabilise``).
-
-A kept 20 in a fight leaves the roller Off Balance (rules/000 line 31). Every roll reports its
-exact odds from the engine. Readings: docs/notes/0015-table-rules.md "Actions of the round".
+Rule: RULES.md, Core Roll; rules/000 "Opposed Rolls", "Group Rolls", "Getting back up"; rules/004
+"Conditions". Readings: docs/notes/0015-table-rules.md, "Actions of the round".
 """
 
 from __future__ import annotations

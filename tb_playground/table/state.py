@@ -1,20 +1,8 @@
-"""The table's state as a pure fold of its event log.
+"""The table's state as a pure fold of its append-only event log.
 
-An event is a plain JSON-ready dict::
-
-    {"seq": 7, "cmd": 6, "type": "declared", "data": {...}, "changes": [[path, value], ...],
-     "by": {"role": "player", "seat": "ronan"}, "round": 1}
-
-``changes`` is where the state comes from: each ``[path, value]`` sets the value at ``path``
-(a list of keys from the state's root; a value of ``None`` at a condition removes it). The
-command that made the event did the rules work (engine calls, dice) and wrote down the results,
-so folding is plain assignment: fast, and the same on every replay whatever the engine does
-later. ``data`` is what the log shows.
-
-Undo and redo are events too ("undone" / "redone", naming a command by its ``cmd`` number).
-The fold skips the events of every command that is undone at the end of the log, so the state
-after an undo is exactly the state before that command. Only the newest command still in force
-can be undone (a stack), so nothing that came after it depends on it.
+Each event's ``changes`` (``[path, value]`` pairs) were worked out by its command, so folding is
+plain assignment, the same on every replay; undo and redo are events too (a stack). The event
+shape and the undo rule: docs/notes/0008-table.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Tables kept in SQLite: one row per event, several tables per file, safe across threads.
 
-``TableStore(path)`` opens (or creates) the file; ``store.create(name, encounter)`` starts a
-table; ``store.open(name)`` brings it back after a restart, the same state folded from the same
-events. ``table.apply(command, role, seat, expected_version)`` returns only once its events are
-committed (WAL mode), so an acknowledged command survives a crash of the process.
-
-The file holds a schema version (``SCHEMA_VERSION``), one row per table and one per event. The
-default file is in the user's data directory, or wherever ``TB_TABLE_DB`` points.
+``store.create`` / ``store.open``; ``table.apply`` returns once its events are committed (WAL), so
+an acknowledged command survives a crash. The file is at ``TB_TABLE_DB`` or in the user's data
+directory. Notes: docs/notes/0008-table.md, "Persistence".
 """
 
 from __future__ import annotations

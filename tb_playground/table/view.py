@@ -1,12 +1,8 @@
 """What each person at the table may see: ``view_for(state, events, role, seat)``.
 
-The GM sees everything but the generator's seed. A player (with a seat) and a spectator never
-see: hidden combatants (not even their names in the log), other seats' brackets before the
-reveal, the foes' exact vitals, Ki, Defenses and walls unless the GM shares them (a label
-instead: unhurt, hurt, bloodied, down), the seed, the join code.
-
-The view is JSON-ready plain data; its text is plain text, which every page escapes before it
-shows it (names and notes are typed by people).
+The GM sees everything but the seed; players and spectators see no hidden combatant, no other
+seat's bracket before the reveal, foes' numbers only as labels unless shared. Plain text that
+every page escapes. Notes: docs/notes/0008-table.md.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""The character sheet editor (RULES.md; rules/000, 002, 004): inputs, live derived values.
+"""The character sheet editor: inputs grouped like a printed sheet, derived values live.
 
-Grouped like a printed sheet: who they are, Elements and sub-stats, what those derive
-(Defenses and walls, Vitals, Ki, Movement and travel, Fate), Skills with the odds of each at
-every Difficulty, gear and Gifts, Descriptors and Flaws, the state of play, and attacks against
-a creature from the roster. The sheet is saved and loaded as a JSON (or YAML) file.
-
-The widgets and layout live here; the tables' HTML and CSV are built in ``sheet_render`` and
-the list editors are ``rows_editor.RowsEditor``.
+Rule: RULES.md (rules/000, 002, 004 through ``models.Character``). The tables' HTML and CSV are
+built in ``sheet_render``, the list editors are ``rows_editor.RowsEditor``; the sheet saves and
+loads a JSON or YAML file. Notes: docs/notes/0012-sheet.md.
 """
 
 from __future__ import annotations

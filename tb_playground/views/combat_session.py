@@ -1,17 +1,8 @@
 """One browser session bound to one live table: its role and seat, its updates, its commands.
 
-The table calls its subscribers on whatever thread applied a command. A ``TableSession`` never
-touches its page from there: it schedules one refresh on its own document's next tick
-(``doc.add_next_tick_callback``, the one Bokeh document method that is safe from any thread)
-and the page reads the table's view for its role there. Several commands in a burst make one
-refresh. ``close()`` (called from ``pn.state.on_session_destroyed``) unsubscribes.
-
-``send(command)`` always passes the role and seat this session verified on the server (the GM
-key, or the join code and a seat), never anything the browser sends, and the table checks every
-permission.
-
-The controls both combat pages show (a turn, spends, typed dice) are here too; their panes,
-rows and buttons are the page kit's (``views/kit``).
+Updates arrive on any thread and become one refresh on the document's next tick; ``send`` always
+passes the role and seat verified on the server. The controls both combat pages share are here
+too. Notes: docs/notes/0009-combat-panel.md, "How a change reaches every page".
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""The GM's combat dashboard (issue 9): a live table, every step with its exact odds.
+"""The GM's combat dashboard: a live table, every step with its exact odds.
 
-Without the GM key (``?key=...``, see ``tb_playground.service``) the page shows only a prompt
-for it. With it: open a table, or create one from an encounter file (plus creatures from the
-roster); start; watch who has declared (not what); reveal; run the band order; resolve each
-attack step by step with the exact odds of what is still to come; hide and show combatants;
-share the foes' numbers; undo and redo; rests and the end of a Scene. Every roll is rolled by the
-table or typed from physical dice.
-
-The page is a thin view: every change is a command to the table (``TableSession.send``), and
-the page redraws from ``Table.view_for("gm")`` when the table tells it something changed.
+Without the GM key the page shows only a prompt for it. A thin view: every change is a command
+(``TableSession.send``) and the page redraws from ``Table.view_for("gm")``. Notes:
+docs/notes/0009-combat-panel.md.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
-"""The views in a notebook without internet: what ``pn.extension(inline=True)`` leaves out.
+"""The views in a notebook without internet: ``inline_updates`` inlines every update's styles.
 
-With ``inline=True`` Panel 1.9 puts its and Bokeh's JavaScript in the notebook and inlines
-the stylesheets of a widget's first render, but a component updated afterwards (an HTML or
-Markdown pane given a new object, as every slider move does) sends its stylesheets again as
-links to cdn.holoviz.org (holoviz/panel#8707 fixed the first render only). Offline those links
-fail and the pane loses Panel's theme. ``inline_updates`` makes Panel inline them on every
-update too, in notebooks only (a served page loads them from its own server). Importing
-``tb_playground.views`` installs it; tests/test_jupyterlab_ui.py blocks the internet and
-fails on any request that leaves the machine. See docs/notes/0011-lessons.md.
+With ``pn.extension(inline=True)`` Panel 1.9 still links an updated pane's stylesheets to
+cdn.holoviz.org; importing ``tb_playground.views`` installs the fix, in notebooks only.
+Why and how it is tested: docs/notes/0011-lessons.md.
 """
 
 from __future__ import annotations

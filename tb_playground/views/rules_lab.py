@@ -1,12 +1,8 @@
-"""The rules lab page: what each rules reading changes, side by side (issue 11, section 2).
+"""The rules lab page: what each rules reading changes, side by side.
 
-Pick a switch (a rules/002 reading, a reading of 000/004, or the rules/003 roll-over draft)
-and see the default and the switch drawn together, the difference over two inputs as a
-heatmap, which flat TN modifier Advantage is worth, 004's quick-reference tables, and who wins
-the same fight under each reading. Every number comes from ``tb_playground.lab`` (the rules lab
-and the reference tables); this module only lays them out. Settings live in the URL
-(``kit.sync_url``, over ``pn.state.location``), so a link reproduces the view; the fight
-comparison runs in a thread with a progress bar and a cancel button.
+Lays out ``tb_playground.lab``'s numbers (curves, heatmap, Advantage as a TN modifier, 004's
+tables, P(win) under each reading); settings live in the URL (``kit.sync_url``). Notes:
+docs/notes/0014-rules-lab.md.
 """
 
 from __future__ import annotations

@@ -1,15 +1,8 @@
-"""The players' page (issue 9): join a live table with its code, sit in a seat, play from a phone.
+"""The players' page: join a live table with its code, sit in a seat, play from a phone.
 
-A player types the join code the GM reads out, picks their character (or just watches as a
-spectator) and sees: their vitals, Ki, Fate Tokens and conditions; their attacks with the odds
-against each target they can see; a secret bracket declaration with Ki bumps; a "your turn"
-banner; the attack steps that are theirs (rolls, boosts after a damage roll, prevention when
-hit); the turn order and every visible combatant (foes as labels unless the GM shares their
-numbers); and the dice log. The table, code and seat are kept in the URL so a reload keeps them.
-A code the GM has changed drops the page back to the join prompt.
-
-The page sends every command with the seat it verified on the server; the table refuses
-anything that seat may not do.
+Table, code and seat are kept in the URL; a changed code drops the page back to the join
+prompt. Every command goes with the seat verified on the server. Notes:
+docs/notes/0009-combat-panel.md.
 """
 
 from __future__ import annotations

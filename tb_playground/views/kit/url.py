@@ -1,12 +1,8 @@
-"""The page's address: every setting a page keeps in its URL goes through here (issue 11, 3).
+"""The page's address: every setting a page keeps in its URL goes through here.
 
-``sync_url(obj, {"element": "element", ...})`` keeps a Parameterized's settings in the address
-bar: a link opened later, or by someone else, starts from the same settings. A value in the query
-that is out of range or of the wrong kind is skipped (the rest still apply), so a hand-edited
-link never breaks a page. ``query_arg`` reads one value as the text it was given (a join code, a
-seat), ``query_value`` as Panel parses it (numbers, lists), and ``set_query`` writes values (the
-combat pages' table, code and seat; the sheet's packed character). ``pack_text`` makes a long
-text short and safe for a URL.
+``sync_url`` keeps a Parameterized's settings in the address bar (bad values in a hand-edited
+link are skipped); ``query_arg``, ``query_value`` and ``set_query`` read and write single values;
+``pack_text`` makes a long text short and safe for a URL. Notes: docs/notes/0007-pages.md.
 """
 
 from __future__ import annotations
