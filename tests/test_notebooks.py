@@ -262,7 +262,7 @@ def test_damage_notebook():
     assert "Expected 6.1 levels" in text
     # Ki boosts on 7 dice against Soak 7, Ferocity 4: the first is worth 0.972 levels.
     assert "Boost 1 | 0.972 | 97.2% | 1.000 | 3.072" in text
-    assert "1 boosts: 3.07 levels chosen after the roll, 2.50 chosen before" in text
+    assert "1 boost: 3.07 levels chosen after the roll, 2.50 chosen before" in text
 
 
 def test_combat_notebook():
@@ -271,8 +271,10 @@ def test_combat_notebook():
     # rules/000: 4 dice connect outright and one of 2, 1, 6 (+ Klotho 4) beats Soak 7.
     assert "5 levels before any Ki boost" in text
     assert "Opponent Health 12 -> 7" in text
-    # The foe is a label to the player; the reopened store holds the same state.
-    assert "('Opponent', 'hurt', None)" in text
+    # The foe is a label on the player's board (no numbers); the reopened store holds the same
+    # state.
+    assert "Opponent | Foes · Initiative 4 | Normal | Hurt" in text
+    assert "7/12" not in text
     assert text.rstrip().endswith("True")
 
 
