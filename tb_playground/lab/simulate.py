@@ -570,7 +570,7 @@ class _Fights:
 
     def attack(self, rows, a: int, emp, round_no: int, winner, rounds) -> None:
         """Attacker ``a`` makes one attack in each fight of ``rows``."""
-        prep, n = self.prep, self.n
+        prep = self.prep
         t = self.choose_targets(rows, a)
         ok = t >= 0
         if not ok.all():
