@@ -26,6 +26,13 @@ over the acting slots of a round. The round is the table's (``table.rules``):
   (else none); a hit spends ``min(committed, dice rolled)`` Ki whatever the dice show, and its
   levels are drawn from the engine's exact "before" law for that many boosted dice; a miss
   spends nothing (the table spends them when the damage is rolled; ``engine.fight_odds``).
+- A Gift attack (RULES.md "Core Roll: Gift Check"; rules/000 "Ki"): its Ki cost is paid when it
+  is declared, and when the attacker is short it makes the best attack it can pay for
+  (``prepare.attack_choice``); a Gift that asks rolls its Gift Check first (engine
+  ``gift_check`` odds): a failure costs 1 Ki, a kept 20 leaves Off Balance, the attack goes on.
+- Armor (rules/002 "What Does Armor Do?"): a Physical hit on a zone (the Head for a Called
+  Shot, else the Body) whose item has levels is intercepted: the wearer takes nothing, the
+  item loses one level with the engine's odds (``engine.armor_distribution``), broken at 0.
 - The track: ``engine.vital_step`` (the one place the track rules live), vectorized over the
   fights hit: one attack never carries a track past 0, at or below 0 it takes one level, the
   defender's Ki prevents levels by its ``ki_policy`` (``engine.KI_POLICIES``), Poise at its
