@@ -31,7 +31,7 @@ from tb_playground.engine import (
     to_hit_odds,
 )
 from tb_playground.lab import simulate, wilson_interval
-from tb_playground.lab.prepare import attack_option, prepare
+from tb_playground.lab.prepare import attack_choice, attack_option, prepare
 from tb_playground.models import Creature, Encounter
 from tb_playground.models.combatants import encounter_records
 from tb_playground.models.creature import CreatureAttack
@@ -367,6 +367,19 @@ def test_simulator_agrees_with_the_live_tables_rules(ki_policy):
 def test_simulator_agrees_with_the_live_table_when_boosts_come_before_the_roll():
     """Switch on: the table takes the boosts with the attack and spends them on the damage."""
     _agree_with_table("stay_up", 120, {"boosts_before_roll": True}, seed=6)
+
+
+def test_a_gift_attack_short_of_ki_falls_back_to_the_best_it_can_pay_for():
+    """rules/000 "Ki": the table refuses a Gift attack its user cannot pay for."""
+    prep = prepare(small_fight())
+    ronan, bear = 0, 2
+    assert prep.option_attack[attack_option(prep, ronan, bear, 14)] == 1  # Onslaught, 1 Ki
+    assert prep.ki_cost[attack_option(prep, ronan, bear, 1)] == 1
+    assert prep.option_attack[attack_option(prep, ronan, bear, 0)] == 0  # his Fists, free
+    assert attack_choice([1.0, 3.0, 2.0], [0, 3, 1], "best", 2) == 2
+    assert attack_choice([1.0, 3.0, 2.0], [0, 3, 1], 1, 0) == 0
+    assert attack_choice([1.0, 2.0], [1, 3], "best", 0) == -1
+    assert prep.armor_on[attack_option(prep, bear, ronan, 0)].tolist() == [True, False]
 
 
 # -- seeds and properties ----------------------------------------------------------------------
