@@ -39,13 +39,18 @@ def items():
         "Ronan vs bear": encounter(["ronan.json"], bear),
         "Brick vs bear": encounter(["the_brick.json"], bear),
         "Ronan vs dogs": encounter(["ronan.json"], ["guard_dog.yaml", "guard_dog.yaml"]),
+        # Ronan alone calls his shots: his Onslaught costs 1 Ki an attack, so when the bear
+        # calls its shots at Advantage too, the reading now helps the bear more than him
         "Ronan vs bear, Called Shot": (
             encounter(["ronan.json"], bear),
-            {"bracket_policy": "called_shot"},
+            {"bracket_policy": {"Party": "called_shot"}},
         ),
         "Ronan vs bear, Called Shot, 002 reading": (
             encounter(["ronan.json"], bear),
-            {"bracket_policy": "called_shot", "ruleset": {"slow_called_shot_advantage": True}},
+            {
+                "bracket_policy": {"Party": "called_shot"},
+                "ruleset": {"slow_called_shot_advantage": True},
+            },
         ),
         "Party vs captain, Slow with Aim": (
             encounter(["ronan.json", "nerdy_hacker.yaml"], ["guard_captain.yaml"]),

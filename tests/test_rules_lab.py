@@ -466,6 +466,7 @@ def test_boosts_before_the_roll_move_p_win_as_the_exact_duel_says():
     enc.add(dummy, "Foes")
     records = encounter_records(enc)
     records[0]["ki"] = 7
+    records[0]["gifts"] = []  # fight_odds plays no Gift cost: Onslaught as a plain 7-dice attack
     a, t = records
     rounds, fights = 6, 4000
     result = win_comparison(

@@ -26,6 +26,13 @@ over the acting slots of a round. The round is the table's (``table.rules``):
   (else none); a hit spends ``min(committed, dice rolled)`` Ki whatever the dice show, and its
   levels are drawn from the engine's exact "before" law for that many boosted dice; a miss
   spends nothing (the table spends them when the damage is rolled; ``engine.fight_odds``).
+- A Gift attack (RULES.md "Core Roll: Gift Check"; rules/000 "Ki"): its Ki cost is paid when it
+  is declared, and when the attacker is short it makes the best attack it can pay for
+  (``prepare.attack_choice``); a Gift that asks rolls its Gift Check first (engine
+  ``gift_check`` odds): a failure costs 1 Ki, a kept 20 leaves Off Balance, the attack goes on.
+- Armor (rules/002 "What Does Armor Do?"): a Physical hit on a zone (the Head for a Called
+  Shot, else the Body) whose item has levels is intercepted: the wearer takes nothing, the
+  item loses one level with the engine's odds (``engine.armor_distribution``), broken at 0.
 - The track: ``engine.vital_step`` (the one place the track rules live), vectorized over the
   fights hit: one attack never carries a track past 0, at or below 0 it takes one level, the
   defender's Ki prevents levels by its ``ki_policy`` (``engine.KI_POLICIES``), Poise at its
@@ -349,7 +356,7 @@ class _Fights:
     #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
     COLUMNS = (
         "ki", "ob_since", "flustered", "out", "dealt", "out_round", "dead_round", "can",
-        "alive", "hit_count", "code",
+        "alive", "hit_count", "code", "armor_lv",
     )  # fmt: skip
 
     def __init__(self, prep: Prepared, rows: int, rng, opts: dict):
@@ -377,6 +384,9 @@ class _Fights:
         self.code |= self.flustered.astype(_STATE) << 2
         self.live = np.ones(rows, dtype=bool)
         self.attacks = 0
+        # armor levels left, row z * n + j: combatant j's item on zone z (engine.armor.ZONES)
+        self.armor_lv = np.repeat(prep.armor_levels.T.reshape(2 * n, 1), rows, axis=1)
+        self.armor_lv = self.armor_lv.astype(_STATE)
         face = rng.integers(1, 11, size=(rows, n))
         init = prep.initiative[None, :]
         key = ((face + init) * 16 + init) * 2 + prep.is_character[None, :]
@@ -385,19 +395,46 @@ class _Fights:
         self.rank = np.empty_like(order)
         np.put_along_axis(self.rank, order, np.arange(n)[None, :], axis=1)
         self.has = prep.has_attack.reshape(n, n)
-        self.vit = prep.vital.reshape(n, n)
+        self.vit = prep.vital[: n * n].reshape(n, n)
         self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
         self._tables: dict = {}
         self.tie = (1000 * n + np.arange(n))[:, None]
         self.danger_key = np.rint(prep.danger * 1000).astype(np.int64) * (10_000 * n)
-        roll = np.where(prep.allowed, prep.sign, 2).reshape(n, n * 8 * 3)
-        self.roll_table = [roll[i].copy() for i in range(n)]
-        self.tn = [prep.tn[i * n : (i + 1) * n].copy() for i in range(n)]
-        self.crit_auto = [prep.crit_auto[i * n : (i + 1) * n].copy() for i in range(n)]
-        self.any_auto = [bool(prep.automatic[i * n : (i + 1) * n].any()) for i in range(n)]
-        self.targets_of = [[int(j) for j in np.flatnonzero(self.has[i])] for i in range(n)]
-        dice = prep.dice.reshape(n, n) * self.has
-        self.max_levels = np.maximum(dice.max(axis=0), 1)  # most levels one attack deals j
+        # per option g (``prepare``): the roll's sign by (g, condition code, empowered)
+        self.roll_table = np.where(prep.allowed, prep.sign, 2).ravel()
+        owner = prep.option_pair // n
+        target = prep.option_pair % n
+        real = prep.option_attack >= 0
+        mine = [real & (owner == i) for i in range(n)]
+        self.any_auto = [bool(prep.automatic[m].any()) for m in mine]
+        self.targets_of = [sorted({int(j) for j in target[m]}) for m in mine]
+        self.max_levels = np.ones(n, dtype=np.int64)  # most levels one attack deals j
+        np.maximum.at(self.max_levels, target[real], prep.dice[real])
+        # Ki-dependent choice (a Gift attack it cannot pay for falls back): per attacker the
+        # flat (target, min(Ki, top)) -> option table, or None when Ki never changes it
+        top = prep.choice_top
+        self.top = top
+        self.choice = [
+            prep.choice[i].ravel().copy()
+            if top and (prep.choice[i] != prep.choice[i][:, -1:]).any()
+            else None
+            for i in range(n)
+        ]
+        # whether every option of a against each target hits the primary's track (or none)
+        self.fixed = [
+            self.choice[i] is None
+            or all(
+                (prep.choice[i, j] == -1).all()
+                if not self.has[i, j]
+                else (prep.choice[i, j] >= 0).all()
+                and (prep.vital[prep.choice[i, j]] == self.vit[i, j]).all()
+                for j in range(n)
+            )
+            for i in range(n)
+        ]
+        self.pays = [bool(prep.ki_cost[m].any()) for m in mine]
+        self.checks = [bool(prep.gift_check[m].any()) for m in mine]
+        self.armored = [bool(prep.armor_on[m].any()) for m in mine]
         self.side_masks = [prep.side == s for s in range(len(prep.sides))]
         self.up_count = np.stack([self.standing[mask].sum(axis=0) for mask in self.side_masks])
         # target keys kept up to date: (track, pool, attacker's side) -> (n, rows) of
@@ -416,6 +453,8 @@ class _Fights:
         ]
 
     def _tkey_name(self, a: int):
+        if not self.fixed[a]:
+            return None
         vit = self.vit[a][self.has[a]]
         if not vit.size or not (vit == vit[0]).all():
             return None
@@ -472,17 +511,26 @@ class _Fights:
             return np.where(kept_key[rows, t] < _BIG, t, -1)
         vit = self.vit[a]
         has = self.has[a]
-        first = int(vit[has][0]) if has.any() else 0
-        level = self.tracks[first].take(rows, axis=1)  # (n, m)
-        if (vit[has] != first).any():
-            for v in range(3):
-                if v != first and (vit == v).any():
-                    other = self.tracks[v].take(rows, axis=1)
-                    level = np.where((vit == v)[:, None], other, level)
         pool = self.alive if self.downed_ok[a] else self.can
         cand = pool.take(rows, axis=1)
-        if not has.all():
-            cand &= has[:, None]
+        if not self.fixed[a]:  # the attack, so its track, hangs on the Ki left
+            option = self.options(a, rows, np.arange(n)[:, None])  # (n, m)
+            cand &= option >= 0
+            vit = self.prep.vital[option]
+            level = self.tracks[0].take(rows, axis=1)
+            for v in (1, 2):
+                if (vit == v).any():
+                    level = np.where(vit == v, self.tracks[v].take(rows, axis=1), level)
+        else:
+            first = int(vit[has][0]) if has.any() else 0
+            level = self.tracks[first].take(rows, axis=1)  # (n, m)
+            if (vit[has] != first).any():
+                for v in range(3):
+                    if v != first and (vit == v).any():
+                        other = self.tracks[v].take(rows, axis=1)
+                        level = np.where((vit == v)[:, None], other, level)
+            if not has.all():
+                cand &= has[:, None]
         key = level * n + self.tie  # weakest, then the encounter's order
         if policy == 1:
             key += self.hit_count.take(rows, axis=1) * (10_000 * n)
@@ -492,6 +540,13 @@ class _Fights:
         t = np.argmin(key, axis=0)
         some = cand.any(axis=0)
         return t if some.all() else np.where(some, t, -1)
+
+    def options(self, a: int, rows, t):
+        """The option ``a`` uses on ``t`` in the fights ``rows`` (``prepare.attack_option``)."""
+        if self.choice[a] is None:
+            return a * self.n + t
+        q = np.minimum(self.ki[a][rows], self.top)
+        return self.choice[a][t * (self.top + 1) + q]
 
     # -- the round ---------------------------------------------------------------------------
 
@@ -513,7 +568,7 @@ class _Fights:
                 t = self.choose_targets(r, i)
                 aim = np.zeros(rows, dtype=bool)
                 ok = t >= 0
-                aim[r[ok]] = prep.aim_better[i * n + t[ok]]
+                aim[r[ok]] = prep.aim_better[self.options(i, r[ok], t[ok])]
                 band[:, i] = np.where(aim, 2, 1)
                 attacks[:, i] = np.where(aim, 1, 2)
                 emp[:, i] = aim.astype(np.int64)
@@ -522,32 +577,39 @@ class _Fights:
 
     def attack(self, rows, a: int, emp, round_no: int, winner, rounds) -> None:
         """Attacker ``a`` makes one attack in each fight of ``rows``."""
-        prep, n = self.prep, self.n
+        prep = self.prep
         t = self.choose_targets(rows, a)
         ok = t >= 0
         if not ok.all():
             rows, t = rows[ok], t[ok]
             if np.ndim(emp):
                 emp = emp[ok]
-        # the roll's Advantage sign (or 2: not allowed) by target, condition code, empowerment
-        roll = self.roll_table[a][(t * 8 + self.code[a][rows]) * 3 + emp]
+        g = self.options(a, rows, t)  # the attack it makes there (and can pay for)
+        # the roll's Advantage sign (or 2: not allowed) by option, condition code, empowerment
+        roll = self.roll_table[(g * 8 + self.code[a][rows]) * 3 + emp]
         allowed = roll < 2
         if not allowed.all():
-            rows, t, roll = rows[allowed], t[allowed], roll[allowed]
+            rows, t, g, roll = rows[allowed], t[allowed], g[allowed], roll[allowed]
+            if np.ndim(emp):
+                emp = emp[allowed]
         m = rows.size
         if m == 0:
             return
         self.attacks += m
         if self.opts["spread"]:
             self.hit_count[t, rows] += 1
+        if self.pays[a]:  # a Gift attack pays its Ki when declared (table.gifts)
+            self.ki[a][rows] -= prep.ki_cost[g].astype(_STATE)
+        if self.checks[a]:
+            self._gift_check(rows, a, g, round_no)
         u = self.rng.random(m) * 1000.0  # whole part: the to-hit; fraction: the damage dice
         whole = u.astype(np.int64)
         kept = KEPT_LOOKUP_FLAT[(roll + 1) * 1000 + whole]
         crit = kept <= 2
         cat = kept == 20
-        hit = crit | ((kept <= self.tn[a][t]) & ~cat)
+        hit = crit | ((kept <= prep.tn[g]) & ~cat)
         if self.any_auto[a]:
-            auto = prep.automatic[a * n + t]
+            auto = prep.automatic[g]
             crit &= ~auto
             cat &= ~auto
             hit |= auto
@@ -556,19 +618,23 @@ class _Fights:
             self.ob_since[a][r] = round_no
             self.code[a][r] |= 1
         frac = u - whole
-        rows, t, crit, frac = rows[hit], t[hit], crit[hit], frac[hit]
+        rows, t, g, crit, frac = rows[hit], t[hit], g[hit], crit[hit], frac[hit]
+        if np.ndim(emp):
+            emp = emp[hit]
+        cap = int(self.opts["boost_cap"][a])
+        if self.armored[a] and rows.size:
+            rows, t, g, crit, frac = self._armor(rows, a, t, g, crit, frac, emp, cap)
         if rows.size == 0:
             return
-        cap = int(self.opts["boost_cap"][a])
         if prep.boosts_before:
-            levels = self._damage_before(rows, a, t, crit, frac, cap)
+            levels = self._damage_before(rows, a, g, crit, frac, cap)
         else:
-            g = np.searchsorted(prep.block_cum, 2 * (a * n + t) + crit + frac, side="right")
-            levels = prep.block_over[g]
+            b = np.searchsorted(prep.block_cum, 2 * g + crit + frac, side="right")
+            levels = prep.block_over[b]
             if crit.any():
-                levels += np.where(crit, self.crit_auto[a][t], 0)
+                levels += np.where(crit, prep.crit_auto[g], 0)
         if cap > 0 and not prep.boosts_before:
-            lift = prep.block_lift[g]
+            lift = prep.block_lift[b]
             some = np.flatnonzero(lift > 0)
             if some.size:
                 r = rows[some]
@@ -577,6 +643,8 @@ class _Fights:
                 levels[some] += boosts
         land = levels > 0
         rows, t, levels = rows[land], t[land], levels[land]
+        if not self.fixed[a]:
+            g = g[land]
         if rows.size == 0:
             return
         fell = []
@@ -589,7 +657,14 @@ class _Fights:
             if r.size == 0:
                 continue
             before = standing[j][r]
-            self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
+            if self.fixed[a]:
+                self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
+            else:  # the track of the attack the Ki left allowed, fight by fight
+                vit = prep.vital[g[sel]]
+                for v in np.unique(vit):
+                    on = np.flatnonzero(vit == v)
+                    hit_levels = levels[sel][on]
+                    self.dealt[a][r[on]] += self._hit_track(r[on], j, int(v), hit_levels)
             can = self._can_act(r, j)
             dropped = self.can[j][r] & ~can
             if dropped.any():
@@ -608,7 +683,74 @@ class _Fights:
         if fell:
             self.check_over(np.concatenate(fell), round_no, winner, rounds)
 
-    def _damage_before(self, rows, a: int, t, crit, frac, cap: int) -> np.ndarray:
+    def _gift_check(self, rows, a: int, g, round_no: int) -> None:
+        """The Gift Check of the Gift attacks among ``g`` (``engine.gift_check`` odds).
+
+        Rolled after the Ki cost is paid, at the Ki left (+ Stamina under the 002 switch), no
+        Advantage: a failure costs 1 Ki (none at 0) and the attack goes on; a kept 20 leaves
+        the attacker Off Balance, as the table's ``gifts._check`` does. The attack's own roll
+        was set when it was declared, so it is not affected.
+        """
+        prep = self.prep
+        on = np.flatnonzero(prep.gift_check[g])
+        if on.size == 0:
+            return
+        r = rows[on]
+        ki = self.ki[a][r]
+        u = self.rng.random(on.size)
+        fail = u >= prep.check_success[a][ki]
+        self.ki[a][r] -= (fail & (ki > 0)).astype(_STATE)
+        if self.opts["off_balance"]:
+            cat = u >= 1.0 - prep.check_catastrophe[a][ki]
+            if cat.any():
+                self.ob_since[a][r[cat]] = round_no
+                self.code[a][r[cat]] |= 1
+
+    def _armor(self, rows, a: int, t, g, crit, frac, emp, cap: int):
+        """The hits armor intercepts: it loses its level or not, the wearer takes nothing.
+
+        The zone is the Body, the Head for a Called Shot (rules/002); the armor covers while it
+        has levels. Whether it loses its one level is drawn from the engine's odds
+        (``prepare._armor_odds``, ``engine.armor_distribution``) with the hit's own fraction:
+        after the roll the attacker spends 1 Ki on a boost when only a boost would beat the
+        Hardness (boost policy not "none", Ki left); with boosts chosen before the roll it
+        commits them as on the wall (when a boost can lift a face over the Hardness) and
+        spends ``min(committed, dice rolled)``. Returns the hits that reach the wearer.
+        """
+        prep, n = self.prep, self.n
+        zone = (emp == 2).astype(np.int64) if np.ndim(emp) else int(emp == 2)
+        on = prep.armor_on[g, zone]
+        if not on.any():
+            return rows, t, g, crit, frac
+        lv_row = zone * n + t
+        on &= self.armor_lv[lv_row, rows] > 0
+        if not on.any():
+            return rows, t, g, crit, frac
+        k = np.flatnonzero(on)
+        r, gk, ck, fk = rows[k], g[k], crit[k], frac[k]
+        zk = zone[k] if np.ndim(zone) else zone
+        row = (gk * 2 + zk) * 2 + ck
+        if prep.boosts_before:
+            committed = np.zeros(k.size, dtype=np.int64)
+            if cap > 0:
+                useful = prep.armor_useful[gk, zk]
+                committed = np.where(useful, np.minimum(self.ki[a][r], cap), 0)
+            used = np.minimum(committed, prep.before_rolled[2 * gk + ck])
+            self.ki[a][r] -= used.astype(_STATE)
+            lost = fk < prep.armor_before[row, used]
+        else:
+            lost = fk < prep.armor_break[row, 0]
+            if cap > 0:
+                boost = ~lost & (fk < prep.armor_break[row, 1]) & (self.ki[a][r] >= 1)
+                if boost.any():
+                    self.ki[a][r[boost]] -= 1
+                    lost |= boost
+        if lost.any():
+            self.armor_lv[lv_row[k[lost]], r[lost]] -= 1
+        keep = ~on
+        return rows[keep], t[keep], g[keep], crit[keep], frac[keep]
+
+    def _damage_before(self, rows, a: int, g, crit, frac, cap: int) -> np.ndarray:
         """Levels of the hits of ``a`` on ``t`` with boosts chosen before the roll (002).
 
         The attacker commits ``min(cap, Ki)`` boosts before any die is rolled when a boost can
@@ -617,11 +759,11 @@ class _Fights:
         timing; the table spends them when the damage is rolled), and the levels are drawn
         from the engine's exact law for that many boosted dice (``prepare._before_blocks``).
         """
-        prep, n = self.prep, self.n
-        bi = 2 * (a * n + t) + crit
+        prep = self.prep
+        bi = 2 * g + crit
         committed = np.zeros(rows.size, dtype=np.int64)
         if cap > 0:
-            useful = prep.boost_useful[a * n + t]
+            useful = prep.boost_useful[g]
             if useful.any():
                 committed = np.where(useful, np.minimum(self.ki[a][rows], cap), 0)
         used = np.minimum(committed, prep.before_rolled[bi])
