@@ -106,8 +106,8 @@ SWITCH_LIST: list[Switch] = [
         ),
         touches=frozenset({"gift_check"}),
         inputs=(None, "Stamina", None),
-        fights_note="The fight simulator does not roll Gift Checks (Gifts are used for free), so "
-        "this switch cannot change its P(win).",
+        fights_note="The encounter planner's fights roll Gift Checks under this switch, as the "
+        "table does; the rules lab has no suggested fight for it yet.",
     ),
     Switch(
         name="never_moira",
