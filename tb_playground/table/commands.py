@@ -541,9 +541,9 @@ HANDLERS = {
 
 # The rules with a module of their own (docs/notes/0015-table-rules.md); they import the
 # helpers above, so they come in here, after them.
-from . import distracted, fate_commands, fight_end  # noqa: E402
+from . import chase_phase, distracted, fate_commands, fight_end  # noqa: E402
 
-for _module in (distracted, fate_commands, fight_end):
+for _module in (distracted, fate_commands, fight_end, chase_phase):
     HANDLERS.update(_module.HANDLERS)
 
 #: The fields of each command that refuses a field it does not know (issue 19).
@@ -572,6 +572,7 @@ FIELDS = {
     "name_scar": ("combatant", "scar", "effect"),
     "heal_scar": ("combatant", "scar"),
     "scar_reading": ("flaw_until_healed",),
+    **chase_phase.FIELDS,
 }
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).
