@@ -122,7 +122,7 @@ def test_the_odds_shown_are_the_engines(bear):
     assert row["metres"] == 14 and row["band"] == "near"
     engine = chase_round(
         gap_m=14,
-        pursuer_move_m=24,  # a Dash: twice the bear's 12 m (rules/000 line 413)
+        pursuer_move_m=24,  # a Dash: twice the bear's 12 m (rules/000 line 415)
         quarry_move_m=8,  # Exhausted 1 does not slow him (Exhausted 3 halves, rules/001 line 19)
         pursuer_element=6,
         quarry_element=6,
@@ -221,3 +221,16 @@ def test_a_hidden_pursuer_stays_hidden(bear):
     assert view["chase"]["pursuers"] == [] and view["chase"]["gaps"] == []
     assert "grizzly-bear" not in json.dumps(view)
     assert t.view_for("gm")["chase"]["pursuers"] == ["grizzly-bear"]
+
+
+def test_a_combatant_joins_a_chase_from_the_scene_without_initiative(bear):
+    # A chase before any fight (rules/001 line 107: "ordinary movement"): no Initiative yet.
+    from table_helpers import ROSTER
+
+    from tb_playground.models.files import parse
+
+    t = bear
+    t.apply({"type": "chase_start", "quarry": "ronan", "pursuers": ["grizzly-bear"], "metres": 9})
+    doc = parse((ROSTER / "the_brick.json").read_text(), None, "the_brick.json")
+    t.apply({"type": "add", "document": doc, "side": "Party"})
+    assert t.state["combatants"]["the-brick"]["initiative"] is None

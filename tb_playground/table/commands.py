@@ -429,7 +429,8 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     if side not in state["sides"]:
         changes.append([["sides"], [*state["sides"], side]])
     data = {"combatant": cid, "name": record["name"], "side": side}
-    if state["phase"] != "setup":
+    chase = state.get("chase") or {}  # a chase from the Scene: no Initiative yet
+    if state["phase"] != "setup" and chase.get("back", "fight") != "setup":
         face = command.get("initiative")
         face = roll(1)[0] if face is None else require_int("initiative", face, 1, 10)
         faces = {k: state["combatants"][k]["initiative"]["face"] for k in state["ids"]}
