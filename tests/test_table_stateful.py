@@ -116,6 +116,15 @@ known = st.sampled_from(
         {"type": "attack", "attacker": "the-brick", "target": "opponent", "attack": 3},
         {"type": "continue"},
         {"type": "end_scene"},
+        {"type": "chase_start", "quarry": "ronan", "pursuers": ["opponent"], "metres": 6,
+         "sight_m": 12},
+        {"type": "chase_declare", "combatant": "ronan", "how": "sprint"},
+        {"type": "chase_declare", "combatant": "opponent", "how": "dash"},
+        {"type": "chase_roll", "combatant": "ronan", "faces": [1, 2, 3]},
+        {"type": "chase_roll", "combatant": "opponent", "faces": [10, 10]},
+        {"type": "chase_search", "pursuer": "opponent", "actor_faces": [4, 5], "static": 5},
+        {"type": "chase_ruling", "broken": True},
+        {"type": "chase_end"},
     ]
 )  # fmt: skip
 
@@ -262,6 +271,16 @@ class TableMachine(RuleBasedStateMachine):
             "surprise": st.booleans(),
             "faces": st.lists(st.integers(1, 10), min_size=2, max_size=3),
             "potence_faces": st.lists(st.integers(1, 10), min_size=5, max_size=6),
+            # the chase (chase_phase.FIELDS)
+            "quarry": st.sampled_from(IDS),
+            "pursuers": st.lists(st.sampled_from(IDS), max_size=2),
+            "pursuer": st.sampled_from(IDS),
+            "harder": st.integers(-1, 3),
+            "sight_m": st.integers(0, 40),
+            "broken": st.booleans(),
+            "gear": st.booleans(),
+            "lost": st.booleans(),
+            "actor_faces": st.lists(st.integers(1, 10), min_size=2, max_size=3),
         }
         command = {"type": kind}
         for field in FIELDS[kind]:
@@ -308,6 +327,42 @@ class TableMachine(RuleBasedStateMachine):
             {"type": "roll", "faces": faces},
         ):
             self.gift_or_scar(command, ("player", "ronan"))
+
+    @rule(
+        faces=st.sampled_from([[1, 1, 2], [10, 10, 10], [5, 6, 4], [9, 9, 1]]),
+        how=st.sampled_from(["move", "dash", "sprint"]),
+        who=st.sampled_from([("gm", None), ("player", "ronan")]),
+    )
+    def chase(self, faces, how, who):
+        """Drive a chase (chase_phase): start it, declare, roll, search, from its due list."""
+        state = self.table.state
+        if state["phase"] != "chase":
+            command = {"type": "chase_start", "quarry": "ronan", "pursuers": ["opponent"],
+                       "metres": 6, "sight_m": 14}  # fmt: skip
+            self.gift_or_scar(command, ("gm", None))
+            return
+        due = self.table.view_for("gm")["chase"]["due"]
+        if due["search"]:
+            command = {
+                "type": "chase_search",
+                "pursuer": due["search"][0],
+                "actor_faces": faces[:2],
+                "static": 5,  # the card gives no number against Stealth
+            }
+            self.gift_or_scar(command, ("gm", None))
+        elif due["declare"]:
+            command = {"type": "chase_declare", "combatant": due["declare"][0], "how": how}
+            self.gift_or_scar(command, who)
+        elif due["roll"]:
+            for count in (2, 3):
+                command = {
+                    "type": "chase_roll",
+                    "combatant": due["roll"][0],
+                    "faces": faces[:count],
+                }
+                self.gift_or_scar(command, who)
+        else:
+            self.gift_or_scar({"type": "chase_end"}, ("gm", None))
 
     @rule()
     def start(self):

@@ -56,6 +56,7 @@ def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     cmd["skill"] = "Athletics"  # act's "skill" is a skill_roll now (issue 19)
     cmd.update(actor="ronan", resister=rng.choice(ids), members=["ronan", "the-brick"])
     cmd.update(actor_skill="Stealth", resister_skill="Perception", a="ronan", b=rng.choice(ids))
+    cmd.update(quarry=rng.choice(ids), pursuers=[rng.choice(ids)], how="dash")  # a chase
     if kind in FIELDS:  # commands that refuse a field they don't know get only their own
         cmd = {k: v for k, v in cmd.items() if k in ("type", *FIELDS[kind])}
     role = rng.choice(["gm", "gm", "player", "spectator"])

@@ -419,7 +419,8 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     if side not in state["sides"]:
         changes.append([["sides"], [*state["sides"], side]])
     data = {"combatant": cid, "name": record["name"], "side": side}
-    if state["phase"] != "setup":
+    chase = state.get("chase") or {}  # a chase from the Scene: no Initiative yet
+    if state["phase"] != "setup" and chase.get("back", "fight") != "setup":
         face = command.get("initiative")
         face = roll(1)[0] if face is None else require_int("initiative", face, 1, 10)
         faces = {k: state["combatants"][k]["initiative"]["face"] for k in state["ids"]}
@@ -531,9 +532,9 @@ HANDLERS = {
 
 # The rules with a module of their own (docs/notes/0015-table-rules.md); they import the
 # helpers above, so they come in here, after them.
-from . import distracted, fate_commands, fight_end  # noqa: E402
+from . import chase_phase, distracted, fate_commands, fight_end  # noqa: E402
 
-for _module in (distracted, fate_commands, fight_end):
+for _module in (distracted, fate_commands, fight_end, chase_phase):
     HANDLERS.update(_module.HANDLERS)
 
 #: The fields of each command that refuses a field it does not know (issue 19).
@@ -562,6 +563,7 @@ FIELDS = {
     "name_scar": ("combatant", "scar", "effect"),
     "heal_scar": ("combatant", "scar"),
     "scar_reading": ("flaw_until_healed",),
+    **chase_phase.FIELDS,
 }
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).

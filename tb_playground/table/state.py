@@ -11,7 +11,7 @@ import copy
 from collections.abc import Iterable
 
 #: Phases of a fight (RULES.md, Combat round).
-PHASES = ("setup", "declare", "resolve", "over")
+PHASES = ("setup", "declare", "resolve", "over", "chase")
 
 #: Action Brackets, fastest first (rules/000 "Action Brackets").
 BRACKETS = ("fast", "normal", "slow")

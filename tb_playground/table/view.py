@@ -11,7 +11,7 @@ from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 from tb_playground.formatting import dice_text
 
-from . import fight_end, gifts, scars
+from . import chase_phase, fight_end, gifts, scars
 from .attack_options import attack_log_text, attack_view
 from .odds import pending_odds
 from .rules import SETTABLE_WORDS, can_act, distracted, movement_rate
@@ -21,7 +21,18 @@ from .state import undo_stack
 LOG_LENGTH = 200
 
 #: Keys of an event's data that name combatants.
-_ID_KEYS = ("attacker", "target", "combatant", "a", "b", "next", "leader", "ally")
+_ID_KEYS = (
+    "attacker",
+    "target",
+    "combatant",
+    "a",
+    "b",
+    "next",
+    "leader",
+    "ally",
+    "pursuer",
+    "quarry",
+)
 
 #: Foe labels from Health (rules/004: a label instead of numbers).
 LABELS = ("unhurt", "hurt", "bloodied", "down")
@@ -144,7 +155,7 @@ def _combatant_for(state: dict, c: dict, role: str, seat: str | None, shared: di
 
 def _ids_in(data: dict) -> list[str]:
     found = [data[k] for k in _ID_KEYS if isinstance(data.get(k), str)]
-    return found
+    return found + [x for x in data.get("pursuers", ()) if isinstance(x, str)]  # a chase
 
 
 def _name(state: dict, cid: str) -> str:
@@ -304,7 +315,7 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
 
 
 #: Log text of the events of the rule modules that keep their own (Gifts, scars).
-_MORE_TEXTS = {**gifts.LOG_TEXTS, **scars.LOG_TEXTS}
+_MORE_TEXTS = {**gifts.LOG_TEXTS, **scars.LOG_TEXTS, **chase_phase.LOG_TEXTS}
 
 
 def log_lines(state: dict, events: list[dict], role: str, seat: str | None) -> list[str]:
@@ -361,6 +372,7 @@ def view_for(
         ],
         "log": _log(state, events, role, seat, cache),
         "fight_over": _fight_over(state, events, role, shared),
+        "chase": chase_phase.view(state, lambda cid: _visible(state, cid, role)),
     }
     if _sees_all(role):
         if undo is None:
