@@ -114,8 +114,15 @@ def test_the_odds_shown_are_the_engines(bear):
     for role, seat in (("gm", None), ("player", "ronan"), ("spectator", None)):
         odds = t.view_for(role, seat)["chase"]["odds"]
         for key in ("critical", "success", "failure"):
-            assert abs(odds["grizzly-bear"][key] - float(bear_odds[key])) < 1e-12
             assert abs(odds["ronan"][key] - float(ronan_odds[key])) < 1e-12
+            if role == "gm":
+                assert abs(odds["grizzly-bear"][key] - float(bear_odds[key])) < 1e-12
+        # a foe's odds (its Athletics) only for the GM, unless the foes' numbers are shared
+        assert ("grizzly-bear" in odds) == (role == "gm")
+    t.apply({"type": "share", "on": True})
+    odds = t.view_for("player", "ronan")["chase"]["odds"]
+    assert abs(odds["grizzly-bear"]["success"] - float(bear_odds["success"])) < 1e-12
+    t.apply({"type": "share", "on": False})
     t.apply({"type": "chase_declare", "combatant": "grizzly-bear", "how": "dash"})
     t.apply({"type": "chase_declare", "combatant": "ronan", "how": "move"})
     row = t.view_for("player", "ronan")["chase"]["gaps"][0]

@@ -612,11 +612,12 @@ def _pair_view(state: dict, pursuer: dict, quarry: dict) -> dict:
     }
 
 
-def view(state: dict, visible) -> dict | None:
+def view(state: dict, visible, numbers=lambda cid: True) -> dict | None:
     """The chase as one viewer sees it (``visible(cid)``): gaps, who is due, the engine's odds.
 
     Hidden combatants stay hidden: a pursuer the viewer cannot see is left out; a hidden
-    quarry leaves only the chase's round and the visible pursuers' names.
+    quarry leaves only the chase's round and the visible pursuers' names. A roller's odds show
+    only where the viewer may see its numbers (``numbers(cid)``: not a foe's, unless shared).
     """
     chase = state.get("chase")
     if not chase or state["phase"] != "chase":
@@ -656,7 +657,7 @@ def view(state: dict, visible) -> dict | None:
                 pass
         out["gaps"].append(row)
     for cid in now["roll"] + now["declare"]:
-        if visible(cid):
+        if visible(cid) and numbers(cid):
             try:
                 out["odds"][cid] = _floats(result_odds(roller(state, state["combatants"][cid])))
             except ValueError:

@@ -372,7 +372,13 @@ def view_for(
         ],
         "log": _log(state, events, role, seat, cache),
         "fight_over": _fight_over(state, events, role, shared),
-        "chase": chase_phase.view(state, lambda cid: _visible(state, cid, role)),
+        "chase": chase_phase.view(
+            state,
+            lambda cid: _visible(state, cid, role),
+            lambda cid: (
+                _sees_all(role) or state["share_foes"] or not _foe(state, state["combatants"][cid])
+            ),
+        ),
     }
     if _sees_all(role):
         if undo is None:
