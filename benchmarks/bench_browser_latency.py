@@ -35,9 +35,10 @@ from tb_playground.views import character_page, damage_page, odds_page  # noqa: 
 
 #: Installs in-page timing: the keydown that moves a slider stamps ``__t0``; a
 #: MutationObserver on the watched element's shadow root stamps ``__t1`` when its text first
-#: changes. The latency is ``__t1 - __t0``, measured by the browser's own clock, so the
+#: changes (or, for a page with ``url``, when the server's answer writes the page URL, if that
+#: comes first). The latency is ``__t1 - __t0``, measured by the browser's own clock, so the
 #: Playwright round trip is not counted.
-INSTALL = """(selector) => {
+INSTALL = """([selector, url]) => {
   function find(root) {
     if (root.querySelector(selector)) return root;
     for (const n of root.querySelectorAll('*')) {
@@ -53,6 +54,15 @@ INSTALL = """(selector) => {
   window.addEventListener('keydown', () => {
     window.__t0 = performance.now(); window.__t1 = null; window.__old = text();
   }, true);
+  if (url) {
+    // The server's answer also writes the page URL: a move whose numbers stay the same
+    // (a fresh sheet's one die takes one Ki boost at most) is timed to that answer.
+    const push = window.history.pushState.bind(window.history);
+    window.history.pushState = (...a) => {
+      if (window.__t0 !== null && window.__t1 === null) window.__t1 = performance.now();
+      return push(...a);
+    };
+  }
   new MutationObserver(() => {
     if (window.__t0 !== null && window.__t1 === null && text() !== window.__old) {
       window.__t1 = performance.now();
@@ -73,25 +83,49 @@ class Page:
     watched: str
     handles: tuple[int, ...]
     what: str
+    #: Moves one way before turning back: 1 is there and back, 4 is four right then four
+    #: left (steps the page has not shown yet, not only two positions it may have cached).
+    sweep: int = 1
+    #: The page's address when it is not the page's name.
+    route: str = ""
+    #: Also count the server's URL write as the answer (moves that leave the numbers as they
+    #: were still end when the page has heard back).
+    url: bool = False
 
 
 def _ronan_sheet():
     return character_page(character=load(ROOT / "examples" / "roster" / "ronan.json"))
 
 
+def _fresh_sheet():
+    return character_page()
+
+
 PAGES = {
     "odds": Page(odds_page, ".odds-headline .pct", ".pct", (0, 1), "Element/Difficulty"),
     "damage": Page(damage_page, ".dmg-headline .dmg-stats", ".dmg-stats", (0, 1), "first sliders"),
-    "character": Page(_ronan_sheet, ".attack-odds", ".attack-odds", (0,), "Ki boosts"),
+    "character": Page(_ronan_sheet, ".attack-odds", ".attack-odds", (0,), "Ki boosts (Ronan)"),
+    # Issue 22: a fresh sheet (no character loaded), its first slider four steps each way.
+    "character-fresh": Page(
+        _fresh_sheet,
+        ".attack-odds",
+        ".attack-odds",
+        (0,),
+        "first (fresh sheet)",
+        4,
+        "character",
+        True,
+    ),
 }
 
 
 def measure(name: str, moves: int, pause: float, warmup: int) -> tuple[list[float], list[float]]:
     """Return the warm-up latencies and the timed ones, in milliseconds, one per move."""
     spec = PAGES[name]
+    route = spec.route or name
     port = free_port()
     server = pn.serve(
-        {name: spec.factory},
+        {route: spec.factory},
         port=port,
         address="127.0.0.1",
         threaded=True,
@@ -99,20 +133,21 @@ def measure(name: str, moves: int, pause: float, warmup: int) -> tuple[list[floa
         websocket_origin=[f"127.0.0.1:{port}"],
     )
     try:
-        wait_for_http(f"http://127.0.0.1:{port}/{name}", timeout=120)
+        wait_for_http(f"http://127.0.0.1:{port}/{route}", timeout=120)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"http://127.0.0.1:{port}/{name}")
+            page.goto(f"http://127.0.0.1:{port}/{route}")
             page.locator(spec.ready).first.wait_for(timeout=60_000)
-            page.wait_for_function(INSTALL, arg=spec.watched, timeout=30_000)
+            page.wait_for_function(INSTALL, arg=[spec.watched, spec.url], timeout=30_000)
             time.sleep(1.0)
             handles = [page.locator(".noUi-handle").nth(i) for i in spec.handles]
             latencies = []
             for i in range(warmup + moves):
-                # Two moves per handle (there and back), then the next handle.
-                handle = handles[(i // 2) % len(handles)]
-                key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+                # ``sweep`` moves right and as many back per handle, then the next handle.
+                turn = 2 * spec.sweep
+                handle = handles[(i // turn) % len(handles)]
+                key = "ArrowRight" if i % turn < spec.sweep else "ArrowLeft"
                 handle.press(key)
                 page.wait_for_function(DONE, timeout=10_000)
                 latencies.append(page.evaluate(LATENCY))

@@ -335,3 +335,78 @@ def test_the_attack_table_is_kept_per_setting_until_the_character_changes(sheet)
     c.earth = 8  # the character changed: computed again, and the table follows
     assert len(calls) > 2 and sheet._attacks.object != shown[2]
     assert sheet._attacks.object == attack_table_html(c, original(sheet.target, 2, None, 0, []))
+
+
+def _count_redraws(sheet: CharacterSheet) -> list:
+    calls = []
+    original = sheet._refresh_all
+
+    def counted():
+        calls.append(1)
+        original()
+
+    sheet._refresh_all = counted
+    return calls
+
+
+@pytest.mark.parametrize("fresh", [True, False], ids=["fresh", "ronan"])
+def test_one_change_is_one_redraw(fresh):
+    """Issue 22: an Element moved three redraws (its own and two derived updates)."""
+    sheet = CharacterSheet(character=None if fresh else load(RONAN))
+    calls = _count_redraws(sheet)
+    c = sheet.character
+    changes = [
+        lambda: setattr(c, "earth", 7),  # Ki pool and Skill odds follow
+        lambda: setattr(c, "earth", 2),
+        lambda: setattr(c, "presence", 8),  # Defense, Poise, wall
+        lambda: setattr(c, "poise_lost", 20),  # Poise to 0: a condition
+        lambda: setattr(c, "poise_lost", 0),  # back: Flustered set inside the update
+        lambda: setattr(c.skills[0], "tier", 3),  # inside a row: derived values only
+        lambda: setattr(c.ruleset, "ki_pool_from_sub_stats", True),
+        lambda: setattr(c, "name", "Someone"),
+        c.end_scene,
+    ]
+    for change in changes:
+        calls.clear()
+        change()
+        assert len(calls) == 1
+    calls.clear()
+    sheet.boosts = 2  # an attack control redraws the attack table only
+    assert calls == []
+
+
+def test_after_a_move_the_sheet_shows_what_the_engine_computes():
+    """Every pane after a few moves equals a character computed from scratch (same file)."""
+    from tb_playground.models import loads
+    from tb_playground.views.sheet_render import (
+        attack_table_html,
+        creature_html,
+        defenses_html,
+        fate_html,
+        ki_html,
+        movement_html,
+        vitals_html,
+    )
+
+    for character in (None, load(RONAN)):
+        sheet = CharacterSheet(character=character)
+        c = sheet.character
+        for stat, value in (("earth", 4), ("earth", 5), ("moira", 6), ("psyche", 1)):
+            setattr(c, stat, value)
+        c.skills[1].tier = 2
+        for boosts in (1, 2, 3, 2):
+            sheet.boosts = boosts
+        anew = loads(dumps(c, "json"), kind="character")
+        assert anew.ki_pool == c.ki_pool and (anew.skill_odds == c.skill_odds).all()
+        assert sheet._defenses.object == defenses_html(anew)
+        assert sheet._vitals.object == vitals_html(anew)
+        assert sheet._ki.object == ki_html(anew)
+        assert sheet._movement.object == movement_html(anew)
+        assert sheet._fate.object == fate_html(anew)
+        assert sheet._skill_odds.object == skill_odds_html(anew)
+        assert sheet._creature.object == creature_html(anew, sheet.target)
+        options = anew.attack_options(sheet.target, 2)
+        assert sheet._attacks.object == attack_table_html(anew, options)
+        skill = c.skills[1]  # no condition on it: the plain check of the engine
+        expected = check_odds(c.element_score(skill.element), 5, skill.tier)
+        assert c.skill_odds[1, 5] == pytest.approx(float(expected.p_success), rel=1e-12)

@@ -45,6 +45,7 @@ from .kit import (
     pack_text,
     page,
     query_value,
+    served,
     set_query,
     sync_url,
     unpack_text,
@@ -190,11 +191,18 @@ class CharacterSheet(pn.viewable.Viewer):
         self._card_names: dict[int, str] = {}
         self._bind_ruleset()
         self._pending = False
+        self._dirty = False
+        self._link_text = self._link_token = ""
         self._attack_cache: dict[tuple, list] = {}
+        # Inputs are watched after the model's own updates (they run first), so one change is
+        # one redraw; derived values only for the changes that come from inside a row.
+        self._inputs = [n for n, p in c.param.objects().items() if not p.constant]
+        self._refreshed = self._inputs_key()
         self._refresh_derived()
         self._refresh_attacks(creature=True)
         self._character_watchers = [
-            c.param.watch(self._on_character, list(c.param)),
+            c.param.watch(self._on_character, self._inputs),
+            c.param.watch(self._on_derived, [n for n in c.param if n not in self._inputs]),
             c.param.watch(self._bind_ruleset, ["ruleset"]),
         ]
         self.param.watch(
@@ -223,8 +231,17 @@ class CharacterSheet(pn.viewable.Viewer):
         self.param.watch(self._to_link, ["target"])
 
     def _to_link(self, *events) -> None:
-        """Write the character (its file, packed) and the creature into the page URL."""
-        set_query(sheet=pack_text(dumps(self.character, "json")), vs=self.target.name)
+        """Write the character (its file, packed) and the creature into the page URL.
+
+        Only in a served page, and the file is packed again only when its text changed.
+        """
+        if not served():
+            return
+        text = dumps(self.character, "json")
+        if text != self._link_text:
+            self._link_text = text
+            self._link_token = pack_text(text)
+        set_query(sheet=self._link_token, vs=self.target.name)
 
     # -- building ------------------------------------------------------------------------------
 
@@ -481,20 +498,43 @@ class CharacterSheet(pn.viewable.Viewer):
 
     # -- updating ------------------------------------------------------------------------------
 
-    def _on_character(self, *events) -> None:
-        """Any input or derived value moved: redraw once, after the model has settled.
+    def _inputs_key(self) -> tuple:
+        """The character's inputs and its ruleset's switches, to tell one change from another."""
+        c, r = self.character, self.character.ruleset
+        return (*(getattr(c, n) for n in self._inputs), *(getattr(r, n) for n in r.param))
 
-        One input can move several derived values, each its own event; on a server the
-        redraw waits one event-loop tick so they coalesce into one. In a notebook it is
-        immediate.
+    def _on_character(self, *events) -> None:
+        """An input or a ruleset switch moved: redraw once, after the model has settled.
+
+        The model's own updates run before this watcher, so the derived values are current.
+        A redraw already made for these inputs (a nested change, ``flustered_this_scene``) is
+        not made again. On a server the redraw waits one event-loop tick, so the events of one
+        browser message coalesce into one; in a notebook it is immediate.
         """
         self._attack_cache.clear()
+        if self._dirty or self._inputs_key() != self._refreshed:
+            self._schedule_refresh()
+
+    def _on_derived(self, *events) -> None:
+        """A derived value moved: redraw, unless an input change is on its way to the sheet.
+
+        A change inside a row (a Skill's tier) moves derived values alone; an input's change
+        moves them first and redraws once it reaches ``_on_character``.
+        """
+        self._attack_cache.clear()
+        self._dirty = True
+        if self._inputs_key() == self._refreshed:
+            self._schedule_refresh()
+
+    def _schedule_refresh(self) -> None:
         if not self._pending:
             self._pending = True
             pn.state.execute(self._refresh_all, schedule=True)
 
     def _refresh_all(self) -> None:
         self._pending = False
+        self._dirty = False
+        self._refreshed = self._inputs_key()
         name = self.character.name
         with pn.io.hold():
             self._download_json.filename = _file_name(name, ".json")
