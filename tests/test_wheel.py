@@ -14,7 +14,6 @@ import json
 import os
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import textwrap
 import time
@@ -84,6 +83,16 @@ def _can_build_offline() -> bool:
     )
 
 
+def _site_dirs() -> list[str]:
+    """The site-packages folders this test imports its dependencies from (not the checkout)."""
+    dirs = []
+    for entry in sys.path:
+        path = Path(entry or ".").resolve()
+        if path.name in ("site-packages", "dist-packages") and not path.is_relative_to(ROOT):
+            dirs.append(str(path))
+    return dirs
+
+
 def _build_wheel(out: Path) -> Path:
     cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)]
     if _can_build_offline():
@@ -120,9 +129,9 @@ def installed():
             check=True, capture_output=True, timeout=120, env=env,
         )  # fmt: skip
         assert (site / "tb_playground" / "__init__.py").is_file()
-        # Then the dependencies: this environment's site-packages as a plain path, after the
-        # venv's own (no .pth file of its is run, so an editable tb_playground there stays out).
-        (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+        # Then the dependencies: this environment's site-packages as plain paths, after the
+        # venv's own (no .pth file of theirs is run, so an editable tb_playground stays out).
+        (site / "deps.pth").write_text("".join(f"{p}\n" for p in _site_dirs()))
         work = base / "work"
         work.mkdir()
         env.update(TB_TABLE_DB=str(work / "tables.sqlite"), TB_GM_KEY=KEY, PYTHONNOUSERSITE="1")
