@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -29,13 +30,16 @@ KEY = "wheel-test-key"
 
 CHECK = """
 import json
+import sys
+from importlib import resources
 from pathlib import Path
 
 import tb_playground
 from tb_playground import rules_names, rules_text
 from tb_playground.models.roster import encounter_files, example_roster, roster_dir
 from tb_playground.service import CombatService
-from tb_playground.views.kit.css import CSS_DIR
+
+css = resources.files("tb_playground") / "views" / "css"
 
 service = CombatService(path=Path("tables.sqlite"), gm_key="k")
 print(json.dumps({
@@ -49,7 +53,8 @@ print(json.dumps({
     "rules_names": rules_names(),
     "rules_000": rules_text("000")[:2000],
     "rules_md": rules_text()[:2000],
-    "css": sorted(p.name for p in CSS_DIR.glob("*.css")),
+    "css": sorted(p.name for p in css.iterdir() if p.name.endswith(".css")),
+    "panel": "panel" in sys.modules,
 }))
 """
 
@@ -172,6 +177,7 @@ def test_the_installed_package_has_its_data(installed):
     # The pages' stylesheets.
     shipped = sorted(p.name for p in (ROOT / "tb_playground" / "views" / "css").glob("*.css"))
     assert found["css"] == shipped
+    assert not found["panel"]  # (the check stays quick: the Panel pages are served below)
 
 
 def _get(url: str, server: subprocess.Popen, timeout: float = 60.0) -> str:
@@ -190,30 +196,43 @@ def _get(url: str, server: subprocess.Popen, timeout: float = 60.0) -> str:
             time.sleep(0.2)
 
 
-def _document_text(url: str, **arguments) -> str:
-    """Every property value of the page's document, as a browser's session would receive it."""
+def _document_text(url: str, html: str) -> str:
+    """Every property value of the page's document, as the browser that got ``html`` sees it.
+
+    The client joins the session the HTML request made (its token is in the page), so the page
+    is built once.
+    """
     import panel.models.tabulator  # noqa: F401 - the sheet's tables, known to the client
     from bokeh.client import pull_session
+    from bokeh.util.token import get_session_id
 
-    with pull_session(url=url, arguments=arguments) as session:
+    token = re.search(r'"token":"([^"]+)"', html).group(1)
+    with pull_session(url=url.split("?")[0], session_id=get_session_id(token)) as session:
         values = [m.properties_with_values(include_defaults=False) for m in session.document.models]
         return " ".join(str(v) for props in values for v in props.values())
 
 
 def test_the_installed_package_serves_its_pages(installed):
     _python, _site, _work, _env, address, server = installed
+    pages = {
+        name: (url, _get(url, server))
+        for name, url in [
+            ("gm", f"http://{address}/gm?key={KEY}"),
+            ("character", f"http://{address}/character"),
+            ("rules", f"http://{address}/rules"),
+        ]
+    }
     # The site's pages have their title in the HTML; the GM page sets it once loaded.
-    assert "20 Below: Character sheet" in _get(f"http://{address}/character", server)
-    assert "20 Below: Rules" in _get(f"http://{address}/rules", server)
-    _get(f"http://{address}/gm", server)
+    assert "20 Below: Character sheet" in pages["character"][1]
+    assert "20 Below: Rules" in pages["rules"][1]
     # What a browser's session receives: /gm offers the warehouse encounter and the roster...
-    gm = _document_text(f"http://{address}/gm", key=KEY)
+    gm = _document_text(*pages["gm"])
     assert "GM dashboard" in gm
     assert "warehouse" in gm and "guard_dog.yaml" in gm
     # ...the sheet its roster picker...
-    character = _document_text(f"http://{address}/character")
+    character = _document_text(*pages["character"])
     assert "Start from the example roster" in character
     assert "Ronan" in character and "The Brick" in character
     # ...and /rules the digest and every source text.
-    rules = _document_text(f"http://{address}/rules")
+    rules = _document_text(*pages["rules"])
     assert all(f"rules/00{n}" in rules for n in range(5))
