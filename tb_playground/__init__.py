@@ -4,7 +4,13 @@ Layers, data flowing one way: ``engine`` (pure maths) <- ``models`` (param objec
 <- ``table`` (live combat state) <- ``views`` (Panel components) <- ``apps/``.
 """
 
+import logging
+
 __version__ = "0.1.0"
+
+# The package logs ("tb_playground.*") and leaves the output to the application: serve_setup.py
+# prints the records at INFO on the server's console.
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 from .texts import rules_names, rules_text  # noqa: E402
 

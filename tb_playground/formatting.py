@@ -53,6 +53,17 @@ _TABLE_STYLE = "border-collapse:collapse;font-size:0.92em"
 _CELL_STYLE = "padding:2px 8px;text-align:{align};border-bottom:1px solid #ccc"
 
 
+def reason_line(err: Exception, limit: int = 300) -> str:
+    """Why ``err`` refused something, on one line of at most ``limit`` characters (a log line).
+
+    A ``FileFormatError``'s problems are joined with "; " (its heading, which repeats the file's
+    name, is left out); a long reason is cut and ends with "...".
+    """
+    problems = getattr(err, "errors", None) or [str(err)]
+    text = " ".join("; ".join(str(p) for p in problems).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def html_table(
     header: Sequence[object],
     rows: Iterable[Sequence[object]],

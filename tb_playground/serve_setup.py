@@ -9,10 +9,34 @@ from __future__ import annotations
 
 import gc
 import importlib
+import logging
 import pkgutil
 
 import tb_playground.views
 from tb_playground.service import get_service
+
+
+def log_to_console(level: int = logging.INFO) -> logging.Handler | None:
+    """Print the package's log records (``tb_playground.*``) on the server's console.
+
+    Adds a plain stream handler (standard error) to the package logger, unless it has a handler
+    besides the package's own ``NullHandler``; its records then stop there (no second copy
+    through a handler the server put on the root logger).
+
+    Returns
+    -------
+    logging.Handler or None
+        The handler added, or None if the package logger already had one.
+    """
+    logger = logging.getLogger("tb_playground")
+    if any(not isinstance(h, logging.NullHandler) for h in logger.handlers):
+        return None
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    logger.propagate = False
+    return handler
 
 
 def warm() -> int:
@@ -32,4 +56,5 @@ def warm() -> int:
 
 
 if __name__ in ("__main__", "panel_setup_module"):  # run as a script, or by ``--setup``
+    log_to_console()
     warm()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import json
+import logging
 import os
 import secrets
 import sys
@@ -22,6 +23,8 @@ from pathlib import Path
 from tb_playground.models import Encounter, roster
 from tb_playground.table import Table, TableStore
 from tb_playground.table.previews import attack_previews
+
+log = logging.getLogger(__name__)
 
 #: Seconds after the last page closed before freed heap is handed back to the system.
 TRIM_DELAY = 3.0
@@ -386,6 +389,7 @@ def get_service() -> CombatService:
     with _service_lock:
         if _service is None:
             _service = CombatService()
+            log.info("combat service started: tables kept in %s", _service.store.path)
             _service.announce()
         return _service
 

@@ -8,6 +8,7 @@ directory. Notes: docs/notes/0008-table.md, "Persistence".
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import sqlite3
@@ -26,6 +27,8 @@ from .commands import check_sender, decide
 from .errors import ConflictError
 from .export import party_documents
 from .state import fold, step, undo_stack, undo_step
+
+log = logging.getLogger(__name__)
 
 #: The layout of the SQLite file; a file with another version is refused.
 SCHEMA_VERSION = 1
@@ -201,7 +204,10 @@ class Table:
                 try:
                     callback(self.version, events)
                 except Exception:  # noqa: BLE001 - one broken page must not break the table
-                    pass
+                    log.exception(
+                        "table %r: a subscriber failed on version %d (the table went on)",
+                        self.name, self.version,
+                    )  # fmt: skip
             return json.loads(json.dumps(events))
 
     def _undo_redo(self, kind: str, role: str) -> list:
@@ -331,7 +337,8 @@ class TableStore:
                 raise ValueError(f"name: a table called {name!r} already exists") from None
             table = Table(self, name, [created])
             self._open[name] = table
-            return table
+        log.info("table %r created in %s", name, self.path)
+        return table
 
     def open(self, name: str) -> Table:
         """The table called ``name``, folded from its events (the same object while open)."""
@@ -345,7 +352,8 @@ class TableStore:
                 raise ValueError(f"name: there is no table called {name!r} in {self.path}")
             table = Table(self, name, [json.loads(r[0]) for r in rows])
             self._open[name] = table
-            return table
+        log.info("table %r opened from %s (%d events)", name, self.path, table.version)
+        return table
 
     def open_tables(self) -> list[Table]:
         """The tables opened so far (each stays open for the life of the store)."""

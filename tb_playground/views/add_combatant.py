@@ -7,15 +7,18 @@ and sends the command.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
 import panel as pn
 
-from tb_playground.formatting import escape
+from tb_playground.formatting import escape, reason_line
 from tb_playground.models.files import parse
 
 from .kit import button, html_pane, row
+
+log = logging.getLogger(__name__)
 
 #: Longest file the control reads (a character or creature file is a few kilobytes).
 MAX_FILE_BYTES = 200_000
@@ -84,6 +87,8 @@ class AddCombatant(pn.viewable.Viewer):
         try:
             doc, source = self._document()
         except (ValueError, OSError) as err:  # a FileFormatError is a ValueError
+            if self.upload.value:
+                log.warning("upload %r to add refused: %s", self.upload.filename, reason_line(err))
             self.message.object = f'<p class="err">{escape(err)}</p>'
             return False
         command = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 
 import panel as pn
@@ -16,7 +17,7 @@ import param
 
 from tb_playground.engine import ELEMENTS
 from tb_playground.engine.character_stats import SET_CONDITIONS
-from tb_playground.formatting import escape
+from tb_playground.formatting import escape, reason_line
 from tb_playground.models import (
     ArmorItem,
     Character,
@@ -638,6 +639,10 @@ class CharacterSheet(pn.viewable.Viewer):
         self._file_message.object = f"<p>Reading <b>{escape(source)}</b>...</p>"
         loop = asyncio.get_running_loop()
         outcome = await loop.run_in_executor(None, _read_character, text, source)
+        if isinstance(outcome, FileFormatError):
+            logging.getLogger(__name__).warning(
+                "character upload %r refused: %s", source, reason_line(outcome)
+            )
         self._show_file(outcome, source)
 
     # -- layout --------------------------------------------------------------------------------

@@ -7,9 +7,11 @@ docs/notes/0009-combat-panel.md.
 
 from __future__ import annotations
 
+import logging
+
 import panel as pn
 
-from tb_playground.formatting import escape
+from tb_playground.formatting import escape, reason_line
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
 from tb_playground.table.rules import (
@@ -47,6 +49,8 @@ from .kit import (
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
 BAND_LABELS = {band.capitalize(): band for band in RANGE_BANDS}
+
+log = logging.getLogger(__name__)
 
 
 class GMPage(pn.viewable.Viewer):
@@ -171,7 +175,11 @@ class GMPage(pn.viewable.Viewer):
     def _encounter(self) -> Encounter:
         if self.encounter_upload.value:
             source = self.encounter_upload.filename or "upload"
-            enc = loads(self.encounter_upload.value, None, "encounter", source)
+            try:
+                enc = loads(self.encounter_upload.value, None, "encounter", source)
+            except ValueError as err:  # a FileFormatError is a ValueError
+                log.warning("encounter upload %r refused: %s", source, reason_line(err))
+                raise
         else:
             enc = load(self.encounter_select.value, "encounter")
         for path in self.extra.value:
