@@ -407,10 +407,7 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     side = _text(command, "side")
     hidden = require_bool("hidden", command.get("hidden", False))
     who = from_dict(KINDS[doc["kind"]], doc["data"])
-    base, n = slug(who.name), 2
-    cid = base
-    while cid in state["combatants"]:
-        cid, n = f"{base}-{n}", n + 1
+    cid = _new_id(state, who.name, hidden)
     record = combatant_record(Combatant(side=side, who=who), cid)
     record["hidden"] = hidden
     joined = combatant_state(record)
@@ -434,6 +431,15 @@ def _add(state, command, role, seat, roll) -> list[Event]:
         ]
         data["initiative"] = total
     return [("added", data, changes)]
+
+
+def _new_id(state: dict, name: str, hidden: bool) -> str:
+    """An unused id: the slug of the name, or "hidden-3" for a hidden one (its name is secret)."""
+    base, n = ("hidden", 1) if hidden else (slug(name), 2)
+    cid = f"{base}-1" if hidden else base
+    while cid in state["combatants"]:
+        cid, n = f"{base}-{n}", n + 1
+    return cid
 
 
 def _note(state, command, role, seat, roll) -> list[Event]:
