@@ -486,7 +486,7 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
 
 def _rotate(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "change the join code")
-    code = "".join(str(d % 10) for d in roll(6))
+    code = "".join(str(d % 10) for d in roll(9))  # 9 digits, as a new table's (store.py)
     return [("code_rotated", {}, [[["join_code"], code]])]
 
 
