@@ -46,7 +46,7 @@ from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: 
 from tb_playground.models import Encounter, load  # noqa: E402
 from tb_playground.service import TRIM_DELAY, CombatService  # noqa: E402
 
-KEY = "bench-key"
+KEY = "bench-key-of-sixteen"
 ROSTER = ROOT / "examples" / "roster"
 
 #: In the GM page: a click anywhere stamps ``__t0`` (epoch ms, sub-ms precision).

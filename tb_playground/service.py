@@ -20,11 +20,15 @@ import weakref
 from collections.abc import Callable
 from pathlib import Path
 
+from tb_playground import guard
 from tb_playground.models import Encounter, roster
 from tb_playground.table import Table, TableStore
 from tb_playground.table.previews import attack_previews
 
 log = logging.getLogger(__name__)
+
+#: The shortest ``TB_GM_KEY`` the server accepts (note 0009, "Issue 21: guessing").
+MIN_GM_KEY = 16
 
 #: Seconds after the last page closed before freed heap is handed back to the system.
 TRIM_DELAY = 3.0
@@ -161,8 +165,17 @@ class CombatService:
 
     def __init__(self, path: str | Path | None = None, gm_key: str | None = None):
         self.store = TableStore(path)
-        given = gm_key or os.environ.get("TB_GM_KEY")
+        env = os.environ.get("TB_GM_KEY")
+        if not gm_key and env and len(env) < MIN_GM_KEY:
+            raise ValueError(
+                f"TB_GM_KEY is {len(env)} characters long: use at least {MIN_GM_KEY} (a short key "
+                "falls to guessing), or unset it and the server makes a random one."
+            )
+        given = gm_key or env
         self.key_from_env = bool(given)
+        #: Wrong join codes and GM keys, per client address (``guard.Guard``).
+        self.code_guard = guard.Guard("join code")
+        self.key_guard = guard.Guard("GM key")
         self._gm_key = given or secrets.token_urlsafe(18)
         self._lock = threading.RLock()
         #: What the pages draw, per table version (read through ``drawn``, ``drawing``,
@@ -228,11 +241,20 @@ class CombatService:
 
     # -- the GM key ----------------------------------------------------------------------------
 
-    def gm_key_ok(self, key: object) -> bool:
-        """Whether ``key`` is the GM key (constant-time comparison)."""
+    def gm_key_ok(self, key: object, client: str | None = None) -> bool:
+        """Whether ``key`` is the GM key (constant-time comparison).
+
+        A page passes its ``client`` address: a wrong key counts against it, and while it must
+        wait this raises ``guard.SlowDownError`` without reading the key.
+        """
         if not isinstance(key, str) or not key:
             return False
-        return secrets.compare_digest(key.encode(), self._gm_key.encode())
+        if client is not None:
+            self.key_guard.check(client)
+        ok = secrets.compare_digest(key.encode(), self._gm_key.encode())
+        if not ok and client is not None:
+            self.key_guard.failed(client)
+        return ok
 
     def gm_link(self, address: str | None = None) -> str:
         """The full link to the GM page, key included."""
@@ -279,6 +301,22 @@ class CombatService:
             if table.code_matches(code):
                 return table
         return None
+
+    def look_up(self, code: object, client: str | None, name: str | None = None) -> Table | None:
+        """``find_by_code`` for a page: ``name`` first, then any table.
+
+        A miss counts against the ``client`` address (None: no limit, outside a server); while
+        it must wait this raises ``guard.SlowDownError`` without looking.
+        """
+        if not isinstance(code, str) or not code.strip():
+            return None
+        if client is not None:
+            self.code_guard.check(client)
+        table = self.find_by_code(code, name) if name else None
+        table = table or self.find_by_code(code)
+        if table is None and client is not None:
+            self.code_guard.failed(client)
+        return table
 
     def view(self, table: Table, role: str, seat: str | None = None) -> dict:
         """``Table.view_for(role, seat)`` with the drawing cache's log lines and shared views.
@@ -388,6 +426,7 @@ def get_service() -> CombatService:
     global _service
     with _service_lock:
         if _service is None:
+            guard.no_referrer_and_no_tracebacks()
             _service = CombatService()
             log.info("combat service started: tables kept in %s", _service.store.path)
             _service.announce()

@@ -39,8 +39,11 @@ def test_gm_key(service, tmp_path, monkeypatch):
     monkeypatch.delenv("TB_GM_KEY", raising=False)
     made = CombatService(tmp_path / "u.sqlite")
     assert len(made._gm_key) >= 20 and made._gm_key != CombatService(tmp_path / "v.sqlite")._gm_key
-    monkeypatch.setenv("TB_GM_KEY", "from-env")
-    assert CombatService(tmp_path / "w.sqlite").gm_key_ok("from-env")
+    monkeypatch.setenv("TB_GM_KEY", "from-env-16-chars")
+    assert CombatService(tmp_path / "w.sqlite").gm_key_ok("from-env-16-chars")
+    monkeypatch.setenv("TB_GM_KEY", "from-env")  # too short: refused at start (issue 21)
+    with pytest.raises(ValueError, match="TB_GM_KEY is 8 characters long: use at least 16"):
+        CombatService(tmp_path / "w.sqlite")
 
 
 def test_server_address_from_the_command_line():
@@ -528,7 +531,7 @@ del page
 gc.collect()
 print(frozen, "tb_playground.views.gm_page" in sys.modules, gone() is None)
 """
-    env = {**os.environ, "TB_TABLE_DB": str(tmp_path / "t.sqlite"), "TB_GM_KEY": "k"}
+    env = {**os.environ, "TB_TABLE_DB": str(tmp_path / "t.sqlite"), "TB_GM_KEY": "k" * 16}
     out = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
     )

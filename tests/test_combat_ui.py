@@ -27,7 +27,7 @@ pytestmark = pytest.mark.ui
 
 ROOT = Path(__file__).resolve().parents[1]
 ROSTER = ROOT / "examples" / "roster"
-KEY = "test-gm-key-7"
+KEY = "test-gm-key-7-of-16"
 FIRST_RONAN = {"ronan": 10, "the-brick": 1, "guard-dog": 1, "nightmare": 1}
 
 #: Every text and HTML of the page, shadow roots included, and every Bokeh model's text.

@@ -158,7 +158,7 @@ def test_the_service_start_names_its_data_file(tmp_path, monkeypatch, caplog, ca
     from tb_playground import service as service_module
 
     monkeypatch.setenv("TB_TABLE_DB", str(tmp_path / "served.sqlite"))
-    monkeypatch.setenv("TB_GM_KEY", "k")
+    monkeypatch.setenv("TB_GM_KEY", "a-long-enough-gm-key")
     monkeypatch.setattr(service_module, "_service", None)
     made = service_module.get_service()
     assert service_module.get_service() is made  # once per process

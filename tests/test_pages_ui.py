@@ -33,7 +33,7 @@ from tb_playground.views.table_page import table_page
 pytestmark = pytest.mark.ui
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
-KEY = "layout-gm-key"
+KEY = "layout-gm-key-of-16"
 
 #: Per page: what shows once it is drawn, and the text whose dark-theme contrast is measured.
 PAGES = {

@@ -140,8 +140,8 @@ def test_the_gm_pages_control_adds_from_a_roster_file_or_an_upload(tmp_path, tab
     adder.side.value = "Wild"
     adder.hidden.value = True
     assert adder.add() is True
-    assert table.state["combatants"]["grizzly-bear"]["hidden"] is True
-    assert table.state["combatants"]["grizzly-bear"]["side"] == "Wild"
+    assert table.state["combatants"]["hidden-1"]["hidden"] is True
+    assert table.state["combatants"]["hidden-1"]["side"] == "Wild"
     # An upload wins over the picked file; a bad one is a sentence, and nothing is added.
     adder.upload.filename = "oops.yaml"
     adder.upload.value = b"kind: creature\nschema_version: 1\ndata: {name: <b>x</b>, health: -1}\n"

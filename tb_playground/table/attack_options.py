@@ -419,7 +419,8 @@ def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
     if kind == "helped":
         return f"{n(d['combatant'])} helps {n(d['ally'])}."
     if kind == "attack_ruled":
-        return f"The GM rules on {n(d['attacker'])}'s attack: TN {d['tn']}."
+        tn = f": TN {d['tn']}" if d.get("tn") is not None else ""
+        return f"The GM rules on {n(d['attacker'])}'s attack{tn}."
     if kind == "option_set":
         return f"The GM turns the table option {d['option']} {'on' if d['on'] else 'off'}."
     if kind == "armor_hit":
@@ -432,7 +433,8 @@ def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
     if kind == "attack_declared" and d.get("helpers"):
         el = f" with {d['element']}" if d["element"] else ""
         helped = shown(d["helpers"])
-        return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}" + (
+        tn = f", TN {d['tn']}" if d.get("tn") is not None else ""
+        return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}{tn}" + (
             f", helped by {helped}." if helped else "."
         )
     if kind == "damage_rolled" and d.get("armor"):

@@ -407,10 +407,7 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     side = _text(command, "side")
     hidden = require_bool("hidden", command.get("hidden", False))
     who = from_dict(KINDS[doc["kind"]], doc["data"])
-    base, n = slug(who.name), 2
-    cid = base
-    while cid in state["combatants"]:
-        cid, n = f"{base}-{n}", n + 1
+    cid = _new_id(state, who.name, hidden)
     record = combatant_record(Combatant(side=side, who=who), cid)
     record["hidden"] = hidden
     joined = combatant_state(record)
@@ -435,6 +432,15 @@ def _add(state, command, role, seat, roll) -> list[Event]:
         ]
         data["initiative"] = total
     return [("added", data, changes)]
+
+
+def _new_id(state: dict, name: str, hidden: bool) -> str:
+    """An unused id: the slug of the name, or "hidden-3" for a hidden one (its name is secret)."""
+    base, n = ("hidden", 1) if hidden else (slug(name), 2)
+    cid = f"{base}-1" if hidden else base
+    while cid in state["combatants"]:
+        cid, n = f"{base}-{n}", n + 1
+    return cid
 
 
 def _note(state, command, role, seat, roll) -> list[Event]:
@@ -481,7 +487,7 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
 
 def _rotate(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "change the join code")
-    code = "".join(str(d % 10) for d in roll(6))
+    code = "".join(str(d % 10) for d in roll(9))  # 9 digits, as a new table's (store.py)
     return [("code_rotated", {}, [[["join_code"], code]])]
 
 

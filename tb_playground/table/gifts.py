@@ -244,7 +244,8 @@ def _outcome(d: dict) -> str:
     by = "" if d["rolled_by"] == "table" else " (physical dice)"
     lost = ", 1 Ki lost" if d["ki_lost"] else ""
     faces = ", ".join(map(str, d["faces"]))
-    return f"{faces}, kept {d['total']} vs TN {d['tn']}: {out}{lost}{by}"
+    vs = f" vs TN {d['tn']}" if d.get("tn") is not None else ""
+    return f"{faces}, kept {d['total']}{vs}: {out}{lost}{by}"
 
 
 def _used_text(state: dict, d: dict, name) -> str:

@@ -312,7 +312,7 @@ class TableStore:
             "ruleset": {"name": ruleset.name, **switches},
             "combatants": records,
             "seed": seed,
-            "join_code": f"{secrets.randbelow(10**6):06d}",
+            "join_code": f"{secrets.randbelow(10**9):09d}",  # note 0009 "Issue 21: guessing"
         }
         created = {
             "seq": 1,

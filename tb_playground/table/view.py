@@ -20,19 +20,11 @@ from .state import undo_stack
 #: How many log entries a view carries (newest last).
 LOG_LENGTH = 200
 
-#: Keys of an event's data that name combatants.
+#: Keys of an event's data that name combatants (lists under ``members`` and ``pursuers``).
 _ID_KEYS = (
-    "attacker",
-    "target",
-    "combatant",
-    "a",
-    "b",
-    "next",
-    "leader",
-    "ally",
-    "pursuer",
-    "quarry",
-)
+    "attacker", "target", "combatant", "a", "b", "next", "leader", "ally",
+    "actor", "resister", "holder", "card", "surprised", "pursuer", "quarry",
+)  # fmt: skip
 
 #: Foe labels from Health (rules/004: a label instead of numbers).
 LABELS = ("unhurt", "hurt", "bloodied", "down")
@@ -53,7 +45,11 @@ def _sees_all(role: str) -> bool:
 
 
 def _visible(state: dict, cid: str, role: str) -> bool:
-    return _sees_all(role) or not state["combatants"][cid]["hidden"]
+    """Whether ``role`` sees ``cid``; one no longer at the table (undone) only the GM."""
+    if _sees_all(role):
+        return True
+    c = state["combatants"].get(cid)
+    return c is not None and not c["hidden"]
 
 
 def _foe(state: dict, c: dict) -> bool:
@@ -155,7 +151,16 @@ def _combatant_for(state: dict, c: dict, role: str, seat: str | None, shared: di
 
 def _ids_in(data: dict) -> list[str]:
     found = [data[k] for k in _ID_KEYS if isinstance(data.get(k), str)]
-    return found + [x for x in data.get("pursuers", ()) if isinstance(x, str)]  # a chase
+    for key in ("members", "pursuers"):  # a group roll's members; a chase's pursuers
+        if isinstance(data.get(key), list):
+            found += [m for m in data[key] if isinstance(m, str)]
+    return found
+
+
+def _numbers(state: dict, cid: str | None, role: str) -> bool:
+    """Whether ``role`` may read ``cid``'s numbers (the cards' rule: a foe's only if shared)."""
+    c = state["combatants"].get(cid) if cid else None
+    return _sees_all(role) or state["share_foes"] or c is None or not _foe(state, c)
 
 
 def _name(state: dict, cid: str) -> str:
@@ -163,9 +168,20 @@ def _name(state: dict, cid: str) -> str:
     return c["name"] if c else cid
 
 
-def _text(state: dict, event: dict, role: str, seat: str | None) -> str | None:
-    """One log line, or None when this person may not see the event."""
+def _text(
+    state: dict, event: dict, role: str, seat: str | None, events: list | None = None
+) -> str | None:
+    """One log line, or None when this person may not see the event.
+
+    An undo or redo shows only when each event of the command it names does (``events``).
+    """
     text = _event_text(state, event, role, seat)
+    if text is not None and event["type"] in ("undone", "redone") and not _sees_all(role):
+        cmd = event["data"]["command"]
+        for other in reversed(events or []):
+            if other["cmd"] == cmd and other["type"] not in ("undone", "redone"):
+                if _event_text(state, other, role, seat) is None:
+                    return None
     if text is not None and event["data"].get("scars"):  # marks and scars it left (scars.py)
         said = scars.scars_said(
             event["data"], lambda cid: _name(state, cid), lambda cid: _visible(state, cid, role)
@@ -178,10 +194,16 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
     """One event's own log line, or None when this person may not see the event."""
     d, kind = event["data"], event["type"]
     for cid in _ids_in(d):
-        if cid in state["combatants"] and not _visible(state, cid, role):
+        if not _visible(state, cid, role):
             return None
     n = lambda cid: _name(state, cid)  # noqa: E731
     shown = lambda ids: ", ".join(n(i) for i in ids if _visible(state, i, role))  # noqa: E731
+    if "tn" in d and not (
+        _numbers(state, d.get("target"), role) or seat in (d.get("attacker"), d.get("target"))
+    ):
+        d = {**d, "tn": None}  # a foe's TN tells its Defense: the cards' rule
+    if kind == "gift_check_rolled" and not _numbers(state, d["combatant"], role):
+        d = {**d, "tn": None}  # from the foe's Ki and Stamina
     mine = attack_log_text(d, kind, n, shown)
     if mine is not None:
         return mine
@@ -206,7 +228,7 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
         return f"Round {d['round']} ends."
     if kind == "attack_declared":
         el = f" with {d['element']}" if d["element"] else ""
-        line = f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}, TN {d['tn']}."
+        line = f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}{_tn(d)}."
         if d.get("dropped"):
             line += f" Distracted: the {d['dropped'].title()} drops to a plain attack."
         return line
@@ -221,24 +243,24 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
         words = {"critical": "a critical", "success": "a success", "failure": "a failure"}
         out = words.get(d["outcome"], "a catastrophic failure")
         by = "" if d["rolled_by"] == "table" else " (physical dice)"
-        return f"{who} rolls {what}: {faces}, kept {d['total']} vs TN {d['tn']}: {out}{by}."
+        vs = f" vs TN {d['tn']}" if d["tn"] is not None else ""
+        return f"{who} rolls {what}: {faces}, kept {d['total']}{vs}: {out}{by}."
     if kind == "damage_rolled":
         faces = ", ".join(map(str, d["faces"])) or "none"
         auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
         return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {d['levels']} level(s) so far."
     if kind == "boosted":
-        boosted = f"{dice_text(len(d['dice']))} for {d['ki']} Ki"
+        ki = f"for {d['ki']} Ki" if _numbers(state, d["attacker"], role) else "with Ki"
+        boosted = f"{dice_text(len(d['dice']))} {ki}"
         return f"{n(d['attacker'])} boosts {boosted}: {d['levels']} level(s)."
     if kind == "awaiting_prevention":
         return f"{n(d['target'])} may spend Ki to prevent up to {d['levels']} level(s)."
     if kind == "attack_resolved":
         vital = d["vital"].capitalize()
-        numbers = (
-            _sees_all(role)
-            or state["share_foes"]
-            or not _foe(state, state["combatants"][d["target"]])
-        )
+        numbers = _numbers(state, d["target"], role)
         kept = f" ({d['prevented']} prevented with Ki)" if d["prevented"] else ""
+        if d["prevented"] and not numbers:
+            kept = " (some prevented with Ki)"
         if numbers:
             return (
                 f"{n(d['target'])} loses {d['taken']} {vital}{kept}: {d['before']} -> {d['after']}."
@@ -250,9 +272,13 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
         target = f" ({n(d['target'])})" if d.get("target") else ""
         return f"{n(d['combatant'])}: {d['action']}{target}."
     if kind == "ki_spent":
+        if not _numbers(state, d["combatant"], role):
+            return f"{n(d['combatant'])} spends Ki to {d['purpose']}."
         return f"{n(d['combatant'])} spends Ki to {d['purpose']}: {d['effect']}."
     if kind == "fate_spent":
         spend = FATE_SPENDS[d["spend"]].label if d["spend"] in FATE_SPENDS else d["spend"]
+        if not _numbers(state, d["combatant"], role) or not d.get("effect"):
+            return f"{n(d['combatant'])} spends a Fate Token: {spend}."
         return f"{n(d['combatant'])} spends a Fate Token: {spend} ({d['effect']})."
     if kind == "led":
         return f"{n(d['leader'])} leads {n(d['combatant'])} this round."
@@ -309,6 +335,10 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
         return f"The GM {verb} event {d['command']} ({d['what'].replace('_', ' ')})."
     if kind == "code_rotated":
         return "The GM changes the join code." if _sees_all(role) else None
+    if kind == "gift_used" and not _numbers(state, d["combatant"], role):
+        d = {**d, "ki": "some", "effect": None}  # a foe's Ki and what it did stay the GM's
+        if d.get("check"):
+            d["check"] = {**d["check"], "tn": None}
     if kind in _MORE_TEXTS:
         return _MORE_TEXTS[kind](state, d, n)
     return kind.replace("_", " ").capitalize() + "."
@@ -318,11 +348,16 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
 _MORE_TEXTS = {**gifts.LOG_TEXTS, **scars.LOG_TEXTS, **chase_phase.LOG_TEXTS}
 
 
+def _tn(d: dict) -> str:
+    """The text ', TN 7', or nothing when the TN is not this reader's to see."""
+    return f", TN {d['tn']}" if d.get("tn") is not None else ""
+
+
 def log_lines(state: dict, events: list[dict], role: str, seat: str | None) -> list[str]:
     """The log text of ``events`` that ``role`` may see."""
     lines = []
     for event in events:
-        text = _text(state, event, role, seat)
+        text = _text(state, event, role, seat, events)
         if text is not None:
             lines.append(text)
     return lines
@@ -375,9 +410,7 @@ def view_for(
         "chase": chase_phase.view(
             state,
             lambda cid: _visible(state, cid, role),
-            lambda cid: (
-                _sees_all(role) or state["share_foes"] or not _foe(state, state["combatants"][cid])
-            ),
+            lambda cid: _numbers(state, cid, role),
         ),
     }
     if _sees_all(role):
@@ -424,7 +457,7 @@ def _log(state: dict, events: list[dict], role: str, seat: str | None, cache: di
     and adds the lines of the new events only. The log of one view is never changed after.
     """
     hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])
-    reader = (role, seat, hidden, state["share_foes"])
+    reader = (role, seat, tuple(state["ids"]), hidden, state["share_foes"])
     count = len(events)
     made = None
     if cache is not None:
@@ -443,7 +476,7 @@ def _log(state: dict, events: list[dict], role: str, seat: str | None, cache: di
     else:
         known, log = 0, []
     for event in events[max(known, count - LOG_LENGTH) :]:
-        text = _text(state, event, role, seat)
+        text = _text(state, event, role, seat, events)
         if text is not None:
             log.append({"seq": event["seq"], "round": event["round"], "text": text})
     if cache is not None:

@@ -12,6 +12,7 @@ import logging
 import panel as pn
 
 from tb_playground.formatting import escape, reason_line
+from tb_playground.guard import SlowDownError
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
 from tb_playground.table.rules import (
@@ -37,6 +38,7 @@ from .kit import (
     ActionToggle,
     CardBoard,
     button,
+    client_address,
     html_pane,
     on_session_end,
     page,
@@ -76,7 +78,7 @@ class GMPage(pn.viewable.Viewer):
         self._build_table()
         on_session_end(self._session_ended)
         key = key if key is not None else query_arg("key")
-        if self.service.gm_key_ok(key):
+        if self._key_ok(key):
             self._unlocked(key, remember=False)
             wanted = query_arg("table")
             if wanted and wanted in self.service.names():
@@ -109,10 +111,19 @@ class GMPage(pn.viewable.Viewer):
     def _try_key(self) -> None:
         key = self.key_input.value
         self.key_input.value = ""
-        if self.service.gm_key_ok(key):
+        if self._key_ok(key):
             self._unlocked(key, remember=True)
-        else:
+        elif not self.key_message.object:
             self.key_message.object = '<p class="err">That is not the GM key.</p>'
+
+    def _key_ok(self, key) -> bool:
+        """The service's answer; wrong keys are limited per address (guard.py)."""
+        self.key_message.object = ""
+        try:
+            return self.service.gm_key_ok(key, client_address())
+        except SlowDownError as slowed:
+            self.key_message.object = f'<p class="err">{escape(str(slowed))}</p>'
+            return False
 
     def _unlocked(self, key: str, remember: bool) -> None:
         if remember:

@@ -13,6 +13,7 @@ from functools import partial
 import panel as pn
 
 from tb_playground.formatting import escape
+from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
 
 from . import combat_render as render
@@ -28,6 +29,7 @@ from .kit import (
     CardBoard,
     Slots,
     button,
+    client_address,
     html_pane,
     on_session_end,
     page,
@@ -57,17 +59,19 @@ class TablePage(pn.viewable.Viewer):
         self.view: dict | None = None
         self.code: str | None = None
         self._found = None
+        self._refused: str | None = None  # why the last look-up was refused (guard.py)
         self._join_view: pn.Column | None = None
         self._layout = pn.Column(sizing_mode="stretch_width")
         self._build_table()
         on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
-        if code and seat and self._look_up(code, name) is not None and self.join(seat):
+        looked = bool(code and seat)
+        if looked and self._look_up(code, name) is not None and self.join(seat):
             return  # a page opened from its own link never builds the join prompt
         self._layout[:] = [self.join_view]
         if code:
             self.code_input.value = code
-            self.find(name)
+            self.find(name, looked_up=looked)
             if seat and self._found is not None:
                 self.join(seat)  # not a seat at this table: it says so
 
@@ -106,21 +110,24 @@ class TablePage(pn.viewable.Viewer):
     def _look_up(self, code: str, name: str | None = None):
         """The table whose join code is ``code`` (``name`` first, if given), kept as found."""
         code = code.strip()
-        table = self.service.find_by_code(code, name) if code else None
-        if table is None and name:
-            table = self.service.find_by_code(code)
+        self._refused = None
+        try:  # wrong codes are limited per address (guard.py)
+            table = self.service.look_up(code, client_address(), name) if code else None
+        except SlowDownError as slowed:
+            table, self._refused = None, str(slowed)
         self._found = table
         if table is not None:
             self.code = code
         return table
 
-    def find(self, name: str | None = None) -> None:
-        """Look up the table whose join code was typed; offer its seats."""
+    def find(self, name: str | None = None, looked_up: bool = False) -> None:
+        """Look up the table whose join code was typed (unless just ``looked_up``)."""
         self.join_view  # noqa: B018 - built, to show what was found
-        table = self._look_up(self.code_input.value, name)
+        table = self._found if looked_up else self._look_up(self.code_input.value, name)
         if table is None:
             self.seat_row.visible = False
-            self.join_message.object = '<p class="err">No table has that join code.</p>'
+            said = escape(self._refused or "No table has that join code.")
+            self.join_message.object = f'<p class="err">{said}</p>'
             return
         seats = {n: i for i, n in table.seats()}
         seats["Just watch"] = WATCH

@@ -56,6 +56,7 @@ from .shell import (
 )
 from .url import (
     apply_query,
+    client_address,
     pack_text,
     query_arg,
     query_string,
@@ -109,6 +110,7 @@ __all__ = [
     "pack_text",
     "page",
     "query_arg",
+    "client_address",
     "query_string",
     "query_value",
     "row",

@@ -122,6 +122,17 @@ def query_arg(name: str) -> str | None:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
+def client_address() -> str | None:
+    """The browser's address, for the limits on guessing (``guard``); None outside a server.
+
+    The socket's peer: behind a proxy serve with ``--use-xheaders`` so it is the browser's.
+    """
+    if not served():
+        return None
+    request = getattr(pn.state.curdoc.session_context, "request", None)
+    return str(getattr(request, "remote_ip", None) or "unknown")
+
+
 def query_value(key: str) -> object:
     """The page URL's ``key`` value (parsed like Panel's: numbers, lists, booleans) or None."""
     if not served() or pn.state.location is None:

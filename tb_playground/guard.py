@@ -1,0 +1,155 @@
+"""Slow guessing of join codes and the GM key; harden the served pages (issue 21).
+
+Panel-free. The limits and the figures behind them: docs/notes/0009-combat-panel.md,
+"Issue 21: guessing".
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+#: Wrong tries an address may make before it has to wait.
+FREE_TRIES = 5
+#: The first wait (seconds); it doubles with every wrong try after that, up to ``MAX_WAIT``.
+FIRST_WAIT = 60.0
+MAX_WAIT = 3600.0
+#: An address that made no wrong try for this long starts afresh (seconds).
+FORGET_AFTER = 24 * 3600.0
+#: Wrong tries per ``TOTAL_WINDOW`` seconds from all addresses together.
+TOTAL_TRIES = 20
+TOTAL_WINDOW = 60.0
+
+
+class SlowDownError(ValueError):
+    """A try refused unread: too many wrong ones; ``wait`` is the seconds left."""
+
+    def __init__(self, what: str, wait: float):
+        self.wait = wait
+        super().__init__(f"Too many wrong {what}s: try again in {max(1, round(wait))} s.")
+
+
+class Guard:
+    """Counts wrong tries per client address and in total; says how long to wait.
+
+    Each address may be wrong ``free`` times; after its n-th wrong try (n >= ``free``) it
+    waits ``first_wait * 2 ** (n - free)`` seconds (at most ``max_wait``) before the next is
+    read. All addresses together may be wrong ``total`` times per ``window`` seconds; beyond
+    that every try waits until the oldest leaves the window. A right try is always read when
+    its address is not waiting: the right code from another address still works.
+
+    Parameters
+    ----------
+    what : str
+        What is guessed, for messages and the log ("join code", "GM key").
+    clock : callable, optional
+        Seconds, monotonic (default ``time.monotonic``; tests pass a fake one).
+    """
+
+    def __init__(
+        self,
+        what: str,
+        clock: Callable[[], float] = time.monotonic,
+        free: int = FREE_TRIES,
+        first_wait: float = FIRST_WAIT,
+        max_wait: float = MAX_WAIT,
+        total: int = TOTAL_TRIES,
+        window: float = TOTAL_WINDOW,
+        forget_after: float = FORGET_AFTER,
+    ):
+        self.what = what
+        self._clock = clock
+        self._free, self._first, self._max = free, first_wait, max_wait
+        self._total, self._window, self._forget = total, window, forget_after
+        self._lock = threading.Lock()
+        self._addresses: dict[str, tuple[int, float]] = {}  # address: (wrong tries, last)
+        self._recent: deque[float] = deque()  # times of the wrong tries in the window
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must wait before its next try is read (0: now)."""
+        now = self._clock()
+        with self._lock:
+            self._tidy(now)
+            left = 0.0
+            if len(self._recent) >= self._total:
+                left = self._recent[0] + self._window - now
+            wrong, last = self._addresses.get(address, (0, now))
+            if wrong >= self._free:
+                pause = min(self._max, self._first * 2 ** (wrong - self._free))
+                left = max(left, last + pause - now)
+            return max(0.0, left)
+
+    def check(self, address: str) -> None:
+        """Raise ``SlowDownError`` when ``address`` must wait (the try is then not read)."""
+        left = self.wait(address)
+        if left > 0:
+            log.warning("%s try from %s refused unread: %.0f s to wait", self.what, address, left)
+            raise SlowDownError(self.what, left)
+
+    def failed(self, address: str) -> None:
+        """Count one wrong try from ``address`` (and log it)."""
+        now = self._clock()
+        with self._lock:
+            self._tidy(now)
+            wrong = self._addresses.get(address, (0, now))[0] + 1
+            self._addresses[address] = (wrong, now)
+            self._recent.append(now)
+            total = len(self._recent)
+        log.warning("wrong %s from %s (%d from it, %d from all in the last minute)",
+                    self.what, address, wrong, total)  # fmt: skip
+
+    def _tidy(self, now: float) -> None:
+        while self._recent and self._recent[0] <= now - self._window:
+            self._recent.popleft()
+        if len(self._addresses) > 1000:  # addresses quiet for a day start afresh
+            self._addresses = {
+                a: (n, t) for a, (n, t) in self._addresses.items() if now - t < self._forget
+            }
+        else:
+            for a in [a for a, (_, t) in self._addresses.items() if now - t >= self._forget]:
+                del self._addresses[a]
+
+
+def expected_days_to_find(codes: int, tables: int, per_minute: int = TOTAL_TRIES) -> float:
+    """Days an attacker at the total limit takes, on average, to hit any of ``tables`` codes."""
+    return codes / max(1, tables) / per_minute / (60 * 24)
+
+
+def no_referrer_and_no_tracebacks() -> None:
+    """Patch the server once: no Referer leaves a page, no traceback reaches a client.
+
+    ``Referrer-Policy: no-referrer`` on every response (a page opened from ``/gm?key=`` would
+    otherwise send the key along); a websocket message the server cannot handle gets a plain
+    ERROR text with no traceback (Bokeh puts ``repr(error)`` and the traceback in it).
+    """
+    import importlib
+
+    import tornado.web
+
+    error_message = importlib.import_module("bokeh.protocol.messages.error")
+
+    if getattr(tornado.web.RequestHandler, "_tb_no_referrer", False):
+        return
+    clear = tornado.web.RequestHandler.clear
+
+    def clear_and_set(self):
+        clear(self)
+        self.set_header("Referrer-Policy", "no-referrer")
+
+    tornado.web.RequestHandler.clear = clear_and_set
+    tornado.web.RequestHandler._tb_no_referrer = True
+
+    make = error_message.error.create.__func__
+
+    def plain(cls, request_id, text, **metadata):
+        log.warning("websocket message refused: %s", text)
+        made = make(cls, request_id, "The server could not handle that message.", **metadata)
+        made.content["traceback"] = None
+        return made
+
+    error_message.error.create = classmethod(plain)
