@@ -17,7 +17,8 @@ def test_character_notebook():
     assert "Ki pool 14 | Physical Defense 7 | Movement Rate 8 | Fate cap 13" in text
     assert "Movement Rate 12 | Physical Defense 4" in text
     assert "Perception at Difficulty 5: 64.0%" in text  # Trained: TN Air 7 + 5 = 12
-    assert "Ki pool under the Quick Reference 9 | by default 15" in text  # 2 x (5 + 3 + 4 + 4 + Atropos 6) / 5 = 8.8
+    # 2 x (5 + 3 + 4 + 4 + Atropos 6) / 5 = 8.8
+    assert "Ki pool under the Quick Reference 9 | by default 15" in text
     # The changed copy has its own name: Ronan himself keeps Air 3 and Earth 6 + 8.
     assert "Ronan himself: Movement Rate 8 | Ki pool 14" in text
     # Earth 6 + the bear's Physical Defense 6; the skill table in plain words.
