@@ -274,13 +274,23 @@ def ranges(view: dict) -> str:
 
 
 def unique_labels(combatants: list[dict], suffix=lambda c: "") -> dict[str, str]:
-    """Label -> id for a Select, numbering combatants that share a name ("Guard dog 2")."""
+    """Label -> id for a Select: each combatant's name (and ``suffix``), as on its card.
+
+    The table numbers combatants of the same name when it makes them ("Guard dog 2"), so the
+    names differ. A table made before that may hold two of one name: those take the number at
+    the end of their id ("guard-dog-2" -> "Guard dog 2", else 1), which stays put whoever
+    declares or goes down.
+    """
+    names = [c["name"] for c in combatants]
     out: dict[str, str] = {}
     for c in combatants:
-        base = c["name"] + suffix(c)
-        label, n = base, 1
-        while label in out:
+        name = c["name"]
+        if names.count(name) > 1:
+            tail = c["id"].rsplit("-", 1)[-1]
+            name = f"{name} {tail if tail.isdigit() else 1}"
+        label, n = name + suffix(c), 1
+        while label in out:  # only if ids and names both collide: never drop an option
             n += 1
-            label = f"{base} {n}"
+            label = f"{name} ({n}){suffix(c)}"
         out[label] = c["id"]
     return out
