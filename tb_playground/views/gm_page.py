@@ -440,7 +440,7 @@ class GMPage(pn.viewable.Viewer):
             ids = [c["id"] for c in self.view["combatants"]]
             if len(faces) != len(ids):
                 self.message.object = (
-                    f'<p class="err">initiative: type one d10 per combatant ({len(ids)})</p>'
+                    f'<p class="err">Type one d10 for each combatant ({len(ids)}), or none.</p>'
                 )
                 return
             command["initiative"] = dict(zip(ids, faces, strict=True))
