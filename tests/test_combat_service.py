@@ -442,7 +442,7 @@ def test_pages_offer_the_new_controls_in_words(service):
     assert set(page.turn.move_how.options) >= {"Dash", "Crawl", "As the bracket allows"}
     page.spend.fate_kind.value = "refill ki"
     page.spend.fate_button.clicks += 1
-    assert page.message.object == '<p class="err">spend: Ki is already full.</p>'
+    assert page.message.object == '<p class="err">Ki is already full.</p>'  # plain words
     gm.set_field.value = "ki"
     gm.set_value.value = 0
     gm._set_value()
