@@ -288,6 +288,19 @@ class CombatService:
         """A new table for ``encounter``; refuses a name that exists (ValueError)."""
         return self.store.create(name, encounter)
 
+    def create_with(
+        self, name: str, encounter: Encounter, extras: list = ()
+    ) -> tuple[Table, list[str]]:
+        """A new table for ``encounter`` joined by ``extras`` (characters, creatures from files).
+
+        An extra already in the encounter (a character or named creature of the same name: the
+        README's "an encounter file plus its party's roster files") is kept once, with the
+        file's sheet (``Encounter.add_or_merge``). Returns the table and a sentence for each
+        one merged, for the page to say.
+        """
+        merged = [note for who in extras if (note := encounter.add_or_merge(who))]
+        return self.create(name, encounter), merged
+
     def find_by_code(self, code: object, name: str | None = None) -> Table | None:
         """The table whose join code is ``code`` (only ``name`` if given), or None."""
         if not isinstance(code, str) or not code.strip():

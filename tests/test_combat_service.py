@@ -275,8 +275,18 @@ def test_pending_odds_drawn_for_a_player_without_the_foes_wall(service):
 
 
 def test_unique_labels():
-    cs = [{"id": "a", "name": "Dog"}, {"id": "b", "name": "Dog"}, {"id": "c", "name": "Cat"}]
-    assert render.unique_labels(cs) == {"Dog": "a", "Dog 2": "b", "Cat": "c"}
+    # The table numbers same-named combatants at creation: the selects show those names.
+    cs = [
+        {"id": "dog", "name": "Dog 1"},
+        {"id": "dog-2", "name": "Dog 2"},
+        {"id": "c", "name": "Cat"},
+    ]
+    assert render.unique_labels(cs) == {"Dog 1": "dog", "Dog 2": "dog-2", "Cat": "c"}
+    # A table made before that: the number comes from the id and stays put.
+    old = [{"id": "dog", "name": "Dog"}, {"id": "dog-2", "name": "Dog"}]
+    assert render.unique_labels(old) == {"Dog 1": "dog", "Dog 2": "dog-2"}
+    declared = render.unique_labels(old, lambda c: " (declared)" if c["id"] == "dog" else "")
+    assert declared == {"Dog 1 (declared)": "dog", "Dog 2": "dog-2"}
 
 
 def test_closed_sessions_unsubscribe(service):
@@ -435,7 +445,7 @@ def test_pages_offer_the_new_controls_in_words(service):
     assert set(page.turn.move_how.options) >= {"Dash", "Crawl", "As the bracket allows"}
     page.spend.fate_kind.value = "refill ki"
     page.spend.fate_button.clicks += 1
-    assert page.message.object == '<p class="err">spend: Ki is already full.</p>'
+    assert page.message.object == '<p class="err">Ki is already full.</p>'  # plain words
     gm.set_field.value = "ki"
     gm.set_value.value = 0
     gm._set_value()

@@ -231,7 +231,8 @@ def test_gm_and_two_players_play_a_round(served, browser):
     expect(ronan.locator(".tp-distracted-ask")).to_be_hidden()
     ronan.locator(".tp-fate-kind select").select_option(label="Get Back Up")
     click(ronan, "tp-spend-fate")
-    expect(ronan.locator(".tp-message")).to_contain_text("spend:")
+    expect(ronan.locator(".tp-message")).to_contain_text("Get Back Up only works")
+    expect(ronan.locator(".tp-message")).not_to_contain_text("spend:")  # plain words (issue 20)
     expect(ronan.locator(".tp-message")).not_to_contain_text("get back up")  # no engine keys
 
     # The GM changes the join code: the players drop to the join prompt.

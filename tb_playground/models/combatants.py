@@ -253,15 +253,54 @@ def combatant_record(combatant: Combatant, cid: str) -> dict:
 
 
 def encounter_records(encounter: Encounter) -> list[dict]:
-    """One record per combatant, with unique ids made from their names."""
+    """One record per combatant, with unique ids and names made from their names.
+
+    Combatants that share a name are numbered once, here, in the order of the encounter
+    ("Guard dog 1", "Guard dog 2"): every card, select and log line shows that one name.
+    """
     if not isinstance(encounter, Encounter):
         raise TypeError(f"encounter must be an Encounter, got {type(encounter).__name__}")
+    names = [str(c.who.name) for c in encounter.combatants]
+    shared = {name for name in names if names.count(name) > 1}
+    taken, last = set(names), dict.fromkeys(shared, 0)
     records, used = [], set()
-    for combatant in encounter.combatants:
-        base = slug(combatant.who.name)
+    for combatant, name in zip(encounter.combatants, names, strict=True):
+        base = slug(name)
         cid, n = base, 2
         while cid in used:
             cid, n = f"{base}-{n}", n + 1
         used.add(cid)
-        records.append(combatant_record(combatant, cid))
+        record = combatant_record(combatant, cid)
+        if name in shared:
+            record["name"] = numbered_name(name, taken, last[name] + 1)
+            last[name] = int(record["name"].rsplit(" ", 1)[1])
+            taken.add(record["name"])
+        records.append(record)
     return records
+
+
+def numbered_name(name: str, taken: set[str] | list[str], start: int = 1) -> str:
+    """``name`` with the first number from ``start`` on that no name in ``taken`` holds.
+
+    ("Guard dog", {"Guard dog 1", "Guard dog 2"}) -> "Guard dog 3".
+    """
+    n = start
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"
+
+
+def joiner_name(name: str, taken: set[str] | list[str]) -> str:
+    """The name a combatant called ``name`` takes when it joins combatants named ``taken``.
+
+    Its own name when nobody holds it or a numbered one ("Guard dog 2"); else the next number
+    after the highest one of that name ("Guard dog" joining "Guard dog 1" and "Guard dog 2" is
+    "Guard dog 3"; joining an unnumbered "Guard dog" it is "Guard dog 2").
+    """
+    pattern = re.compile(re.escape(name) + r" (\d+)")
+    numbers = [int(m.group(1)) for t in taken if (m := pattern.fullmatch(t))]
+    if name in taken:
+        numbers.append(1)
+    if not numbers:
+        return name
+    return numbered_name(name, taken, max(numbers) + 1)

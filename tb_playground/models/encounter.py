@@ -171,3 +171,30 @@ class Encounter(param.Parameterized):
         combatant = Combatant(side=side, who=who)
         self.combatants = [*self.combatants, combatant]
         return combatant
+
+    def add_or_merge(self, who: Character | Creature, side: str | None = None) -> str:
+        """Add ``who``, unless one of its name is in already: then keep one (issue 20).
+
+        A character or a named creature is one person: if the encounter already holds a
+        character (or named creature) of that name, the one given here replaces it on the
+        same side, since a roster file picked for the table is the sheet as it stands now
+        (the encounter file holds a copy made when it was written). Unnamed creatures are
+        added as more of them ("Guard dog 2").
+
+        Returns
+        -------
+        str
+            "" when ``who`` was added; else a sentence saying what was kept.
+        """
+        person = isinstance(who, Character) or bool(getattr(who, "named", False))
+        for i, c in enumerate(self.combatants):
+            same = (c.is_character or bool(getattr(c.who, "named", False))) and person
+            if same and c.who.name == who.name and isinstance(c.who, type(who)):
+                kept = Combatant(side=c.side, who=who)
+                self.combatants = [*self.combatants[:i], kept, *self.combatants[i + 1 :]]
+                return (
+                    f"{who.name} was already in the encounter; kept once "
+                    "(with the sheet from the roster file)."
+                )
+        self.add(who, side)
+        return ""

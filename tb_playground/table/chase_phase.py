@@ -65,7 +65,7 @@ def _chase(state: dict) -> dict:
     """The chase under way, or a refusal saying there is none."""
     if state["phase"] != "chase" or not state.get("chase"):
         raise ValueError(
-            'There is no chase under way: the GM starts one with chase_start (rules/001 "Chases").'
+            'There is no chase under way: the GM starts one first (rules/001 "Chases").'
         )
     return state["chase"]
 
@@ -255,8 +255,8 @@ def declare(state, command, role, seat, roll) -> list[Event]:
         raise ValueError(f"{c['name']} is not in the chase.")
     if chase["searching"]:
         raise ValueError(
-            "Sight is broken: the Stealth roll comes first (rules/001 line 114). The GM calls "
-            "it with chase_search."
+            "Sight is broken: the Stealth roll comes first (rules/001 line 114); the GM "
+            "calls for it."
         )
     if not rules.can_act(c):
         raise ValueError(f"{c['name']} cannot act, so cannot run this round.")
@@ -488,7 +488,10 @@ def ruling(state, command, role, seat, roll) -> list[Event]:
         changes.append([["chase", "searching"], edge])
         data["broken"] = True
     if not changes:
-        raise ValueError("Give harder, sight_m or broken: the ruling changes one of them.")
+        raise ValueError(
+            "Say what the ruling changes: a harder route, where sight breaks, or that sight is "
+            "broken now."
+        )
     if "harder" in command and (chase["results"]):
         raise ValueError("harder: the route changes between rounds, once no one has rolled.")
     return [("chase_ruled", data, changes)]

@@ -288,8 +288,10 @@ def skill_of(c: dict, name: object) -> dict:
     entry = CATALOGUE_BY_NAME.get(name)
     if row is None and entry is None:
         known = ", ".join(sorted(c.get("skills", {}))) or "none on this record"
-        raise ValueError(f"skill: {name!r} is neither on {c['name']}'s sheet nor a known Skill "
-                         f"({known})")  # fmt: skip
+        who = c["name"]
+        raise ValueError(
+            f'skill: The Skill "{name}" is neither on {who}\'s sheet nor a known Skill ({known})'
+        )
     element = row["element"] if row else entry.home
     tier = row["tier"] if row else 0
     kind = SKILL_ROLL_KINDS.get(

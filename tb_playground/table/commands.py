@@ -15,7 +15,7 @@ from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
 from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_choice, require_int
-from tb_playground.models.combatants import combatant_record, slug
+from tb_playground.models.combatants import combatant_record, joiner_name, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
 
@@ -409,6 +409,8 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     who = from_dict(KINDS[doc["kind"]], doc["data"])
     cid = _new_id(state, who.name, hidden)
     record = combatant_record(Combatant(side=side, who=who), cid)
+    # Numbered after the ones of its name already in ("Guard dog 3"); they keep theirs.
+    record["name"] = joiner_name(record["name"], [c["name"] for c in state["combatants"].values()])
     record["hidden"] = hidden
     joined = combatant_state(record)
     ids = [*state["ids"], cid]

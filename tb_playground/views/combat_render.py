@@ -8,7 +8,10 @@ HTML. Numbers are formatted with ``format.percent``. The panes' stylesheet is
 
 from __future__ import annotations
 
+import re
+
 from tb_playground.formatting import escape, percent
+from tb_playground.table.errors import ConflictError
 
 UNTIL_WORDS = {
     "round": "this round",
@@ -274,13 +277,226 @@ def ranges(view: dict) -> str:
 
 
 def unique_labels(combatants: list[dict], suffix=lambda c: "") -> dict[str, str]:
-    """Label -> id for a Select, numbering combatants that share a name ("Guard dog 2")."""
+    """Label -> id for a Select: each combatant's name (and ``suffix``), as on its card.
+
+    The table numbers combatants of the same name when it makes them ("Guard dog 2"), so the
+    names differ. A table made before that may hold two of one name: those take the number at
+    the end of their id ("guard-dog-2" -> "Guard dog 2", else 1), which stays put whoever
+    declares or goes down.
+    """
+    names = [c["name"] for c in combatants]
     out: dict[str, str] = {}
     for c in combatants:
-        base = c["name"] + suffix(c)
-        label, n = base, 1
-        while label in out:
+        name = c["name"]
+        if names.count(name) > 1:
+            tail = c["id"].rsplit("-", 1)[-1]
+            name = f"{name} {tail if tail.isdigit() else 1}"
+        label, n = name + suffix(c), 1
+        while label in out:  # only if ids and names both collide: never drop an option
             n += 1
-            label = f"{base} {n}"
+            label = f"{name} ({n}){suffix(c)}"
         out[label] = c["id"]
     return out
+
+
+# -- refusals in plain words (issue 20) ---------------------------------------------------------
+#
+# The table's refusals name the field first, for programmers ("metres: ...", "faces[1] must be
+# from 1 to 10, got 12"; issue 21 keeps them so). A page shows them through ``refusal_words``,
+# which turns each into a sentence a player understands: what was wrong, the rule's name where
+# the table gave it, and what to do instead. No field name, Python value or class name remains.
+
+#: What each field a table command carries is called on a page.
+FIELD_WORDS = {
+    "a": "the first combatant",
+    "b": "the second combatant",
+    "actor": "the one acting",
+    "resister": "the one resisting",
+    "leader": "the leader",
+    "ally": "the ally",
+    "attacker": "the attacker",
+    "target": "the target",
+    "combatant": "the combatant",
+    "members": "the group",
+    "helpers": "the helpers",
+    "attack": "the attack",
+    "bracket": "the bracket",
+    "bumps": "the Ki bumps",
+    "ki": "the Ki",
+    "dice": "the dice picked",
+    "faces": "the dice",
+    "metres": "the metres",
+    "band": "the range band",
+    "field": "what to change",
+    "value": "the value",
+    "spend": "the Fate spend",
+    "reason": "the reason",
+    "purpose": "what the Ki is for",
+    "condition": "the condition",
+    "action": "the action",
+    "gift": "the Gift",
+    "scar": "the scar",
+    "zone": "the armor's place",
+    "levels": "the levels",
+    "initiative": "the Initiative die",
+    "option": "the table option",
+    "approach": "the approach",
+    "difficulty": "the Difficulty",
+    "document": "the file",
+    "type": "the command",
+}
+
+_PHASES = {
+    "setup": "before the fight starts",
+    "declare": "while brackets are declared",
+    "resolve": "while the round is played out",
+    "over": "once the fight is over",
+}
+
+_NOW = {
+    "setup": "still being set up",
+    "declare": "declaring brackets",
+    "resolve": "playing out the round",
+    "over": "done: the fight is over",
+}
+
+_FIELD = r"(?P<field>[a-z][a-z0-9_]*)(?:\[(?P<index>\d+)\])?"
+
+
+def _field_words(field: str, index: str | None = None) -> str:
+    """A field as a page calls it ("faces", "1" -> "die 2 of the dice")."""
+    words = FIELD_WORDS.get(field, "the " + field.replace("_", " "))
+    if index is not None:
+        return f"item {int(index) + 1} of {words}"
+    return words
+
+
+def _choices(text: str) -> str:
+    """The quoted choices in ``text`` as words: fast, normal or slow."""
+    items = [m.group(1) or m.group(2) for m in re.finditer(r"'([^']*)'|\"([^\"]*)\"", text)]
+    items = [i.replace("_", " ") for i in items]
+    if not items:
+        return ""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    done = text[-1] in ".!?" or (text[-1] in ')"' and text[-2] in '.!?"')
+    return text if done else text + "."
+
+
+def _plain(message: str) -> str:  # noqa: PLR0911 - one case a return
+    """The table's ValueError message as a sentence (see ``refusal_words``)."""
+    m = re.fullmatch(
+        r"type: this command belongs to the (\w+) phase; the table is in the (\w+) phase", message
+    )
+    if m:
+        can, now = _PHASES.get(m[1], m[1]), _NOW.get(m[2], m[2])
+        return f"That can be done only {can}; the table is {now}."
+    if re.match(r"type must be one of ", message):
+        return "The table does not know that command: reload the page and try again."
+    if re.match(_FIELD + r": the table does not know the field", message):
+        return (
+            "The page sent something the table does not take, so nothing changed: "
+            "reload the page and try again."
+        )
+    m = re.fullmatch(_FIELD + r" must be (?:the|an?) id of (?:a|one) combatant.*", message, re.S)
+    if m:
+        who = _field_words(m["field"], m["index"])
+        return f"Pick {who} from the list: that one is not at this table."
+    m = re.fullmatch(_FIELD + r" must be another combatant than (?:the )?(\w+)", message)
+    if m:
+        return f"Pick two different people: {_field_words(m['field'])} and {_field_words(m[3])}."
+    m = re.fullmatch(_FIELD + r" must be a list of distinct combatant ids.*", message, re.S)
+    if m:
+        return f"Pick {_field_words(m['field'])} from the list, each one once."
+    m = re.fullmatch(_FIELD + r" must map a member's id to the faces they threw", message)
+    if m:
+        return "Type the dice each member of the group threw."
+    m = re.fullmatch(_FIELD + r" must be one of (\(.*\)|\[.*\]), got .*", message, re.S)
+    if m:
+        choices = _choices(m.group(3))
+        tail = f": {choices}" if choices else ""
+        return f"Pick {_field_words(m['field'], m['index'])} from the choices offered{tail}."
+    m = re.fullmatch(_FIELD + r" must be (?:a whole number )?from (-?\d+) to (-?\d+), got .*",
+                     message, re.S)  # fmt: skip
+    if m:
+        low, high = m.group(3), m.group(4)
+        what = _field_words(m["field"], m["index"])
+        if m["field"] == "faces" and m["index"] is not None:
+            what = f"die {int(m['index']) + 1}"
+        if low == high:
+            return f"{_sentence(what)[:-1]} can only be {low} here."
+        return f"{_sentence(what)[:-1]} must be a whole number from {low} to {high}."
+    m = re.fullmatch(_FIELD + r" must be a list of (\d+) d10 faces.*", message, re.S)
+    if m:
+        n = int(m.group(3))
+        return f"Type {n} d10 face{'s' if n != 1 else ''}, each a whole number from 1 to 10."
+    m = re.fullmatch(r"condition must be one (.+) has \((.*)\)", message, re.S)
+    if m:
+        if m[2] == "none":
+            return f"{m[1]} has no condition to clear."
+        return f"Pick one of the conditions {m[1]} has: {m[2]}."
+    m = re.fullmatch(r"scar must be the index of one of (.+)'s 0 mark\(s\).*", message, re.S)
+    if m:
+        return f"{m[1]} has no marks or scars to pick."
+    m = re.fullmatch(_FIELD + r" must hold (.*?)(?:, got .*)?", message, re.S)
+    if m:
+        if m["field"].endswith("faces"):
+            return f"Type {m[3]}, each a whole number from 1 to 10."
+        return _sentence(f"{_field_words(m['field'])} must hold {m[3]}")
+    m = re.fullmatch(_FIELD + r" must be True or False.*", message, re.S)
+    if m:
+        return f"Choose yes or no for {_field_words(m['field'])}."
+    m = re.fullmatch(_FIELD + r" must be (.*?)(?:, got .*)?", message, re.S)
+    if m:
+        rest = m.group(3).replace("the id of ", "").replace("combatant ids", "combatants")
+        rest = re.sub(r"the name or index of (one of)", r"\1", rest)
+        rest = re.sub(r"the index of (one of)", r"\1", rest)
+        return _sentence(f"{_field_words(m['field'], m['index'])} must be {rest}")
+    m = re.fullmatch(_FIELD + r": (.*)", message, re.S)
+    if m:
+        return _sentence(m.group(3))
+    return _sentence(message)
+
+
+#: What a page says when the table refused something in a form it cannot read at all.
+UNREADABLE = (
+    "The table could not read that command, so nothing changed: reload the page and try again."
+)
+
+
+def refusal_words(error: BaseException) -> str:
+    """The sentence a page shows for a command the table refused (issue 20, "plain words").
+
+    The table's messages name the field for programmers ("metres: A Fast round holds 1 action;
+    this plan takes 2.", "faces[1] must be from 1 to 10, got 12"). This keeps what the table
+    says about the rules (their names, "rules/000 ..."; what to do instead) and drops the field
+    names, Python values and class names: "A Fast round holds 1 action; this plan takes 2.",
+    "Die 2 must be a whole number from 1 to 10."
+
+    Parameters
+    ----------
+    error : BaseException
+        What ``Table.apply`` raised: a ConflictError (the table moved on), a PermissionError
+        (not this role's to do), a ValueError (refused by the rules or the form); anything
+        else reads as a command the table could not read.
+
+    Returns
+    -------
+    str
+        Plain text (escape it for HTML).
+    """
+    if isinstance(error, ConflictError):
+        told = [t.rstrip(".") for t in error.since[-5:]]
+        since = "; ".join(told) if told else "nothing you can see"
+        return f"The table moved on while you looked (since then: {since}). Look again and retry."
+    if isinstance(error, PermissionError):
+        return f"Not allowed: {str(error).rstrip('.')}."
+    if isinstance(error, ValueError):
+        return _plain(str(error))
+    return UNREADABLE

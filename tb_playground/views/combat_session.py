@@ -17,7 +17,7 @@ from panel.io.document import hold
 from panel.io.state import set_curdoc
 
 from tb_playground.engine import ACTIONS, FATE_SPENDS
-from tb_playground.table import ConflictError, Table
+from tb_playground.table import Table
 from tb_playground.table.rules import KI_PURPOSES, MOVES
 
 from . import combat_render as render
@@ -146,12 +146,8 @@ class TableSession:
             self.table.apply(
                 command, role=self.role, seat=self.seat, expected_version=expected_version
             )
-        except ConflictError as err:
-            return f"The table moved on while you looked: {err}"
-        except PermissionError as err:
-            return f"Not allowed: {err}."
-        except (ValueError, TypeError) as err:
-            return str(err)
+        except (ValueError, TypeError, PermissionError) as err:  # a ConflictError is one too
+            return render.refusal_words(err)  # plain words, no field names (issue 20)
         finally:
             self._acting = False
         return ""
@@ -176,14 +172,14 @@ class TableSession:
 def parse_faces(text: str) -> list[int] | None:
     """The faces typed from physical dice ("3 7", "3,7"); None for an empty box.
 
-    Raises ValueError naming the box when something other than whole numbers was typed; the
+    Raises ValueError, in plain words, when something other than whole numbers was typed; the
     table checks how many dice and that each is 1..10.
     """
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
         return None
     if not all(p.isdigit() for p in parts):
-        raise ValueError(f"dice: type the faces as whole numbers 1..10, e.g. 3 7; got {text!r}")
+        raise ValueError(f"Type the dice as whole numbers from 1 to 10, such as 3 7 (not {text}).")
     return [int(p) for p in parts]
 
 
@@ -197,7 +193,7 @@ def with_typed_faces(command: dict, typed: bool, box, message) -> dict | None:
         message.object = f'<p class="err">{render.escape(err)}</p>'
         return None
     if command["faces"] is None:
-        message.object = '<p class="err">dice: type the faces first</p>'
+        message.object = '<p class="err">Type the faces of the dice you threw first.</p>'
         return None
     return command
 

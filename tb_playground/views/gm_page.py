@@ -163,6 +163,11 @@ class GMPage(pn.viewable.Viewer):
             pn.pane.Markdown("An encounter file of your own (instead of the one above):"),
             self.encounter_upload,
             self.extra,
+            pn.pane.Markdown(
+                "Someone the encounter holds already (its party's roster files) is kept once, "
+                "with the roster file's sheet.",
+                css_classes=["gm-extra-note"],
+            ),  # fmt: skip
             self.chooser_message,
             sizing_mode="stretch_width",
         )
@@ -183,7 +188,7 @@ class GMPage(pn.viewable.Viewer):
             name = f"{base} {n}"
         self.new_name.value = name
 
-    def _encounter(self) -> Encounter:
+    def _encounter(self) -> tuple[Encounter, list]:
         if self.encounter_upload.value:
             source = self.encounter_upload.filename or "upload"
             try:
@@ -193,18 +198,24 @@ class GMPage(pn.viewable.Viewer):
                 raise
         else:
             enc = load(self.encounter_select.value, "encounter")
-        for path in self.extra.value:
-            enc.add(load(path))
-        return enc
+        return enc, [load(path) for path in self.extra.value]
 
     def create_table(self) -> None:
-        """Create a table from the chosen encounter (and roster files) and open it."""
+        """Create a table from the chosen encounter (and roster files) and open it.
+
+        A roster file of someone the encounter holds already is kept once (the service merges
+        them); the table page then says who was.
+        """
         try:
-            table = self.service.create(self.new_name.value, self._encounter())
+            table, merged = self.service.create_with(self.new_name.value, *self._encounter())
         except (ValueError, OSError) as err:  # FileFormatError is a ValueError
             self.chooser_message.object = f'<p class="err">{escape(err)}</p>'
             return
         self.open_table(table.name)
+        if merged:
+            self.message.object = "".join(
+                f'<p class="status gm-merged">{escape(note)}</p>' for note in merged
+            )
 
     def open_table(self, name: str) -> None:
         """Bind this page to the table ``name`` and show it."""
@@ -448,7 +459,7 @@ class GMPage(pn.viewable.Viewer):
             ids = [c["id"] for c in self.view["combatants"]]
             if len(faces) != len(ids):
                 self.message.object = (
-                    f'<p class="err">initiative: type one d10 per combatant ({len(ids)})</p>'
+                    f'<p class="err">Type one d10 for each combatant ({len(ids)}), or none.</p>'
                 )
                 return
             command["initiative"] = dict(zip(ids, faces, strict=True))

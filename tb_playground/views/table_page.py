@@ -27,10 +27,12 @@ from .combat_session import (
 from .kit import (
     WRAP_BUTTONS,
     CardBoard,
+    CodeInput,
     Slots,
     button,
     client_address,
     html_pane,
+    join_code_typed,
     on_session_end,
     page,
     query_arg,
@@ -88,9 +90,11 @@ class TablePage(pn.viewable.Viewer):
         return self._join_view
 
     def _build_join(self) -> None:
-        self.code_input = pn.widgets.TextInput(
-            label="Join code", placeholder="the code the GM reads out", css_classes=["tp-code"],
-            width=220,
+        # A numeric keypad on phones, Enter finds the table (issue 20); spaces and dashes are
+        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``.
+        self.code_input = CodeInput(
+            on_enter=self.find, label="Join code", placeholder="the code the GM reads out",
+            css_classes=["tp-code"], width=220,
         )  # fmt: skip
         self.find_button = button("Find the table", "tp-find", "primary")
         self.find_button.on_click(lambda _e: self.find())
@@ -109,7 +113,7 @@ class TablePage(pn.viewable.Viewer):
 
     def _look_up(self, code: str, name: str | None = None):
         """The table whose join code is ``code`` (``name`` first, if given), kept as found."""
-        code = code.strip()
+        code = join_code_typed(code)
         self._refused = None
         try:  # wrong codes are limited per address (guard.py)
             table = self.service.look_up(code, client_address(), name) if code else None

@@ -2,10 +2,12 @@
 
 ``shell`` (the one page template, the navigation, the theme), ``url`` (the one URL API),
 ``panes`` (live panes, boxes, rows, buttons, the board of cards), ``download`` (CSV) and
-``css`` (the stylesheets in ``views/css/``). A page imports from here; see RULES.md and
-docs/notes/0007-pages.md for the site, note 0009 for the combat panes' speed.
+``css`` (the stylesheets in ``views/css/``), ``code_input`` (the join-code box). A page
+imports from here; see RULES.md and docs/notes/0007-pages.md for the site, note 0009 for the
+combat panes' speed.
 """
 
+from .code_input import CodeInput, join_code_typed
 from .css import (
     CARD_ROW_CSS,
     COMBAT_CSS,
@@ -70,6 +72,7 @@ from .url import (
 
 __all__ = [
     "CARD_ROW_CSS",
+    "CodeInput",
     "COMBAT_CSS",
     "DAMAGE_CSS",
     "LAB_CSS",
@@ -104,6 +107,7 @@ __all__ = [
     "flex_box",
     "html_box",
     "html_pane",
+    "join_code_typed",
     "nav",
     "nav_html",
     "on_session_end",
