@@ -9,6 +9,7 @@ file is at ``TB_TABLE_DB`` or in the user's data directory. Notes: docs/notes/00
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -35,6 +36,9 @@ SCHEMA_VERSION = 2
 
 #: How many times a command is decided again when another process wrote first.
 TRIES = 8
+
+#: Lost races after which a command is decided holding the file's write lock (sure to win).
+OPTIMISTIC_TRIES = 3
 
 #: Events written between two checkpoints (a copy of the main file alone holds every event up
 #: to the last checkpoint; ``close`` checkpoints too).
@@ -285,22 +289,28 @@ class Table:
             kept writing first.
         """
         with self._lock:
-            for _ in range(TRIES):
-                self._catch_up()
-                check_sender(self._state, role, seat)
-                if expected_version is not None and expected_version != self.version:
-                    since = views.log_lines(
-                        self._state, self._events[expected_version:], role, seat
-                    )
-                    raise ConflictError(expected_version, self.version, since)
-                kind = command.get("type") if isinstance(command, dict) else None
-                if kind in ("undo", "redo"):
-                    made = self._undo_redo(kind, role)
-                else:
-                    made = decide(self._state, command, role, seat, self._roller(self.version + 1))
-                events = self._stamp(made, role, seat)
-                if self._store._append(self.name, events, _code_after(events)):
-                    break
+            for attempt in range(TRIES):
+                # Optimistic first (the file is locked only to insert); after a few lost races
+                # the command is decided holding the file's write lock.
+                hold = attempt >= OPTIMISTIC_TRIES
+                with self._store._holding() if hold else contextlib.nullcontext():
+                    self._catch_up()
+                    check_sender(self._state, role, seat)
+                    if expected_version is not None and expected_version != self.version:
+                        since = views.log_lines(
+                            self._state, self._events[expected_version:], role, seat
+                        )
+                        raise ConflictError(expected_version, self.version, since)
+                    kind = command.get("type") if isinstance(command, dict) else None
+                    if kind in ("undo", "redo"):
+                        made = self._undo_redo(kind, role)
+                    else:
+                        made = decide(
+                            self._state, command, role, seat, self._roller(self.version + 1)
+                        )
+                    events = self._stamp(made, role, seat)
+                    if self._store._append(self.name, events, _code_after(events)):
+                        break
                 self._seen = None  # another process wrote these seqs: read them, decide again
             else:
                 raise RaceError(self.name, self._store.path, TRIES)
@@ -642,7 +652,8 @@ class TableStore:
         """
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            if not self._conn.in_transaction:  # else ``_holding`` began it
+                self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
                 if code is not None:
@@ -656,6 +667,17 @@ class TableStore:
             self._conn.execute("COMMIT")
             self._saved(len(rows))
             return True
+
+    @contextlib.contextmanager
+    def _holding(self):
+        """Hold the file's write lock (a transaction ``_append`` commits, else rolled back)."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
 
     def _saved(self, count: int) -> None:
         self._unsaved += count
