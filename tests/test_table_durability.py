@@ -220,3 +220,16 @@ def test_a_schema_1_file_is_upgraded(tmp_path):
     assert fold(events)["join_code"] == code
     meta = store._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0]
     assert meta == str(store_module.SCHEMA_VERSION)
+
+
+def test_a_row_damaged_while_open_closes_the_door_without_raising(tmp_path):
+    path = tmp_path / "tables.sqlite"
+    store = TableStore(path)
+    table = store.create("T", fight())
+    code = table.state["join_code"]
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO events VALUES ('T', 2, 'garbage')")
+    raw.commit()
+    raw.close()
+    assert table.code_matches(code) is False
+    assert store.table_by_code(code) is None

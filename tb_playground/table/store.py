@@ -168,7 +168,11 @@ class Table:
         if not isinstance(code, str):
             return False
         with self._lock:
-            self._catch_up()
+            try:
+                self._catch_up()
+            except ValueError as exc:  # a damaged row: nobody joins this table
+                logging.getLogger(__name__).error("%s", exc)
+                return False
             current = self._state["join_code"]
         return secrets.compare_digest(code.strip().encode(), current.encode())
 
