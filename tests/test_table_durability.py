@@ -233,3 +233,20 @@ def test_a_row_damaged_while_open_closes_the_door_without_raising(tmp_path):
     raw.close()
     assert table.code_matches(code) is False
     assert store.table_by_code(code) is None
+
+
+def test_an_event_that_does_not_fold_is_named_and_changes_nothing(tmp_path):
+    path = tmp_path / "tables.sqlite"
+    store = TableStore(path)
+    table = store.create("T", fight())
+    before = table.state
+    bad = {"seq": 2, "cmd": 2, "type": "set", "data": {}, "changes": [[["nowhere", "x"], 1]]}
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO events VALUES ('T', 2, ?)", (json.dumps(bad),))
+    raw.commit()
+    raw.close()
+    with pytest.raises(ValueError, match=r"table 'T' in .*: the events after 1 do not fold"):
+        table.refresh()
+    assert table.state == before and table.version == 1
+    with pytest.raises(ValueError, match="table 'T'"):
+        TableStore(path).open("T")

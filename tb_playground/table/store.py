@@ -238,10 +238,19 @@ class Table:
         after = len(self._events)
         rows = self._store._rows(self.name, after)
         new = _parse(self._store, self.name, rows, after)
-        self._seen = seen
         if new:
-            self._take(new)
+            try:
+                self._take(new)
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                del self._events[after:]  # back to the state before the damaged events
+                self._state = fold(self._events)
+                self._in_force, self._redo = undo_stack(self._events)
+                raise ValueError(
+                    f"table {self.name!r} in {self._store.path}: the events after {after} "
+                    f"do not fold ({exc!r}); the other tables are not affected"
+                ) from None
             self._notify(new)
+        self._seen = seen
         return new
 
     def _take(self, events: list[dict]) -> None:
