@@ -38,12 +38,17 @@ def notes(table, n, start=0):
 
 
 def test_commits_are_synced_and_checkpointed(tmp_path):
-    store = TableStore(tmp_path / "tables.sqlite")
+    path = tmp_path / "tables.sqlite"
+    store = TableStore(path)
     assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     table = store.create("T", fight())
-    notes(table, store_module.CHECKPOINT_EVERY)
-    # The checkpoint emptied the WAL: the main file alone holds every event.
-    assert os.path.getsize(str(store.path) + "-wal") == 0
+    notes(table, store_module.CHECKPOINT_EVERY - 1)  # 100 events with the "created" one
+    # The checkpoint after them: the main file alone holds every event.
+    shutil.copy(path, tmp_path / "copy.sqlite")
+    assert TableStore(tmp_path / "copy.sqlite").open("T").events == table.events
+    assert os.path.getsize(str(path) + "-wal") > 0  # kept for reuse
+    assert store.checkpoint(truncate=True)
+    assert os.path.getsize(str(path) + "-wal") == 0
 
 
 def test_the_main_file_alone_holds_every_event_before_the_checkpoint(tmp_path):
