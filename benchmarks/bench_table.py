@@ -1,9 +1,9 @@
 """Benchmarks of the live table (issue 8, section 4). Run: python benchmarks/bench_table.py.
 
 Prints: durable commands per second with one writer and with four writer threads (a commit per
-command, WAL, synchronous=NORMAL); reopening a 10,000-event table; ``view_for`` on a
-12-combatant fight, made whole and with the service's drawing cache; the memory a 10,000-event
-table holds.
+command, WAL, synchronous=FULL, a checkpoint every 100 events); reopening a 10,000-event table;
+``view_for`` on a 12-combatant fight, made whole and with the service's drawing cache; the memory
+a 10,000-event table holds.
 """
 
 from __future__ import annotations

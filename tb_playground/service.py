@@ -305,15 +305,13 @@ class CombatService:
         """The table whose join code is ``code`` (only ``name`` if given), or None."""
         if not isinstance(code, str) or not code.strip():
             return None
-        names = [name] if name else self.names()
-        for n in names:
-            try:
-                table = self.open(n)
-            except ValueError:
-                continue
-            if table.code_matches(code):
-                return table
-        return None
+        if not name:  # the file's code column: no table is opened but the one that matches
+            return self.store.table_by_code(code)
+        try:
+            table = self.open(name)
+        except ValueError:
+            return None
+        return table if table.code_matches(code) else None
 
     def look_up(self, code: object, client: str | None, name: str | None = None) -> Table | None:
         """``find_by_code`` for a page: ``name`` first, then any table.

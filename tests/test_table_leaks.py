@@ -99,7 +99,8 @@ def _check(t, cache, ever_hidden: set[str]) -> None:
         assert view == views.view_for(state, t.events, viewer, seat)
         text = json.dumps(view).lower()
         for secret in secrets:
-            found = re.search(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", text)
+            # "Secret dragon" is not "Secret dragon 7", a shown one numbered after it (issue 20)
+            found = re.search(rf"(?<![\w-]){re.escape(secret)}(?![\w-]| \d)", text)
             assert not found, (viewer, seat, secret, [x["text"] for x in view["log"]])
         if not state["share_foes"]:
             for line in view["log"]:

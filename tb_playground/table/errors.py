@@ -18,3 +18,22 @@ class ConflictError(ValueError):
             f"expected_version {expected} is out of date: the table is at event {version}. "
             f"Since then: {told}."
         )
+
+
+class RaceError(ConflictError):
+    """Another process kept writing to the same table while this one decided, too many times.
+
+    The command was decided again on the fresh state after each of the other's writes; none of
+    those tries could be stored, so nothing changed. Sending it again is safe.
+    """
+
+    def __init__(self, table: str, path: object, tries: int):
+        ValueError.__init__(
+            self,
+            f"table {table!r} in {path}: another process kept changing it while this command "
+            f"was decided ({tries} tries); nothing was changed, send it again",
+        )
+        self.table = table
+        self.expected = None
+        self.version = None
+        self.since = []

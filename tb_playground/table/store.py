@@ -1,12 +1,15 @@
 """Tables kept in SQLite: one row per event, several tables per file, safe across threads.
 
-``store.create`` / ``store.open``; ``table.apply`` returns once its events are committed (WAL), so
-an acknowledged command survives a crash. The file is at ``TB_TABLE_DB`` or in the user's data
-directory. Notes: docs/notes/0008-table.md, "Persistence".
+``store.create`` / ``store.open``; ``table.apply`` returns once its events are committed (WAL,
+``synchronous=FULL``), so an acknowledged command survives a crash. The file is the authority for
+every process that opens it: a table catches up with the others' events before it decides. The
+file is at ``TB_TABLE_DB`` or in the user's data directory. Notes: docs/notes/0008-table.md,
+"Persistence" and "Issue 21: the file is the authority".
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -24,21 +27,31 @@ from tb_playground.models.combatants import encounter_records
 
 from . import view as views
 from .commands import check_sender, decide
-from .errors import ConflictError
+from .errors import ConflictError, RaceError
 from .export import party_documents
 from .state import fold, step, undo_stack, undo_step
 
 log = logging.getLogger(__name__)
 
-#: The layout of the SQLite file; a file with another version is refused.
-SCHEMA_VERSION = 1
+#: The layout of the SQLite file; a file with another version is refused (1 is upgraded).
+SCHEMA_VERSION = 2
+
+#: How many times a command is decided again when another process wrote first.
+TRIES = 8
+
+#: Lost races after which a command is decided holding the file's write lock (sure to win).
+OPTIMISTIC_TRIES = 3
+
+#: Events written between two checkpoints (a copy of the main file alone holds every event up
+#: to the last checkpoint; ``close`` checkpoints too).
+CHECKPOINT_EVERY = 100
 
 #: Longest table name.
 MAX_NAME = 80
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, created REAL NOT NULL, code TEXT);
 CREATE TABLE IF NOT EXISTS events (
     tname TEXT NOT NULL REFERENCES tables(name),
     seq INTEGER NOT NULL,
@@ -61,19 +74,65 @@ def default_path() -> Path:
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
-    conn.execute("PRAGMA synchronous=NORMAL")
+    # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
+    conn.execute("PRAGMA synchronous=FULL")
     return conn
+
+
+def _code_after(events: list[dict]) -> str | None:
+    """The join code ``events`` set last, or None (only "created" and "code_rotated" set one)."""
+    code = None
+    for event in events:
+        if event["type"] == "created":
+            code = event["data"]["join_code"]
+        for path, value in event["changes"]:
+            if path == ["join_code"]:
+                code = value
+    return code
+
+
+def _parse(store: TableStore, name: str, rows: list, after: int) -> list[dict]:
+    """The events of ``rows`` ((seq, body) pairs following seq ``after``), checked.
+
+    A row that is not a whole event raises a ValueError naming the table, the file and the seq.
+    """
+    events = []
+    for seq, body in rows:
+        try:
+            event = json.loads(body)
+            if not isinstance(event, dict) or event.get("seq") != seq:
+                raise ValueError("not an event of this seq")
+            for key in ("cmd", "type", "data", "changes"):
+                event[key]  # noqa: B018 - present
+        except (ValueError, TypeError, KeyError) as exc:
+            raise ValueError(
+                f"table {name!r} in {store.path}: event {seq} is damaged ({exc}); "
+                "the other tables are not affected"
+            ) from None
+        if seq != after + 1 + len(events):
+            raise ValueError(
+                f"table {name!r} in {store.path}: event {after + 1 + len(events)} is missing"
+            )
+        events.append(event)
+    return events
 
 
 class Table:
     """One live table: its events, its folded state, its subscribers. Use ``TableStore``."""
 
-    def __init__(self, store: TableStore, name: str, events: list[dict]):
+    def __init__(self, store: TableStore, name: str, events: list[dict], seen: int | None = None):
         self._store = store
         self.name = name
         self._events = events
-        self._state = fold(events)
+        try:
+            self._state = fold(events)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise ValueError(
+                f"table {name!r} in {store.path}: its events do not fold ({exc!r}); "
+                "the other tables are not affected"
+            ) from None
+        #: The store's change count when this table last read the file (None: read it).
+        self._seen = seen
         self._in_force, self._redo = undo_stack(events)
         self._lock = threading.RLock()
         self._subscribers: dict[int, Callable] = {}
@@ -107,16 +166,22 @@ class Table:
             return json.loads(json.dumps(self._events))
 
     def code_matches(self, code: object) -> bool:
-        """Whether ``code`` is the table's current join code (compared in constant time)."""
+        """Whether ``code`` is the table's current join code in the file (constant time)."""
         if not isinstance(code, str):
             return False
         with self._lock:
+            try:
+                self._catch_up()
+            except ValueError as exc:  # a damaged row: nobody joins this table
+                logging.getLogger(__name__).error("%s", exc)
+                return False
             current = self._state["join_code"]
         return secrets.compare_digest(code.strip().encode(), current.encode())
 
     def seats(self) -> list[tuple[str, str]]:
         """(id, name) of every character a player may sit as (not hidden), in table order."""
         with self._lock:
+            self._catch_up()
             cs = self._state["combatants"]
             ids = self._state["ids"]
             return [
@@ -156,6 +221,61 @@ class Table:
         with self._lock:
             return party_documents(self._state)
 
+    # -- the file ------------------------------------------------------------------------------
+
+    def refresh(self) -> bool:
+        """Catch up with the events other processes wrote; whether there were any.
+
+        Cheap when nothing changed (one ``PRAGMA data_version``). Subscribers hear the new
+        events as they hear a commit. The service calls it on a timer while pages are open.
+        """
+        with self._lock:
+            return bool(self._catch_up())
+
+    def _catch_up(self) -> list[dict]:
+        """Read and fold the events written since this table last looked (under the lock)."""
+        seen = self._store._poll()
+        if seen == self._seen:
+            return []
+        after = len(self._events)
+        rows = self._store._rows(self.name, after)
+        new = _parse(self._store, self.name, rows, after)
+        if new:
+            try:
+                self._take(new)
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                del self._events[after:]  # back to the state before the damaged events
+                self._state = fold(self._events)
+                self._in_force, self._redo = undo_stack(self._events)
+                raise ValueError(
+                    f"table {self.name!r} in {self._store.path}: the events after {after} "
+                    f"do not fold ({exc!r}); the other tables are not affected"
+                ) from None
+            self._notify(new)
+        self._seen = seen
+        return new
+
+    def _take(self, events: list[dict]) -> None:
+        """Fold committed ``events`` into the log, the stacks and the state."""
+        self._events.extend(events)
+        for event in events:
+            undo_step(self._in_force, self._redo, event)
+        if any(e["type"] in ("undone", "redone") for e in events):
+            self._state = fold(self._events)
+        else:
+            for event in events:
+                step(self._state, event)
+
+    def _notify(self, events: list[dict]) -> None:
+        for callback in list(self._subscribers.values()):
+            try:
+                callback(self.version, events)
+            except Exception:  # noqa: BLE001 - one broken page must not break the table
+                log.exception(
+                    "table %r: a subscriber failed on version %d (the table went on)",
+                    self.name, self.version,
+                )  # fmt: skip
+
     # -- changing ------------------------------------------------------------------------------
 
     def _roller(self, seq: int) -> Callable[[int], list[int]]:
@@ -171,43 +291,49 @@ class Table:
     ) -> list[dict]:
         """Check ``command`` and append its events; return them once committed.
 
+        The command is decided on the table as the file holds it: first the events other
+        processes wrote are read; if another process writes between the decision and the
+        insert, the command is decided again on the fresh state (``TRIES`` times at most).
+
         Raises
         ------
         ValueError
-            The command is invalid (the message names the field).
+            The command is invalid (the message names the field), or an event in the file is
+            damaged (the message names the table and the file).
         PermissionError
             The role or seat may not send it.
         ConflictError
-            ``expected_version`` is older than the table.
+            ``expected_version`` is older than the table; or (``RaceError``) another process
+            kept writing first.
         """
         with self._lock:
-            check_sender(self._state, role, seat)
-            if expected_version is not None and expected_version != self.version:
-                since = views.log_lines(self._state, self._events[expected_version:], role, seat)
-                raise ConflictError(expected_version, self.version, since)
-            kind = command.get("type") if isinstance(command, dict) else None
-            if kind in ("undo", "redo"):
-                made = self._undo_redo(kind, role)
+            for attempt in range(TRIES):
+                # Optimistic first (the file is locked only to insert); after a few lost races
+                # the command is decided holding the file's write lock.
+                hold = attempt >= OPTIMISTIC_TRIES
+                with self._store._holding() if hold else contextlib.nullcontext():
+                    self._catch_up()
+                    check_sender(self._state, role, seat)
+                    if expected_version is not None and expected_version != self.version:
+                        since = views.log_lines(
+                            self._state, self._events[expected_version:], role, seat
+                        )
+                        raise ConflictError(expected_version, self.version, since)
+                    kind = command.get("type") if isinstance(command, dict) else None
+                    if kind in ("undo", "redo"):
+                        made = self._undo_redo(kind, role)
+                    else:
+                        made = decide(
+                            self._state, command, role, seat, self._roller(self.version + 1)
+                        )
+                    events = self._stamp(made, role, seat)
+                    if self._store._append(self.name, events, _code_after(events)):
+                        break
+                self._seen = None  # another process wrote these seqs: read them, decide again
             else:
-                made = decide(self._state, command, role, seat, self._roller(self.version + 1))
-            events = self._stamp(made, role, seat)
-            self._store._append(self.name, events)
-            self._events.extend(events)
-            for event in events:
-                undo_step(self._in_force, self._redo, event)
-            if kind in ("undo", "redo"):
-                self._state = fold(self._events)
-            else:
-                for event in events:
-                    step(self._state, event)
-            for callback in list(self._subscribers.values()):
-                try:
-                    callback(self.version, events)
-                except Exception:  # noqa: BLE001 - one broken page must not break the table
-                    log.exception(
-                        "table %r: a subscriber failed on version %d (the table went on)",
-                        self.name, self.version,
-                    )  # fmt: skip
+                raise RaceError(self.name, self._store.path, TRIES)
+            self._take(events)
+            self._notify(events)
             return json.loads(json.dumps(events))
 
     def _undo_redo(self, kind: str, role: str) -> list:
@@ -274,21 +400,127 @@ class TableStore:
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = _connect(self.path)
         self._lock = threading.RLock()
         self._open: dict[str, Table] = {}
+        self._closed = False
+        # Other processes' commits seen so far (``_poll``), and events since the last checkpoint.
+        self._data_version: int | None = None
+        self._changes = 0
+        self._unsaved = 0
+        try:
+            self._conn = _connect(self.path)
+            with self._lock:
+                self._prepare()
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
+
+    def _prepare(self) -> None:
+        self._conn.executescript(_SCHEMA)
+        row = self._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+            )
+        elif row[0] == "1":
+            self._upgrade_from_1()
+        elif row[0] != str(SCHEMA_VERSION):
+            raise ValueError(
+                f"path: {self.path} holds tables of schema version {row[0]}; "
+                f"this version reads {SCHEMA_VERSION}"
+            )
+        self._conn.execute("CREATE INDEX IF NOT EXISTS tables_code ON tables(code)")
+
+    def _upgrade_from_1(self) -> None:
+        """Schema 1 had no join-code column: add it, filled from each table's events."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            columns = [r[1] for r in self._conn.execute("PRAGMA table_info(tables)")]
+            if "code" not in columns:
+                self._conn.execute("ALTER TABLE tables ADD COLUMN code TEXT")
+            rows = self._conn.execute(
+                "SELECT tname, body FROM events WHERE body LIKE '%join_code%' ORDER BY tname, seq"
+            ).fetchall()
+            codes: dict[str, str] = {}
+            for name, body in rows:
+                try:
+                    code = _code_after([json.loads(body)])
+                except (ValueError, TypeError, KeyError):
+                    continue  # a damaged row: that table will say so when opened
+                if code is not None:
+                    codes[name] = code
+            self._conn.executemany(
+                "UPDATE tables SET code=? WHERE name=?", [(c, n) for n, c in codes.items()]
+            )
+            self._conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # -- the file ------------------------------------------------------------------------------
+
+    def _poll(self) -> int:
+        """A count that grows each time another connection has committed to the file."""
         with self._lock:
-            self._conn.executescript(_SCHEMA)
-            row = self._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                self._conn.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise ValueError(
-                    f"path: {self.path} holds tables of schema version {row[0]}; "
-                    f"this version reads {SCHEMA_VERSION}"
-                )
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._data_version:
+                self._data_version = version
+                self._changes += 1
+            return self._changes
+
+    def _rows(self, name: str, after: int) -> list:
+        """(seq, body) of the events of table ``name`` after seq ``after``."""
+        try:
+            with self._lock:
+                return self._conn.execute(
+                    "SELECT seq, body FROM events WHERE tname=? AND seq>? ORDER BY seq",
+                    (name, after),
+                ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"table {name!r} in {self.path} cannot be read: {exc}") from None
+
+    def checkpoint(self, truncate: bool = False) -> bool:
+        """Copy the WAL into the main file (synced); whether every frame was copied.
+
+        After a complete checkpoint a copy of the main file alone holds every acknowledged
+        event. By default it waits for no one (``PASSIVE``: a reader of another process on an
+        older snapshot leaves it incomplete; the next one copies the rest) and the WAL's space
+        is reused from its start, which syncs faster than a file that grows. ``truncate``
+        (``close`` does) also empties the WAL file, waiting at most 0.2 s for other processes.
+        """
+        with self._lock:
+            if self._closed:
+                return False
+            timeout = self._conn.execute("PRAGMA busy_timeout").fetchone()[0]
+            self._conn.execute("PRAGMA busy_timeout=200")
+            mode = "TRUNCATE" if truncate else "PASSIVE"
+            try:
+                busy, log, copied = self._conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+            except sqlite3.OperationalError:
+                busy, log, copied = 1, 0, 0
+            finally:
+                self._conn.execute(f"PRAGMA busy_timeout={int(timeout)}")
+            done = not busy and log == copied
+            if done:
+                self._unsaved = 0
+            return done
+
+    def backup(self, dest: str | Path) -> None:
+        """Copy the whole file, WAL included, to ``dest`` with SQLite's backup API.
+
+        Refuses a ``dest`` that exists. Safe while tables are in use.
+        """
+        dest = Path(dest)
+        if dest.exists():
+            raise ValueError(f"dest: {dest} exists; give a new file")
+        target = sqlite3.connect(dest)
+        try:
+            with self._lock:
+                self._conn.backup(target)
+        finally:
+            target.close()
+
+    # -- tables --------------------------------------------------------------------------------
 
     def names(self) -> list[str]:
         """The tables in the file, oldest first."""
@@ -327,7 +559,9 @@ class TableStore:
         with self._lock:
             try:
                 self._conn.execute("BEGIN IMMEDIATE")
-                self._conn.execute("INSERT INTO tables VALUES (?, ?)", (name, time.time()))
+                self._conn.execute(
+                    "INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), data["join_code"])
+                )
                 self._conn.execute(
                     "INSERT INTO events VALUES (?, 1, ?)", (name, json.dumps(created))
                 )
@@ -335,43 +569,152 @@ class TableStore:
             except sqlite3.IntegrityError:
                 self._conn.execute("ROLLBACK")
                 raise ValueError(f"name: a table called {name!r} already exists") from None
-            table = Table(self, name, [created])
+            self._saved(1)
+            table = Table(self, name, [created], seen=self._poll())
             self._open[name] = table
         log.info("table %r created in %s", name, self.path)
         return table
 
     def open(self, name: str) -> Table:
-        """The table called ``name``, folded from its events (the same object while open)."""
+        """The table called ``name``, folded from its events (the same object while open).
+
+        A damaged event raises a ValueError naming the table and the file; the other tables
+        still open.
+        """
         with self._lock:
             if name in self._open:
                 return self._open[name]
-            rows = self._conn.execute(
-                "SELECT body FROM events WHERE tname=? ORDER BY seq", (name,)
-            ).fetchall()
+            seen = self._poll()
+            rows = self._rows(name, 0)
             if not rows:
                 raise ValueError(f"name: there is no table called {name!r} in {self.path}")
-            table = Table(self, name, [json.loads(r[0]) for r in rows])
+            table = Table(self, name, _parse(self, name, rows, 0), seen=seen)
             self._open[name] = table
         log.info("table %r opened from %s (%d events)", name, self.path, table.version)
         return table
+
+    def table_by_code(self, code: object) -> Table | None:
+        """The table whose join code in the file is ``code``, or None.
+
+        Reads the code column, so it opens at most the table that matches; a damaged table
+        is skipped (and logged), never raised.
+        """
+        if not isinstance(code, str) or not code.strip():
+            return None
+        code = code.strip()
+        try:
+            with self._lock:
+                rows = self._conn.execute(
+                    "SELECT name FROM tables WHERE code=?", (code,)
+                ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            logging.getLogger(__name__).error("join codes in %s cannot be read: %s", self.path, exc)
+            return None
+        for (name,) in rows:
+            try:
+                table = self.open(name)
+                if table.code_matches(code):
+                    return table
+            except ValueError as exc:
+                logging.getLogger(__name__).error("%s", exc)
+        return None
+
+    def export_events(self, name: str) -> list[dict]:
+        """Every event of table ``name`` as stored (checked, not folded)."""
+        rows = self._rows(name, 0)
+        if not rows:
+            raise ValueError(f"name: there is no table called {name!r} in {self.path}")
+        return _parse(self, name, rows, 0)
+
+    def import_events(self, events: list[dict], name: str | None = None) -> Table:
+        """A new table from ``events`` (``export_events``); ``name`` renames it.
+
+        Refuses a name that exists and a log that does not fold.
+        """
+        if not isinstance(events, list) or not events or not isinstance(events[0], dict):
+            raise ValueError("events: a table's log starts with its 'created' event")
+        if events[0].get("type") != "created" or not isinstance(events[0].get("data"), dict):
+            raise ValueError("events: a table's log starts with its 'created' event")
+        events = json.loads(json.dumps(events))
+        name = events[0]["data"].get("name") if name is None else name
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise ValueError(f"name must be text of 1..{MAX_NAME} characters, got {name!r}")
+        name = events[0]["data"]["name"] = name.strip()
+        rows = [(n, json.dumps(e)) for n, e in enumerate(events, 1)]
+        _parse(self, name, rows, 0)
+        try:
+            code = fold(events)["join_code"]
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise ValueError(f"events: the log of {name!r} does not fold ({exc!r})") from None
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute("INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), code))
+                self._conn.executemany(
+                    "INSERT INTO events VALUES (?, ?, ?)", [(name, n, b) for n, b in rows]
+                )
+            except sqlite3.IntegrityError:
+                self._conn.execute("ROLLBACK")
+                raise ValueError(
+                    f"name: a table called {name!r} already exists in {self.path}"
+                ) from None
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+            self._saved(len(rows))
+        return self.open(name)
 
     def open_tables(self) -> list[Table]:
         """The tables opened so far (each stays open for the life of the store)."""
         with self._lock:
             return list(self._open.values())
 
-    def _append(self, name: str, events: list[dict]) -> None:
+    def _append(self, name: str, events: list[dict], code: str | None = None) -> bool:
+        """Commit ``events`` (and the table's new join ``code``); whether it was written.
+
+        False: another process wrote these seqs first, nothing was written.
+        """
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            if not self._conn.in_transaction:  # else ``_holding`` began it
+                self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
+                if code is not None:
+                    self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
+            except sqlite3.IntegrityError:
+                self._conn.execute("ROLLBACK")
+                return False
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+            self._saved(len(rows))
+            return True
+
+    @contextlib.contextmanager
+    def _holding(self):
+        """Hold the file's write lock (a transaction ``_append`` commits, else rolled back)."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+
+    def _saved(self, count: int) -> None:
+        self._unsaved += count
+        if self._unsaved >= CHECKPOINT_EVERY:
+            self._unsaved = CHECKPOINT_EVERY // 2  # a busy checkpoint is tried again soon
+            self.checkpoint()
 
     def close(self) -> None:
-        """Close the file (open tables can no longer be changed)."""
+        """Checkpoint and close the file (open tables can no longer be changed)."""
         with self._lock:
+            if self._closed:
+                return
+            self.checkpoint(truncate=True)
+            self._closed = True
             self._conn.close()
