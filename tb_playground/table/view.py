@@ -42,7 +42,9 @@ def _sees_all(role: str) -> bool:
 
 
 def _visible(state: dict, cid: str, role: str) -> bool:
-    return _sees_all(role) or not state["combatants"][cid]["hidden"]
+    # A combatant no longer at the table (its addition undone) may have been hidden: unseen.
+    c = state["combatants"].get(cid)
+    return _sees_all(role) or (c is not None and not c["hidden"])
 
 
 def _foe(state: dict, c: dict) -> bool:
@@ -167,7 +169,7 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
     """One event's own log line, or None when this person may not see the event."""
     d, kind = event["data"], event["type"]
     for cid in _ids_in(d):
-        if cid in state["combatants"] and not _visible(state, cid, role):
+        if not _visible(state, cid, role):
             return None
     n = lambda cid: _name(state, cid)  # noqa: E731
     shown = lambda ids: ", ".join(n(i) for i in ids if _visible(state, i, role))  # noqa: E731
