@@ -363,7 +363,7 @@ def test_spends_and_overrides_through_the_pages_sessions(service, tmp_path):
     brick = next(c for c in table.view_for("gm")["combatants"] if c["id"] == "the-brick")
     top = brick["vitals"]["health"]["max"]
     problem = gm.send({"type": "set", "combatant": "the-brick", "field": "health", "value": 99})
-    assert f"Health of The Brick must be a whole number from {-top} to {top}, got 99" in problem
+    assert f"Health of The Brick must be a whole number from {-top} to {top}." in problem
     assert "Fate Tokens" in gm.send(
         {"type": "set", "combatant": "ronan", "field": "fate", "value": -1}
     )

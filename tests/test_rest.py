@@ -234,3 +234,42 @@ def test_rest_never_lowers_a_value_nor_passes_a_maximum(state, rest):
         before, after = state[name.lower()], getattr(r, name.lower())
         said = [c for c in r.changes if c.startswith(f"{name} {before} -> ")]
         assert bool(said) == (before != after)
+
+
+# -- issue 21: overrides bounded by the rules; rests take any value an older table holds ------
+
+
+def _table_at_rest(tmp_path):
+    from table_helpers import encounter, new_table, roster, soak7
+
+    return new_table(tmp_path, encounter(roster("ronan.json"), foes=[soak7()]))[1]
+
+
+def test_set_refuses_values_outside_the_combatants_bounds_naming_them(tmp_path):
+    import pytest
+
+    table = _table_at_rest(tmp_path)
+    c = table.state["combatants"]["ronan"]
+    pool, poise = c["ki_pool"], c["max"]["poise"]
+    with pytest.raises(ValueError, match=rf"Ki of Ronan.* from 0 to {pool}, got {pool + 5}"):
+        table.apply({"type": "set", "combatant": "ronan", "field": "ki", "value": pool + 5})
+    with pytest.raises(ValueError, match=rf"Poise of Ronan.* from {-(poise - 1)} to {poise}"):
+        table.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": -poise})
+    table.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": -(poise - 1)})
+    table.apply({"type": "short_rest"})
+
+
+def test_rests_bring_values_an_older_table_accepted_inside_with_a_line(tmp_path):
+    table = _table_at_rest(tmp_path)
+    c = table._state["combatants"]["ronan"]
+    c["ki"] = c["ki_pool"] + 5  # as an older table's override left it
+    c["now"]["poise"] = -c["max"]["poise"]
+    table.apply({"type": "short_rest"})
+    line = table.view_for("gm")["log"][-1]["text"]
+    assert "Ronan's Ki" in line and "Ronan's Poise" in line, line
+    assert "outside" not in table.view_for("player", "ronan")["log"][-1]["text"]
+    c = table._state["combatants"]["ronan"]
+    c["ki"] = c["ki_pool"] + 5
+    table.apply({"type": "full_night"})
+    after = table.state["combatants"]["ronan"]
+    assert 0 <= after["ki"] <= after["ki_pool"]

@@ -44,6 +44,16 @@ MAX_TEXT = 5000
 #: Most rows a list may hold (a small file of YAML aliases must not build a million rows).
 MAX_ROWS = 200
 
+#: Largest whole number (in size) a file may hold: no field needs more, and a number of
+#: thousands of digits is refused as a field's problem, not a crash (issue 21).
+MAX_NUMBER = 10**6
+
+#: Most digits a number in a file may be written with before it is refused unread.
+MAX_DIGITS = 30
+
+#: Deepest a document may nest lists and mappings (a character file nests about six).
+MAX_DEPTH = 16
+
 #: File suffixes and their formats.
 FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
@@ -149,9 +159,70 @@ def save(obj: param.Parameterized, path: str | Path) -> Path:
 # -- validating ---------------------------------------------------------------------------------
 
 
+class BigNumber:
+    """A number written with more than ``MAX_DIGITS`` digits, kept unread.
+
+    The field that holds it is then reported (Python refuses to read numbers of more than
+    4,300 digits, with a ValueError that names no field).
+    """
+
+    def __init__(self, text: str):
+        self.digits = len(text.lstrip("+-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
 def _show(value: object) -> str:
-    text = repr(value)
+    text = _brief(value, 0)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _brief(value: object, depth: int) -> str:
+    """A short repr that never reads more than a few items or levels, nor a huge number."""
+    if isinstance(value, str):
+        return repr(value[:61])
+    if isinstance(value, bool) or value is None or isinstance(value, float | BigNumber):
+        return repr(value)
+    if isinstance(value, numbers.Integral):
+        if -(10**50) < value < 10**50:
+            return repr(value)
+        return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+    if isinstance(value, list | tuple | Mapping):
+        if depth >= 3:
+            return "[...]" if not isinstance(value, Mapping) else "{...}"
+        if isinstance(value, Mapping):
+            items = [
+                f"{_brief(k, depth + 1)}: {_brief(v, depth + 1)}"
+                for k, v in list(value.items())[:20]
+            ]
+        else:
+            items = [_brief(v, depth + 1) for v in value[:20]]
+        more = [", ..."] if len(value) > 20 else []
+        inner = ", ".join(items) + "".join(more)
+        if isinstance(value, Mapping):
+            return "{" + inner + "}"
+        return (
+            ("[" if isinstance(value, list) else "(")
+            + inner
+            + ("]" if isinstance(value, list) else ")")
+        )
+    return f"a {type(value).__name__}"
+
+
+def _too_deep(doc: object) -> str | None:
+    """The path of the first list or mapping nested deeper than ``MAX_DEPTH``, if any."""
+    todo = [("", doc, 1)]
+    while todo:
+        path, value, depth = todo.pop()
+        if isinstance(value, Mapping | list):
+            if depth > MAX_DEPTH:
+                return path or "data"
+            pairs = value.items() if isinstance(value, Mapping) else enumerate(value)
+            for key, item in pairs:
+                where = f"{path}[{key}]" if isinstance(value, list) else _join(path, key)
+                todo.append((where, item, depth + 1))
+    return None
 
 
 def _range(p: param.Number) -> str:
@@ -175,6 +246,7 @@ def _check_value(p: param.Parameter, value: object, path: str, errors: list[str]
         if (
             isinstance(value, bool)
             or not isinstance(value, numbers.Integral)
+            or not -MAX_NUMBER < value < MAX_NUMBER
             or (low is not None and value < low)
             or (high is not None and value > high)
         ):
@@ -188,13 +260,18 @@ def _check_value(p: param.Parameter, value: object, path: str, errors: list[str]
         if not isinstance(value, list):
             errors.append(f"{path}: a list of {tuple(p.objects)}, got {_show(value)}")
             return
+        if len(value) > MAX_ROWS:
+            errors.append(f"{path}: a list of at most {MAX_ROWS} entries, got {len(value)}")
+            return
+        bad = False
         for i, item in enumerate(value):
-            if item not in p.objects:
+            if not isinstance(item, str) or item not in p.objects:
                 errors.append(f"{path}[{i}]: one of {tuple(p.objects)}, got {_show(item)}")
-        if len(set(map(str, value))) != len(value):
+                bad = True
+        if not bad and len(set(value)) != len(value):
             errors.append(f"{path}: each entry at most once, got {_show(value)}")
     elif isinstance(p, param.Selector):
-        if value not in p.objects:
+        if not _is_plain(value) or value not in p.objects:
             errors.append(f"{path}: one of {tuple(p.objects)}, got {_show(value)}")
     elif isinstance(p, param.List):
         if not isinstance(value, list):
@@ -212,7 +289,11 @@ def _check_value(p: param.Parameter, value: object, path: str, errors: list[str]
     elif isinstance(p, param.ClassSelector):
         tags = _tagged_classes(p)
         if tags:
-            if not isinstance(value, Mapping) or value.get("type") not in tags:
+            if (
+                not isinstance(value, Mapping)
+                or not isinstance(value.get("type"), str)
+                or value.get("type") not in tags
+            ):
                 errors.append(f"{path}.type: one of {tuple(tags)}, got {_show(_get(value))}")
                 return
             body = {k: v for k, v in value.items() if k != "type"}
@@ -221,6 +302,11 @@ def _check_value(p: param.Parameter, value: object, path: str, errors: list[str]
             errors.extend(validate(p.class_, value, path))
     else:  # pragma: no cover - every saved parameter type is handled above
         errors.append(f"{path}: cannot be read from a file")
+
+
+def _is_plain(value: object) -> bool:
+    """A value a selector may be compared with: text, a number or nothing (never a list)."""
+    return value is None or isinstance(value, str | bool | float | numbers.Integral)
 
 
 def _get(value: object) -> object:
@@ -270,7 +356,8 @@ def validate(cls: type[param.Parameterized], data: object, path: str = "") -> li
 
 
 def _join(path: str, key: object) -> str:
-    return f"{path}.{key}" if path else str(key)
+    name = key if isinstance(key, str) else _show(key)
+    return f"{path}.{name}" if path else name
 
 
 # -- rules that tie fields together ------------------------------------------------------------
@@ -406,9 +493,26 @@ def _check_aliases(root: yaml.Node) -> None:
     size(root)
 
 
+def _read_int(text: str) -> int | BigNumber:
+    """A JSON whole number, or ``BigNumber`` past ``MAX_DIGITS`` digits (left unread)."""
+    return BigNumber(text) if len(text) > MAX_DIGITS else int(text)
+
+
+class _Loader(_YAML_LOADER):  # type: ignore[valid-type,misc]
+    """The YAML loader, leaving numbers of more than ``MAX_DIGITS`` digits unread."""
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> object:
+        if len(node.value) > MAX_DIGITS:
+            return BigNumber(node.value)
+        return super().construct_yaml_int(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+
+
 def _yaml_load(text: str) -> object:
     """Compose the YAML node graph, check its aliases, and only then build the data."""
-    loader = _YAML_LOADER(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -478,7 +582,7 @@ def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> ob
             )
     if fmt == "json" or (fmt is None and looks_like_json):
         try:
-            return json.loads(text)
+            return json.loads(text, parse_int=_read_int)
         except RecursionError:
             raise FileFormatError(
                 ["This JSON is nested too deep (at most a few hundred levels)."], source
@@ -522,10 +626,18 @@ def validate_document(doc: object, kind: str | None = None) -> list[str]:
     errors = []
     for key in doc:
         if key not in ("kind", "schema_version", "data"):
-            errors.append(f"{key}: not a document field (kind, schema_version, data)")
+            errors.append(f"{_join('', key)}: not a document field (kind, schema_version, data)")
+    deep = _too_deep(doc)
+    if deep:
+        return [
+            *errors,
+            f"{deep}: nested too deep (at most {MAX_DEPTH} levels of lists and fields)",
+        ]
     allowed = (kind,) if kind else tuple(KINDS)
     found = doc.get("kind")
-    if found not in allowed:
+    if found is not None and not isinstance(found, str):
+        errors.append(f"kind: {_kind_words(kind)} (a word), got {_show(found)}")
+    elif found not in allowed:
         if kind and found in KINDS:
             errors.append(f"This file holds a {found}, not a {kind}.")
         elif isinstance(found, str) and found:
@@ -538,7 +650,7 @@ def validate_document(doc: object, kind: str | None = None) -> list[str]:
                 f"This file does not say what it holds: its kind must be {_kind_words(kind)}."
             )
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION or isinstance(version, bool):
+    if not isinstance(version, int) or version != SCHEMA_VERSION or isinstance(version, bool):
         errors.append(f"schema_version: {SCHEMA_VERSION}, got {_show(version)}")
     if "data" not in doc:
         errors.append("data: the object's fields, got nothing")

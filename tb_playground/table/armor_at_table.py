@@ -108,7 +108,7 @@ def repair_command(state, command, role, seat, roll) -> list:
     if role != "gm":
         raise PermissionError("only the GM may repair armor")
     cid = command.get("combatant")
-    if cid not in state["combatants"]:
+    if not isinstance(cid, str) or cid not in state["combatants"]:
         raise ValueError(f"combatant must be the id of a combatant at this table, got {cid!r}")
     c = state["combatants"][cid]
     zone = require_choice("zone", command.get("zone", "body"), ZONES)

@@ -9,8 +9,11 @@ docs/notes/0015-table-rules.md "Actions of the round".
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Callable, Iterable
+
+import numpy as np
 
 from tb_playground.engine import ACTIONS, roll_modifiers
 from tb_playground.engine.core_roll import roll_odds, tier_rules
@@ -55,10 +58,98 @@ def check_fields(command: dict, allowed: Iterable[str]) -> None:
             raise ValueError(f"{key}: {why}. This command takes: {takes}.")
 
 
+#: Bounds on a command's shape, checked before any field is read (issue 21): how deep its
+#: lists and mappings nest (the command itself is level 1), how many items a list or mapping
+#: holds, how long a text is, how large a whole number is, and how big the whole command is.
+MAX_DEPTH = 4
+MAX_ITEMS = 100
+MAX_CHARS = 500
+MAX_NUMBER = 10**9
+MAX_SIZE = 64_000
+
+#: Fields that carry a whole file (checked by ``models.files``, which bounds its own nesting
+#: and texts): only the whole command's size bounds them here.
+FILE_FIELDS = ("document",)
+
+
+def check_shape(command: object) -> None:
+    """Refuse a command that is not plain, small data, naming the field, before any use.
+
+    A command is a dict of text keys whose values are text, whole or finite numbers, true or
+    false, nothing, or lists and dicts of them, nested at most ``MAX_DEPTH`` deep, each list
+    at most ``MAX_ITEMS`` long, each text at most ``MAX_CHARS`` characters, each number below
+    ``MAX_NUMBER``, the whole at most ``MAX_SIZE`` characters as JSON (about). The walk is
+    iterative and stops at the first problem, so a huge or deep value costs little.
+    """
+    if not isinstance(command, dict):
+        raise ValueError(f"command must be a dict with a 'type', got a {_kind(command)}")
+    for key in command:
+        if not isinstance(key, str) or len(key) > MAX_CHARS:
+            shown = repr(key) if isinstance(key, str) else f"a {_kind(key)}"
+            raise ValueError(f"command: each field's name must be short text, got {shown[:60]}")
+    size = 0
+    todo = [(key, value, 2, key in FILE_FIELDS) for key, value in command.items()]
+    while todo:
+        where, value, depth, whole_file = todo.pop()
+        size += 8
+        if isinstance(value, str):
+            size += len(value)
+            if len(value) > MAX_CHARS and not whole_file:
+                raise ValueError(
+                    f"{where}: text of at most {MAX_CHARS} characters, got {len(value):,}"
+                )
+        elif value is None or isinstance(value, bool | np.bool_):
+            pass
+        elif isinstance(value, numbers.Real):
+            if not -MAX_NUMBER < value < MAX_NUMBER:  # also refuses nan and infinity
+                raise ValueError(f"{where}: a number between -{MAX_NUMBER:,} and {MAX_NUMBER:,}")
+        elif isinstance(value, list | dict):
+            if depth > MAX_DEPTH and not whole_file:
+                raise ValueError(
+                    f"{where}: nested too deep (a command nests lists and dicts at most "
+                    f"{MAX_DEPTH} levels)"
+                )
+            if len(value) > MAX_ITEMS and not whole_file:
+                raise ValueError(f"{where}: at most {MAX_ITEMS} items, got {len(value):,}")
+            if isinstance(value, list):
+                todo.extend(
+                    (f"{where}[{i}]", v, depth + 1, whole_file) for i, v in enumerate(value)
+                )
+                continue
+            for key, v in value.items():
+                if not isinstance(key, str) or len(key) > MAX_CHARS:
+                    shown = repr(key) if isinstance(key, str) else f"a {_kind(key)}"
+                    raise ValueError(f"{where}: keys must be short text, got {shown[:60]}")
+                size += len(key)
+                todo.append((f"{where}.{key}", v, depth + 1, whole_file))
+        else:
+            raise ValueError(
+                f"{where}: text, a number, true or false, or a list, got a {_kind(value)}"
+            )
+        if size > MAX_SIZE:
+            raise ValueError(f"command: at most about {MAX_SIZE:,} characters as JSON, got more")
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+def check_version(expected: object) -> None:
+    """Refuse an ``expected_version`` that is not a whole number of events (or None)."""
+    if expected is None:
+        return
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        raise ValueError(
+            f"expected_version must be the table's version, a whole number, got a {_kind(expected)}"
+        )
+    if not 0 <= expected < 10**12:
+        raise ValueError("expected_version must be the table's version, 0 or more")
+
+
 def combatant(state: dict, command: dict, field: str = "combatant") -> dict:
     """The combatant a field names, or a refusal naming the field."""
     cid = command.get(field)
-    if cid not in state["combatants"]:
+    if not isinstance(cid, str) or cid not in state["combatants"]:
         raise ValueError(f"{field} must be the id of a combatant at this table, got {cid!r}")
     return state["combatants"][cid]
 

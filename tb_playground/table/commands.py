@@ -60,7 +60,7 @@ def _text(command: dict, field: str, required: bool = True) -> str:
 
 def _combatant(state: dict, command: dict, field: str = "combatant") -> dict:
     cid = command.get(field)
-    if cid not in state["combatants"]:
+    if not isinstance(cid, str) or cid not in state["combatants"]:
         raise ValueError(f"{field} must be the id of a combatant at this table, got {cid!r}")
     return state["combatants"][cid]
 
@@ -100,7 +100,9 @@ def _start(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "start the fight")
     _phase(state, "setup")
     surprised = command.get("surprised", [])
-    if not isinstance(surprised, list) or any(s not in state["combatants"] for s in surprised):
+    if not isinstance(surprised, list) or any(
+        not isinstance(s, str) or s not in state["combatants"] for s in surprised
+    ):
         raise ValueError(f"surprised must be a list of combatant ids, got {surprised!r}")
     given = command.get("initiative", {})
     if not isinstance(given, dict) or any(k not in state["combatants"] for k in given):
@@ -335,7 +337,7 @@ def _clear_condition(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "clear conditions")
     c = _combatant(state, command)
     name = command.get("condition")
-    if name not in c["conditions"]:
+    if not isinstance(name, str) or name not in c["conditions"]:
         raise ValueError(
             f"condition must be one {c['name']} has ({', '.join(c['conditions']) or 'none'})"
         )
@@ -580,14 +582,16 @@ COMMANDS = (*HANDLERS, "undo", "redo")
 
 def check_sender(state: dict, role: object, seat: object) -> None:
     """Refuse an unknown role, or a player seat that is not a character at this table."""
-    if role not in ROLES:
-        raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+    if not isinstance(role, str) or role not in ROLES:
+        shown = repr(role)[:40] if isinstance(role, str) else f"a {type(role).__name__}"
+        raise ValueError(f"role must be one of {', '.join(ROLES)}, got {shown}")
     if role == "player":
         c = state["combatants"].get(seat) if isinstance(seat, str) else None
         if c is None or c["kind"] != "character":
             raise PermissionError("a player's seat must be a character at this table")
     elif seat is not None:
-        raise ValueError(f"seat is only given with the player role, got {seat!r}")
+        shown = repr(seat)[:40] if isinstance(seat, str) else f"a {type(seat).__name__}"
+        raise ValueError(f"seat is only given with the player role, got {shown}")
 
 
 def decide(state: dict, command: object, role: str, seat: str | None, roll: Roller) -> list[Event]:
@@ -608,10 +612,9 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
     -------
     list of (type, data, changes)
     """
-    if not isinstance(command, dict):
-        raise ValueError(f"command must be a dict with a 'type', got {type(command).__name__}")
+    command_tools.check_shape(command)  # plain, small data before any field is read
     kind = command.get("type")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:
         raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
     if kind in FIELDS:  # a field it does not take is refused first, whoever sends it
         command_tools.check_fields(command, FIELDS[kind])

@@ -169,7 +169,7 @@ def use_gift(state, command, role, seat, roll) -> list:
     when the Gift asks, rolls the Gift Check at the Ki left.
     """
     c = command.get("combatant")
-    if c not in state["combatants"]:
+    if not isinstance(c, str) or c not in state["combatants"]:
         raise ValueError(f"combatant must be the id of a combatant at this table, got {c!r}")
     c = state["combatants"][c]
     if role != "gm" and (role != "player" or seat != c["id"]):
@@ -180,7 +180,7 @@ def use_gift(state, command, role, seat, roll) -> list:
             f"gift: {gift['name']} makes an attack: send an attack with attack {gift['attack']}"
         )
     target = command.get("target")
-    if target is not None and target not in state["combatants"]:
+    if target is not None and (not isinstance(target, str) or target not in state["combatants"]):
         raise ValueError(f"target must be the id of a combatant at this table, got {target!r}")
     effect = command.get("effect", "")
     if not isinstance(effect, str) or len(effect) > 500:

@@ -58,7 +58,7 @@ def act(state, command, role, seat, roll) -> list:
     c = tools.combatant(state, command)
     tools.own(role, seat, c, "act")
     action = command.get("action")
-    if action in ROLLED:
+    if isinstance(action, str) and action in ROLLED:
         raise ValueError(
             f"{ACTIONS[action].label} is a roll now: send {ROLLED[action]} instead of act."
         )

@@ -25,9 +25,10 @@ from tb_playground.engine import (
     fate_spend as engine_fate_spend,
 )
 from tb_playground.engine.character_stats import rate_after_conditions, vital_conditions
-from tb_playground.engine.conditions import CONDITION_RULES
+from tb_playground.engine.conditions import CONDITION_RULES, MAX_EXHAUSTED
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
+from tb_playground.engine.vitals import track_range
 
 from .armor_at_table import armor_hit_events, boost_useful
 from .state import BRACKETS
@@ -639,15 +640,17 @@ def fate_spend(state: dict, c: dict, kind: str, condition_name: str | None) -> t
 
 
 def _track_bounds(vital: str):
-    return lambda c: (-c["max"][vital], c["max"][vital])
+    # What the rules let a track hold between hits (engine ``track_range``): Health down to
+    # minus its maximum (dead), Poise and Sanity to one above it (they reset at the bottom).
+    return lambda c: track_range(vital, c["max"][vital])
 
 
-#: Values the GM may override, with their bounds.
+#: Values the GM may override, with their bounds (issue 21: no more than a rest can take).
 SETTABLE = {
     "health": _track_bounds("health"),
     "poise": _track_bounds("poise"),
     "sanity": _track_bounds("sanity"),
-    "ki": lambda c: (0, c["ki_pool"] + 100),
+    "ki": lambda c: (0, c["ki_pool"]),
     "fate": lambda c: (0, max(c["fate_cap"], 0)),
     "exhausted": lambda c: (0, 5),
 }
@@ -673,23 +676,49 @@ SETTABLE_PATH = {
 # -- rests and the Scene -----------------------------------------------------------------------
 
 
-def _rest(state: dict, c: dict, kind: str):
+def _rest_values(state: dict, c: dict) -> tuple[dict, list[str]]:
+    """The values a rest starts from, each inside what the rules allow.
+
+    With a sentence for each value brought inside (one an older table accepted, e.g. Ki above
+    the pool), so a rest never fails the whole table over one combatant's number.
+    """
+    stops = bool(state["ruleset"].get("vitals_002"))
+    bounds = {
+        vital: track_range(vital, c["max"][vital], stops and vital == "poise")
+        for vital in ("health", "poise", "sanity")
+    }
+    bounds["ki"] = (0, c["ki_pool"])
+    bounds["exhausted"] = (0, MAX_EXHAUSTED)
+    held = {v: c["now"][v] for v in ("health", "poise", "sanity")}
+    held.update(ki=c["ki"], exhausted=c["exhausted"])
+    values, said = {}, []
+    for name, (low, high) in bounds.items():
+        values[name] = min(max(held[name], low), high)
+        if values[name] != held[name]:
+            said.append(
+                f"{c['name']}'s {SETTABLE_WORDS[name]} {held[name]} is outside {low} to {high}; "
+                f"the rest starts from {values[name]}."
+            )
+    return values, said
+
+
+def _rest(state: dict, c: dict, kind: str, values: dict):
     rules = state["ruleset"]
     clamp = lambda n: max(0, min(int(n), 10))  # noqa: E731 - creature cards have no sub-stats
     return (short_rest if kind == "short_rest" else full_night)(
-        health=c["now"]["health"],
+        health=values["health"],
         health_max=c["max"]["health"],
-        poise=c["now"]["poise"],
+        poise=values["poise"],
         poise_max=c["max"]["poise"],
-        sanity=c["now"]["sanity"],
+        sanity=values["sanity"],
         sanity_max=c["max"]["sanity"],
         health_stat=clamp(c["rest_stats"]["health"]),
         presence=clamp(c["rest_stats"]["poise"]),
         psyche=clamp(c["rest_stats"]["sanity"]),
-        ki=c["ki"],
+        ki=values["ki"],
         ki_pool=c["ki_pool"],
         klotho=clamp(c["klotho"]),
-        exhausted=c["exhausted"],
+        exhausted=values["exhausted"],
         short_rest_taken=c["short_rest_taken"],
         half_klotho=bool(rules.get("short_rest_half_klotho")),
         below_zero_heals_per_rest=bool(rules.get("below_zero_heals_per_rest")),
@@ -706,6 +735,7 @@ def rest_events(state: dict, kind: str) -> list:
     """
     changes: list = []
     refused: dict[str, str] = {}
+    clamped: list[str] = []
     for c in state["combatants"].values():
         cid = c["id"]
         if kind == "end_scene":
@@ -716,10 +746,12 @@ def rest_events(state: dict, kind: str) -> list:
             continue
         if c["out"] or c["now"]["health"] <= c["dead_at"]:
             continue
-        rest = _rest(state, c, kind)
+        values, said = _rest_values(state, c)
+        rest = _rest(state, c, kind, values)
         if not rest.allowed:
             refused[cid] = rest.reason
             continue
+        clamped += said
         for vital in ("health", "poise", "sanity"):
             changes.append([_p(cid, "now", vital), getattr(rest, vital)])
         changes += [
@@ -732,7 +764,10 @@ def rest_events(state: dict, kind: str) -> list:
         for name, info in c["conditions"].items():
             if info["until"] == "rest":
                 changes.append([_p(cid, "conditions", name), None])
-    return [(kind.replace("_", " "), {"kind": kind, "refused": refused}, changes)]
+    data = {"kind": kind, "refused": refused}
+    if clamped:
+        data["clamped"] = clamped  # the GM's log says them (view.py)
+    return [(kind.replace("_", " "), data, changes)]
 
 
 def roll_data(c: dict, reading: RollReading, by: str) -> dict:

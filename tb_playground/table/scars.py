@@ -133,7 +133,7 @@ def _gm_combatant(state: dict, command: dict, role: str, what: str) -> dict:
     if role != "gm":
         raise PermissionError(f"only the GM may {what} (rules/000 'Scars': the GM picks it)")
     cid = command.get("combatant")
-    if cid not in state["combatants"]:
+    if not isinstance(cid, str) or cid not in state["combatants"]:
         raise ValueError(f"combatant must be the id of a combatant at this table, got {cid!r}")
     return state["combatants"][cid]
 

@@ -26,6 +26,7 @@ from tb_playground.models import Encounter
 from tb_playground.models.combatants import encounter_records
 
 from . import view as views
+from .command_tools import check_shape, check_version
 from .commands import check_sender, decide
 from .errors import ConflictError, RaceError
 from .export import party_documents
@@ -314,6 +315,8 @@ class Table:
                 with self._store._holding() if hold else contextlib.nullcontext():
                     self._catch_up()
                     check_sender(self._state, role, seat)
+                    check_version(expected_version)
+                    check_shape(command)
                     if expected_version is not None and expected_version != self.version:
                         since = views.log_lines(
                             self._state, self._events[expected_version:], role, seat

@@ -327,7 +327,8 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
     if kind == "note":
         return f"Note: {d['text']}"
     if kind in ("short rest", "full night"):
-        return f"Everyone takes a {kind.capitalize()}."
+        fixed = " ".join(d.get("clamped", [])) if _sees_all(role) else ""  # the GM's numbers
+        return f"Everyone takes a {kind.capitalize()}." + (f" {fixed}" if fixed else "")
     if kind == "end scene":
         return "The Scene ends."
     if kind in ("undone", "redone"):

@@ -460,8 +460,8 @@ def _plain(message: str) -> str:  # noqa: PLR0911 - one case a return
         return _sentence(f"{_field_words(m['field'], m['index'])} must be {rest}")
     m = re.fullmatch(_FIELD + r": (.*)", message, re.S)
     if m:
-        return _sentence(m.group(3))
-    return _sentence(message)
+        message = m.group(3)
+    return _sentence(re.sub(r", got .*$", "", message, flags=re.S))  # no Python value shown
 
 
 #: What a page says when the table refused something in a form it cannot read at all.
