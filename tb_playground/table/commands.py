@@ -58,24 +58,14 @@ def _text(command: dict, field: str, required: bool = True) -> str:
     return value.strip()
 
 
-def _combatant(state: dict, command: dict, field: str = "combatant") -> dict:
-    cid = command.get(field)
-    if not isinstance(cid, str) or cid not in state["combatants"]:
-        raise ValueError(f"{field} must be the id of a combatant at this table, got {cid!r}")
-    return state["combatants"][cid]
-
-
-def _gm_only(role: str, what: str) -> None:
-    if role != "gm":
-        raise PermissionError(f"only the GM may {what}")
+#: The shared checks (``command_tools``), under the names the rule modules import from here.
+_combatant = command_tools.combatant
+_gm_only = command_tools.gm_only
 
 
 def _own(state: dict, role: str, seat: str | None, c: dict, what: str) -> None:
-    """A player may act only for their own seat; the GM for anyone."""
-    if role == "gm":
-        return
-    if role != "player" or seat != c["id"]:
-        raise PermissionError(f"a player may {what} only for their own seat")
+    """A player may act only for their own seat; the GM for anyone (``command_tools.own``)."""
+    command_tools.own(role, seat, c, what)
 
 
 def _phase(state: dict, *phases: str) -> None:
