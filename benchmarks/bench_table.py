@@ -40,7 +40,13 @@ def commands(n: int, ids: list[str]):
         if i % 2:
             yield {"type": "note", "text": f"note {i}"}
         else:
-            yield {"type": "set", "combatant": ids[i % len(ids)], "field": "ki", "value": i % 7}
+            # a GM override within the rules' bounds (issue 21: Ki above a pool is refused)
+            yield {
+                "type": "set",
+                "combatant": ids[i % len(ids)],
+                "field": "health",
+                "value": 1 + i % 3,
+            }
 
 
 def one_writer(store: TableStore, n: int) -> float:
