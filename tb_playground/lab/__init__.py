@@ -1,7 +1,8 @@
 """The encounter lab: whole fights simulated many times, and the best play for one attack.
 
 ``simulate`` plays an encounter thousands of times at once (numpy, the real round); ``tactics``
-compares one attack's options exactly; ``sweep`` runs many encounters as Dask tasks. No Panel
+compares one attack's options exactly; ``sweep`` runs many encounters as Dask tasks;
+``win_from_here`` gives the party's chance to win a live table's fight as it stands. No Panel
 import. Notes: docs/notes/0010-lab.md.
 """
 
@@ -23,6 +24,7 @@ from .tactics import (
     compare_tactics,
     tactic_win_change,
 )
+from .win_from_here import WinChance, WinChanceRuns, starting_state, win_from_here
 
 __all__ = [
     "BOOST_POLICIES",
@@ -34,10 +36,14 @@ __all__ = [
     "EncounterResult",
     "SweepResult",
     "TacticsReport",
+    "WinChance",
+    "WinChanceRuns",
     "WinChange",
     "compare_tactics",
     "simulate",
     "sweep",
     "tactic_win_change",
+    "starting_state",
     "wilson_interval",
+    "win_from_here",
 ]

@@ -373,6 +373,13 @@ class _Fights:
         self.ob_since = np.full((n, rows), -1, dtype=_STATE)
         self.flustered = self.tracks[1] <= 0
         self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
+        opening = opts.get("opening")
+        if opening is not None:  # a fight under way (``lab.win_from_here``): as it stands
+            self.ob_since[:] = np.asarray(opening["ob_since"], dtype=_STATE)[:, None]
+            self.flustered |= np.asarray(opening["flustered"], dtype=bool)[:, None]
+            self.out |= np.asarray(opening["out"], dtype=bool)[:, None]
+        #: Fate Tokens as they stand, the same in every fight: the simulated play spends none
+        self.fate = _opening_fate(opening, n)
         self.dealt = np.zeros((n, rows), dtype=_STATE)
         self.hit_count = np.zeros((n, rows), dtype=_STATE)
         dead = self.tracks[0] <= prep.dead_at[:, None]
@@ -382,18 +389,22 @@ class _Fights:
         self.dead_round = np.where(dead, 0, -1).astype(_STATE)
         self.code = (self.tracks[2] == 0).astype(_STATE) << 1
         self.code |= self.flustered.astype(_STATE) << 2
+        self.code |= (self.ob_since >= 0).astype(_STATE)
         self.live = np.ones(rows, dtype=bool)
         self.attacks = 0
         # armor levels left, row z * n + j: combatant j's item on zone z (engine.armor.ZONES)
         self.armor_lv = np.repeat(prep.armor_levels.T.reshape(2 * n, 1), rows, axis=1)
         self.armor_lv = self.armor_lv.astype(_STATE)
-        face = rng.integers(1, 11, size=(rows, n))
-        init = prep.initiative[None, :]
-        key = ((face + init) * 16 + init) * 2 + prep.is_character[None, :]
-        key = key * n + (n - 1 - np.arange(n))[None, :]
-        order = np.argsort(-key, axis=1, kind="stable")
-        self.rank = np.empty_like(order)
-        np.put_along_axis(self.rank, order, np.arange(n)[None, :], axis=1)
+        if opening is not None and opening.get("rank") is not None:  # Initiative rolled
+            self.rank = np.repeat(np.asarray(opening["rank"], dtype=np.int64)[None, :], rows, 0)
+        else:
+            face = rng.integers(1, 11, size=(rows, n))
+            init = prep.initiative[None, :]
+            key = ((face + init) * 16 + init) * 2 + prep.is_character[None, :]
+            key = key * n + (n - 1 - np.arange(n))[None, :]
+            order = np.argsort(-key, axis=1, kind="stable")
+            self.rank = np.empty_like(order)
+            np.put_along_axis(self.rank, order, np.arange(n)[None, :], axis=1)
         self.has = prep.has_attack.reshape(n, n)
         self.vit = prep.vital[: n * n].reshape(n, n)
         self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
@@ -550,14 +561,23 @@ class _Fights:
 
     # -- the round ---------------------------------------------------------------------------
 
-    def declare(self, round_no: int):
+    def declare(self, round_no: int, first: dict | None = None):
+        """Each combatant's band, attacks and empowered choice this round, and the order.
+
+        ``first`` (the round in play of a fight under way, ``lab.win_from_here``) fixes what
+        is already declared (its ``fixed`` combatants' ``band``, ``attacks`` and ``emp``: no
+        Ki is paid again) and, once the brackets are revealed, the round's ``order``.
+        """
         prep, n = self.prep, self.n
         rows = self.fid.size
         band = np.ones((rows, n), dtype=np.int64)
         attacks = np.full((rows, n), 2, dtype=np.int64)
         emp = np.zeros((rows, n), dtype=np.int64)
         for i, policy in enumerate(self.opts["bracket"]):
-            if policy in _BRACKET:
+            if first is not None and first["fixed"][i]:
+                band[:, i], attacks[:, i] = first["band"][i], first["attacks"][i]
+                emp[:, i] = first["emp"][i]
+            elif policy in _BRACKET:
                 band[:, i], attacks[:, i], emp[:, i] = _BRACKET[policy]
             elif policy == "bump":  # only a combatant with an attack to make bumps
                 bump = self.can[i] & (self.ki[i] >= 1) & bool(self.has[i].any())
@@ -572,7 +592,10 @@ class _Fights:
                 band[:, i] = np.where(aim, 2, 1)
                 attacks[:, i] = np.where(aim, 1, 2)
                 emp[:, i] = aim.astype(np.int64)
-        order = np.argsort(band * n + self.rank, axis=1, kind="stable")
+        if first is not None and first.get("order") is not None:
+            order = np.repeat(np.asarray(first["order"], dtype=np.int64)[None, :], rows, axis=0)
+        else:
+            order = np.argsort(band * n + self.rank, axis=1, kind="stable")
         return order, attacks, emp
 
     def attack(self, rows, a: int, emp, round_no: int, winner, rounds) -> None:
@@ -862,6 +885,12 @@ class _Fights:
         self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
 
 
+def _opening_fate(opening: dict | None, n: int) -> np.ndarray:
+    if opening is None or opening.get("fate") is None:
+        return np.zeros(n, dtype=np.int64)
+    return np.asarray(opening["fate"], dtype=np.int64)
+
+
 def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[dict, int]:
     """Play ``rows`` fights with their own generator; return their arrays and attack count.
 
@@ -890,6 +919,8 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
         out["out_round"][ids] = f.out_round[:, done].T
         out["dead_round"][ids] = f.dead_round[:, done].T
 
+    opening = opts.get("opening")
+    first = None if opening is None else opening.get("first")
     for round_no in range(1, opts["max_rounds"] + 1):
         done = ~f.live
         if done.any():
@@ -901,7 +932,8 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
             break
         if opts["spread"]:
             f.hit_count[:] = 0
-        order, attacks, emp = f.declare(round_no)
+        now = first if round_no == 1 else None
+        order, attacks, emp = f.declare(round_no, now)
         # per combatant: its attacks and empowered choice as one contiguous row, or one number
         # when its policy gives every fight the same (no per-fight gather then)
         attacks, emp = attacks.T.copy(), emp.T.copy()
@@ -918,6 +950,8 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
             by_actor = np.argsort(a, kind="stable")
             bounds = np.concatenate([[0], np.cumsum(np.bincount(a, minlength=n))])
             for i in range(n):
+                if now is not None and not now["turn"][i]:
+                    continue  # acted already this round, or no turn in it
                 group = by_actor[bounds[i] : bounds[i + 1]]
                 act = group
                 for k in range(2):
@@ -963,6 +997,7 @@ def simulate(
     ruleset: dict | None = None,
     workers: int = 1,
     progress=None,
+    opening: dict | None = None,
 ) -> EncounterResult:
     """Simulate ``encounter`` ``fights`` times (see the module docstring for the round).
 
@@ -999,6 +1034,11 @@ def simulate(
         every chunk in one process; after every chunk with ``workers`` > 1). An exception it
         raises stops the simulation and is raised from ``simulate``: that is how a page
         cancels a run. It never changes the result.
+    opening : dict, optional
+        A fight under way, as ``lab.win_from_here.opening`` gives it: the Initiative order,
+        Off Balance, Flustered, who is out, the Fate Tokens, and the round in play (what is
+        declared, the order once revealed, who has a turn left and how many attacks). Round
+        1 of the result is then the table's round in play. None: a fight about to start.
 
     Returns
     -------
@@ -1039,6 +1079,7 @@ def simulate(
         "end": end,
         "max_rounds": max_rounds,
         "off_balance": off_balance,
+        "opening": opening,
     }
     chunks = [min(CHUNK, fights - start) for start in range(0, fights, CHUNK)]
     seeds = np.random.SeedSequence(seed).spawn(len(chunks))
