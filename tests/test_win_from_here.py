@@ -22,6 +22,7 @@ import threading
 import numpy as np
 import pytest
 
+from tb_playground.engine import damage_distribution, to_hit_odds
 from tb_playground.engine.conditions import CONDITIONS
 from tb_playground.lab import WinChanceRuns, simulate, starting_state, win_from_here
 from tb_playground.lab.runs import RunCancelledError, plain_from_files
@@ -320,3 +321,59 @@ def test_a_fight_that_is_over_is_won_or_lost_for_certain(tmp_path):
     chance = win_from_here(table)
     assert chance.p_win == 1.0 and chance.p_win_interval == (1.0, 1.0)
     assert chance.rounds_left == 0.0 and chance.down_next_round["duelist"] == 1.0
+
+
+# -- a round under way, against its exact odds ----------------------------------------------------
+
+
+def _no_drop(sign: int, state: dict) -> tuple[float, float]:
+    """One duelist attack on Ronan at Health 1 (no Ki): (P(no level and no kept 20), P(kept 20))."""
+    ronan = state["combatants"]["ronan"]
+    hit = to_hit_odds(6, ronan["defense"]["physical"], sign)
+    wall = ronan["wall"]["physical"]
+    klotho = state["combatants"]["duelist"]["klotho"]
+    plain = damage_distribution(4, wall)[0]
+    crit = damage_distribution(4, wall, critical=True, klotho=klotho)[0]
+    quiet = hit.p_miss - hit.p_catastrophe + hit.p_ordinary * plain + hit.p_critical * crit
+    return float(quiet), float(hit.p_catastrophe)
+
+
+def _drop_chance(state: dict, attacks: int, sign: int) -> float:
+    """P(the duelist's ``attacks`` left this round drop Ronan): a kept 20 puts the next at -1."""
+    quiet, cat = _no_drop(sign, state)
+    if attacks == 1:
+        return 1 - (quiet + cat)
+    quiet_ob, cat_ob = _no_drop(sign - 1, state)
+    return 1 - (quiet * (quiet + cat) + cat * (quiet_ob + cat_ob))
+
+
+@pytest.mark.parametrize("moment", ["two attacks left", "one left", "one left, Off Balance"])
+def test_a_round_under_way_plays_only_the_turns_left(tmp_path, moment):
+    """Ronan (Health 1, no Ki) has ended his turn; the duelist's turn is under way. Over one
+    round (``max_rounds=1``) the party cannot win and the duelist wins exactly when its attacks
+    left this round drop Ronan (``engine`` odds, a kept 20 putting the next attack at -1)."""
+    table = _duel(tmp_path)
+    table.apply({"type": "start", "initiative": {"ronan": 9, "duelist": 1}})
+    for cid in ("ronan", "duelist"):
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    table.apply({"type": "end_turn"})
+    for field, value in (("health", 1), ("ki", 0)):
+        table.apply({"type": "set", "combatant": "ronan", "field": field, "value": value})
+    attacks, sign = 2, 0
+    if moment != "two attacks left":
+        table.apply({"type": "attack", "attacker": "duelist", "target": "ronan"})
+        table.apply({"type": "roll", "faces": [9, 9]})  # 18: a plain miss
+        attacks = 1
+    if moment == "one left, Off Balance":
+        table.apply({"type": "set_condition", "combatant": "duelist", "condition": "Off Balance"})
+        sign = -1
+    state = table.state
+    assert state["phase"] == "resolve" and state["up"] == "duelist"
+    start = starting_state(state, **DUEL_POLICIES)
+    assert start["combatants"]["duelist"]["attacks_left"] == attacks
+    assert start["combatants"]["ronan"]["turn"] is False
+    chance = win_from_here(table, fights=100_000, seed=2, max_rounds=1, **DUEL_POLICIES)
+    assert chance.p_win == 0.0
+    p = _drop_chance(state, attacks, sign)
+    foe = 1 - chance.p_win - chance.p_draw
+    assert abs(foe - p) <= Z * math.sqrt(p * (1 - p) / chance.fights), (foe, p)

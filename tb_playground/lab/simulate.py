@@ -45,6 +45,10 @@ A fight ends when at most one side has anyone left standing (``end="down"``: abl
 ``end="dead"``: not dead and not gone), or after ``max_rounds`` rounds: a **draw**, counted in
 no side's ``p_win`` (so ``p_win`` sums to at most 1; ``p_draw`` is the rest).
 
+A fight under way (``opening``, from ``lab.win_from_here``) starts from a live table's state
+instead: the Initiative order as rolled, Off Balance, Flustered and who is out as they stand,
+and for its first round what is already declared, the order once revealed and the turns left.
+
 Readings where the texts are silent are in docs/notes/0010-lab.md.
 """
 

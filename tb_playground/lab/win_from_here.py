@@ -710,7 +710,7 @@ class WinChanceRuns:
     fights, seed : int
         As ``win_from_here``.
     on_result : callable, optional
-        ``on_result(run)``, called in the run's thread when a run finishes uncancelled (its
+        ``on_result(run)``, called in the run's thread when the newest run finishes (its
         ``result`` or ``error``); a page schedules its update on its own loop from there.
     **policies
         ``win_from_here``'s policies.
@@ -729,7 +729,8 @@ class WinChanceRuns:
         with self._lock:
             if self.latest is None or run.version >= self.latest.version:
                 self.latest = run
-        if self.on_result is not None:
+            current = run is self.current
+        if self.on_result is not None and current:  # a newer run's answer is coming
             self.on_result(run)
 
     def submit(self, table_or_state) -> WinChanceRun:
