@@ -377,3 +377,24 @@ def test_a_round_under_way_plays_only_the_turns_left(tmp_path, moment):
     p = _drop_chance(state, attacks, sign)
     foe = 1 - chance.p_win - chance.p_draw
     assert abs(foe - p) <= Z * math.sqrt(p * (1 - p) / chance.fights), (foe, p)
+
+
+def test_runs_in_a_worker_process_give_the_threads_answer_and_cancel_too(tmp_path):
+    table = _warehouse(tmp_path)
+    table.apply({"type": "start"})
+    runs = WinChanceRuns(fights=3_000, seed=4, process=True)
+    try:
+        first = runs.submit(table)
+        assert first.wait(120) and first.result is not None, first.error
+        assert first.result == win_from_here(table, fights=3_000, seed=4)
+        runs.fights = 2_000_000
+        old = runs.submit(table)
+        table.apply({"type": "set", "combatant": "guard-dog", "field": "health", "value": 2})
+        runs.fights = 2_000
+        new = runs.submit(table)
+        assert old.wait(120) and new.wait(120)
+        assert old.cancelled and old.result is None
+        assert new.result is not None and new.result.version == table.version
+        assert runs.latest is new
+    finally:
+        runs.close()

@@ -655,7 +655,7 @@ def _duel_result(state, ids, prep, down_a, down_b, first, max_rounds) -> WinChan
 
 
 class WinChanceRun:
-    """One ``win_from_here`` in a thread (``WinChanceRuns.submit`` starts it)."""
+    """One ``win_from_here`` in a thread or a worker process (``WinChanceRuns.submit``)."""
 
     def __init__(self, state: dict, fights: int, seed, **policies):
         self.state = state
@@ -669,7 +669,9 @@ class WinChanceRun:
         self.started = time.monotonic()
         self.finished: float | None = None
         self._stop = threading.Event()
+        self._settled = threading.Event()
         self._thread: threading.Thread | None = None
+        self._stop_hook: Callable | None = None  # a worker process's way to stop
 
     def play(self, done: Callable | None = None) -> None:
         """Work the chance out in this thread; ``done(run)`` when it finishes (not cancelled)."""
@@ -681,25 +683,63 @@ class WinChanceRun:
             self.cancelled = True
         except (ValueError, TypeError, KeyError) as err:
             self.error = str(err)
-        finally:
-            self.finished = time.monotonic()
+        self._settle(done)
+
+    def _settle(self, done: Callable | None) -> None:
+        self.finished = time.monotonic()
         if done is not None and not self.cancelled:
             done(self)
+        self._settled.set()
+
+    def _from_worker(self, future, done: Callable | None) -> None:
+        try:
+            kind, value = future.result()
+        except Exception as err:  # the worker died: say so, never hang
+            kind, value = "error", f"the worker process stopped: {err}"
+        if kind == "result":
+            self.result = value
+        elif kind == "cancelled":
+            self.cancelled = True
+        else:
+            self.error = value
+        self._settle(done)
 
     def cancel(self) -> None:
         """Stop at the simulator's next acting slot."""
         self._stop.set()
+        if self._stop_hook is not None:
+            self._stop_hook()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """True once the run has finished."""
-        if self._thread is not None:
-            self._thread.join(timeout)
-        return self.finished is not None
+        """True once the run has finished (its result, error or cancellation recorded)."""
+        return self._settled.wait(timeout)
 
     @property
     def elapsed(self) -> float:
         """Seconds from the start to the end (or to now)."""
         return (self.finished or time.monotonic()) - self.started
+
+
+#: In a worker process: the ticket of the newest run asked for (shared memory).
+_NEWEST = None
+
+
+def _worker_start(newest) -> None:
+    global _NEWEST
+    _NEWEST = newest
+
+
+def _play_in_worker(state: dict, fights: int, seed, ticket: int, policies: dict):
+    """``win_from_here`` in a worker process; it stops when a newer ticket is asked for."""
+    try:
+        chance = win_from_here(
+            state, fights, seed, cancel=lambda: _NEWEST.value != ticket, **policies
+        )
+    except RunCancelledError:
+        return "cancelled", None
+    except (ValueError, TypeError, KeyError) as err:
+        return "error", str(err)
+    return "result", chance
 
 
 class WinChanceRuns:
@@ -710,13 +750,26 @@ class WinChanceRuns:
     fights, seed : int
         As ``win_from_here``.
     on_result : callable, optional
-        ``on_result(run)``, called in the run's thread when the newest run finishes (its
-        ``result`` or ``error``); a page schedules its update on its own loop from there.
+        ``on_result(run)``, called (in a thread of its own, never the caller's) when the
+        newest run finishes (its ``result`` or ``error``); a page schedules its update on its
+        own loop from there.
+    process : bool
+        Play the runs in one worker process (started once, "spawn") instead of a thread, so
+        the simulation never competes with the server's own thread for the interpreter (a
+        script that makes one needs the ``if __name__ == "__main__":`` guard).
     **policies
         ``win_from_here``'s policies.
     """
 
-    def __init__(self, fights: int = 20_000, seed=0, on_result: Callable | None = None, **policies):
+    def __init__(
+        self,
+        fights: int = 20_000,
+        seed=0,
+        on_result: Callable | None = None,
+        *,
+        process: bool = False,
+        **policies,
+    ):
         self.fights = fights
         self.seed = seed
         self.on_result = on_result
@@ -724,6 +777,17 @@ class WinChanceRuns:
         self.current: WinChanceRun | None = None
         self.latest: WinChanceRun | None = None
         self._lock = threading.Lock()
+        self._pool = None
+        self._newest = None
+        if process:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            context = multiprocessing.get_context("spawn")
+            self._newest = context.Value("q", 0, lock=False)
+            self._pool = ProcessPoolExecutor(
+                1, mp_context=context, initializer=_worker_start, initargs=(self._newest,)
+            )
 
     def _done(self, run: WinChanceRun) -> None:
         with self._lock:
@@ -733,6 +797,10 @@ class WinChanceRuns:
         if self.on_result is not None and current:  # a newer run's answer is coming
             self.on_result(run)
 
+    def _bump(self) -> int:
+        self._newest.value += 1
+        return int(self._newest.value)
+
     def submit(self, table_or_state) -> WinChanceRun:
         """Start a run for the state as it is now (copied here); cancel the one in progress."""
         state = copy.deepcopy(_state_of(table_or_state))
@@ -741,6 +809,19 @@ class WinChanceRuns:
             if self.current is not None:
                 self.current.cancel()
             self.current = run
+            ticket = self._bump() if self._pool is not None else 0
+        if self._pool is not None:
+            run._stop_hook = lambda: ticket == self._newest.value and self._bump()
+            try:
+                future = self._pool.submit(
+                    _play_in_worker, state, self.fights, self.seed, ticket, self.policies
+                )
+            except RuntimeError as err:  # the worker process could not start or died
+                run.error = f"the worker process stopped: {err}"
+                run._settle(self._done)
+                return run
+            future.add_done_callback(lambda f: run._from_worker(f, self._done))
+            return run
         run._thread = threading.Thread(
             target=run.play, args=(self._done,), name="win-chance", daemon=True
         )
@@ -752,6 +833,13 @@ class WinChanceRuns:
         with self._lock:
             if self.current is not None:
                 self.current.cancel()
+
+    def close(self) -> None:
+        """Stop the run in progress and the worker process, if any."""
+        self.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 __all__ = [
