@@ -6,7 +6,9 @@ round under way (Initiative, declarations with a bump, the reveal, an attack rol
 then times ``win_from_here`` after that event: 20,000 fights by default, the median of
 ``--repeat`` runs, split into building the simulator's tables (``prepare``) and playing the
 fights, with the CPU seconds and the load average (the machine may be shared).
-Target: <= 1 s on 2 cores after an event.
+Target: <= 1 s on 2 cores after an event. ``--interference`` also times a small piece of Python
+work (a stand-in for the server's fan-out) alone, while runs go on in a thread, and while they go
+on in a worker process (``WinChanceRuns(process=True)``): median, p95 and max.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tb_playground.lab import win_from_here
+from tb_playground.lab import WinChanceRuns, win_from_here
 from tb_playground.lab.prepare import prepare
 from tb_playground.lab.win_from_here import opening
 from tb_playground.models.roster import build_encounter
@@ -49,10 +51,43 @@ def warehouse_table(directory: Path):
     return store, table
 
 
+def _work() -> float:
+    """A few milliseconds of plain Python (dict and string work), timed."""
+    start = time.perf_counter()
+    seen: dict = {}
+    for i in range(20_000):
+        seen[i % 97] = str(i)
+    return time.perf_counter() - start
+
+
+def _summary(times: list[float]) -> str:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return (f"median {statistics.median(ordered) * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms, "
+            f"max {ordered[-1] * 1e3:.1f} ms ({len(ordered)} pieces)")  # fmt: skip
+
+
+def interference(table, fights: int, runs_count: int = 5) -> None:
+    """The small work's latency alone, beside thread runs, beside process runs."""
+    print(f"a small piece of Python work, alone: {_summary([_work() for _ in range(200)])}")
+    for process in (False, True):
+        runs = WinChanceRuns(fights=fights, process=process)
+        runs.submit(table).wait()  # start the worker (process) and warm it
+        times = []
+        for _ in range(runs_count):
+            run = runs.submit(table)
+            while not run.wait(0):
+                times.append(_work())
+        runs.close()
+        where = "a worker process" if process else "a thread"
+        print(f"  while runs go on in {where}: {_summary(times)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fights", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--interference", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         store, table = warehouse_table(Path(tmp))
@@ -71,6 +106,8 @@ def main() -> None:
             chance = win_from_here(table, fights=args.fights, seed=k)
             walls.append(time.perf_counter() - start)
             cpus.append(time.process_time() - cpu)
+        if args.interference:
+            interference(table, args.fights)
         store.close()
     wall = statistics.median(walls)
     spread = f"min {min(walls):.3f}, max {max(walls):.3f}"
