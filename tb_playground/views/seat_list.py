@@ -84,6 +84,7 @@ class SeatList(pn.viewable.Viewer):
             self.list,
             self.free_row,
             self.message,
+            css_classes=["gm-seat-list"],
             sizing_mode="stretch_width",
         )
         self._watch: int | None = None

@@ -157,8 +157,8 @@ class SeatPrompt(pn.viewable.Viewer):
         update(
             self.ask,
             object=(
-                f'<p class="err"><b>{escape(name)}</b>\'s seat {where}. Take it over? That '
-                "phone will then only watch.</p>"
+                f'<p class="status"><b>{escape(name)}\'s seat {where}.</b> Take it over? '
+                "That phone will then only watch.</p>"
             ),
         )
         self._layout.visible = True
