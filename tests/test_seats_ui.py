@@ -108,7 +108,9 @@ def test_takeover_free_and_a_new_code_that_keeps_seats(served, browser):  # noqa
     click(gm, "gm-rotate")
     expect(gm.locator(".join-code")).not_to_have_text(code)
     new_code = table.view_for("gm")["join_code"]
-    expect(first.locator(".tp-join-message")).to_contain_text("changed the join code", timeout=10_000)
+    expect(first.locator(".tp-join-message")).to_contain_text(
+        "changed the join code", timeout=10_000
+    )
     second.locator(".tp-bracket button", has_text="Fast").click()
     click(second, "tp-declare")
     expect(card(gm, "ronan")).to_contain_text("Fast")
@@ -116,9 +118,10 @@ def test_takeover_free_and_a_new_code_that_keeps_seats(served, browser):  # noqa
     # A reload of a seated phone after the new code: back in its seat, no question, and it acts.
     brick.reload()
     expect(brick.locator(".tp-header")).to_contain_text("playing The Brick")
-    assert brick.locator(".tp-takeover-ask").count() == 0 or not brick.locator(
-        ".tp-takeover-ask"
-    ).is_visible()
+    assert (
+        brick.locator(".tp-takeover-ask").count() == 0
+        or not brick.locator(".tp-takeover-ask").is_visible()
+    )
     brick.locator(".tp-bracket button", has_text="Slow").click()
     click(brick, "tp-declare")
     expect(card(gm, "the-brick")).to_contain_text("Slow")

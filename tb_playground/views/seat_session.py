@@ -119,7 +119,7 @@ class SeatSession(TableSession):
 
 
 class SeatPrompt(pn.viewable.Viewer):
-    """ "Take over this seat?", shown when another phone holds the seat picked.
+    """The question "Take over this seat?", shown when another phone holds the seat picked.
 
     Parameters
     ----------
