@@ -57,7 +57,7 @@ class BrowserToken(JSComponent):
     export function render({{ model }}) {{
       const put = () => {{
         if (/^[A-Za-z0-9_-]{{16,64}}$/.test(model.token)) {{
-          const keep = "path=/; max-age={COOKIE_AGE}; samesite=strict"
+          const keep = "path=/; max-age={COOKIE_AGE}; samesite=lax"
           document.cookie = `{COOKIE}=${{model.token}}; ${{keep}}`
         }}
       }}
