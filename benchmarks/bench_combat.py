@@ -432,12 +432,13 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
     try:
         wait_for_http(f"{base}/table", timeout=90)
 
-        def open_players(n: int) -> list[Client]:
+        def open_players(n: int, watch: bool = False) -> list[Client]:
             out = []
             for i in range(n):
-                c = Client(
-                    f"{base}/table", {"code": code, "seat": seats[i % len(seats)]}, "tp-header"
-                )
+                # One live page per seat (issue 20, "Seats"): the pages beyond the seats watch
+                # (and the warm-up's, whose seats would wait for them after they close).
+                seat = seats[i] if i < len(seats) and not watch else "__watch__"
+                c = Client(f"{base}/table", {"code": code, "seat": seat}, "tp-header")
                 c.start()
                 c.ready.wait(120)
                 if c.error:
@@ -452,7 +453,7 @@ def bench_sessions(clients: int, actions: int, trace: bool = False, pymalloc: bo
                 c.join(30)
 
         # Warm up: a few sessions opened and closed, so imports and caches are in the baseline.
-        close_all(open_players(3))
+        close_all(open_players(3, watch=True))
         settled(base)
         time.sleep(5 * TRIM_DELAY + 2)  # the server's own trims, as after the 50 close
         start = memstats(base)

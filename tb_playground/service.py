@@ -24,6 +24,7 @@ from tb_playground import guard
 from tb_playground.models import Encounter, roster
 from tb_playground.table import Table, TableStore
 from tb_playground.table.previews import attack_previews
+from tb_playground.table.seats import SeatBook
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +166,8 @@ class CombatService:
 
     def __init__(self, path: str | Path | None = None, gm_key: str | None = None):
         self.store = TableStore(path)
+        #: Which phone holds which seat, kept in the table file (``table/seats.py``).
+        self.seats = SeatBook(self.store)
         env = os.environ.get("TB_GM_KEY")
         if not gm_key and env and len(env) < MIN_GM_KEY:
             raise ValueError(
@@ -439,6 +442,7 @@ def get_service() -> CombatService:
         if _service is None:
             guard.no_referrer_and_no_tracebacks()
             _service = CombatService()
+            _service.seats.start_beating()
             log.info("combat service started: tables kept in %s", _service.store.path)
             _service.announce()
         return _service

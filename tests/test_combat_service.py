@@ -316,7 +316,11 @@ def test_closed_sessions_unsubscribe(service):
     try:
         url = f"http://127.0.0.1:{port}/table"
         wait_for_http(url)
-        clients = [Client(url, {"code": code, "seat": "ronan"}, "tp-header") for _ in range(3)]
+        # One live page per seat (issue 20): a player and two spectators.
+        clients = [
+            Client(url, {"code": code, "seat": seat}, "tp-header")
+            for seat in ("ronan", "__watch__", "__watch__")
+        ]
         for c in clients:
             c.start()
             assert c.ready.wait(60) and c.error is None

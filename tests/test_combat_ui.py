@@ -235,12 +235,15 @@ def test_gm_and_two_players_play_a_round(served, browser):
     expect(ronan.locator(".tp-message")).not_to_contain_text("spend:")  # plain words (issue 20)
     expect(ronan.locator(".tp-message")).not_to_contain_text("get back up")  # no engine keys
 
-    # The GM changes the join code: the players drop to the join prompt.
+    # The GM changes the join code: the seated players stay seated (issue 20, "Seats"; the
+    # rest in tests/test_seats_ui.py).
     click(gm, "gm-rotate")
+    expect(gm.locator(".join-code")).not_to_have_text(code)
+    assert not table.code_matches(code)
     for page in (ronan, brick):
-        expect(page.locator(".tp-join-message")).to_contain_text("changed the join code")
-        expect(page.locator(".tp-code input")).to_be_visible()
-    assert not any(s.seat == "ronan" and not s.closed for s in service.sessions)
+        expect(page.locator(".tp-header")).to_contain_text("playing")
+        assert page.locator(".tp-code").count() == 0
+    assert any(s.seat == "ronan" and not s.closed for s in service.sessions)
 
 
 def test_refusals_and_a_phone(served, browser):

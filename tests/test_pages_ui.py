@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from ui_helpers import JS_HELPERS, WIDTHS, check_layout, open_link
 
 from tb_playground.models import Encounter, load
-from tb_playground.service import CombatService, set_service
+from tb_playground.service import CombatService, get_service, set_service
 from tb_playground.views import character_page
 from tb_playground.views.gm_page import gm_page
 from tb_playground.views.table_page import table_page
@@ -109,6 +109,10 @@ def test_widths_controls_contrast_and_screenshots(browser, site, name, theme):
     """One load per page and theme, then each width in turn (the layout is fluid)."""
     base, queries = site
     ready, text = PAGES[name]
+    if name == "table":  # the seat the other theme's page held waits for it: the GM frees it
+        seats = get_service().seats
+        for seat in seats.claims("Layout"):
+            seats.free("Layout", seat)
     context = browser.new_context(viewport={"width": WIDTHS[0], "height": 800})
     page = context.new_page()
     try:

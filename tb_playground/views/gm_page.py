@@ -47,6 +47,7 @@ from .kit import (
     set_query,
     update,
 )
+from .seat_list import SeatList
 
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
@@ -229,6 +230,7 @@ class GMPage(pn.viewable.Viewer):
         self.service.sessions.add(self.session)
         set_query(table=name)
         self.refresh()
+        self.seat_list.show(table)
         self._layout[:] = [self.table_view]
 
     def leave_table(self) -> None:
@@ -389,6 +391,7 @@ class GMPage(pn.viewable.Viewer):
         self.note_button = button("Add note", "gm-note-go")
         self.note_button.on_click(lambda _e: self._note())
         self.adder = AddCombatant(self.send, self.service.creature_files())
+        self.seat_list = SeatList(self.service)  # who sits where (issue 20, seat_list.py)
 
         self.table_view = pn.Column(
             self.header,
@@ -410,6 +413,7 @@ class GMPage(pn.viewable.Viewer):
             self.boost_row,
             self.prevent_row,
             self.board,
+            self.seat_list,
             pn.pane.Markdown("### GM tools"),
             row(self.tool_who, self.hide_button, self.show_button),
             row(
@@ -684,6 +688,7 @@ class GMPage(pn.viewable.Viewer):
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""
+        self.seat_list.show(None)
         if self.session is not None:
             self.session.close()
             self.session = None

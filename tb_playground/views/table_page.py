@@ -7,6 +7,7 @@ docs/notes/0009-combat-panel.md.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from functools import partial
 
@@ -15,6 +16,7 @@ import panel as pn
 from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.seats import new_token
 
 from . import combat_render as render
 from .combat_session import (
@@ -40,6 +42,7 @@ from .kit import (
     set_query,
     update,
 )
+from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -64,9 +67,21 @@ class TablePage(pn.viewable.Viewer):
         self._refused: str | None = None  # why the last look-up was refused (guard.py)
         self._join_view: pn.Column | None = None
         self._layout = pn.Column(sizing_mode="stretch_width")
+        # Seats (issue 20): this page's id in the seat claims, the browser's token (a cookie),
+        # the takeover question and the note of a page that lost its seat (seat_session.py).
+        self.page_id = secrets.token_hex(8)
+        self.token = browser_token()
+        self.cookie = BrowserToken()
+        self.seat_prompt = SeatPrompt(lambda seat: self.join(seat, take_over=True))
+        self.seat_note = SeatNote(self._pick_again)
+        self._outer = pn.Column(
+            self.seat_note, self._layout, self.cookie, sizing_mode="stretch_width"
+        )
         self._build_table()
         on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
+        if name and seat and self._back_to_seat(name, seat, code):
+            return  # this browser holds the seat: back in it, whatever the join code is now
         looked = bool(code and seat)
         if looked and self._look_up(code, name) is not None and self.join(seat):
             return  # a page opened from its own link never builds the join prompt
@@ -78,7 +93,7 @@ class TablePage(pn.viewable.Viewer):
                 self.join(seat)  # not a seat at this table: it says so
 
     def __panel__(self):
-        return self._layout
+        return self._outer
 
     # -- joining -------------------------------------------------------------------------------
 
@@ -108,6 +123,7 @@ class TablePage(pn.viewable.Viewer):
             row(self.code_input, self.find_button),
             self.seat_row,
             self.join_message,
+            self.seat_prompt,
             sizing_mode="stretch_width",
         )
 
@@ -127,6 +143,7 @@ class TablePage(pn.viewable.Viewer):
     def find(self, name: str | None = None, looked_up: bool = False) -> None:
         """Look up the table whose join code was typed (unless just ``looked_up``)."""
         self.join_view  # noqa: B018 - built, to show what was found
+        self.seat_prompt.hide()
         table = self._found if looked_up else self._look_up(self.code_input.value, name)
         if table is None:
             self.seat_row.visible = False
@@ -141,10 +158,32 @@ class TablePage(pn.viewable.Viewer):
             f'<p class="status">Table <b>{escape(table.name)}</b>: pick your seat.</p>'
         )
 
-    def join(self, seat: str) -> bool:
-        """Sit at the found table as ``seat`` (a character id) or watch (``WATCH``)."""
+    def _back_to_seat(self, name: str, seat: str, code: str | None) -> bool:
+        """Sit again in ``seat`` of the table ``name`` if this browser holds it (its token).
+
+        A reload, or a phone back from sleep: no question and no join code (a new code keeps
+        the seated seated); the token is checked in the file before any table is opened.
+        """
+        if seat == WATCH or not self.service.seats.owner(name, seat, self.token):
+            return False
+        try:
+            table = self.service.open(name)
+        except ValueError:
+            return False
+        self._found = table
+        self.code = join_code_typed(code) if code else None
+        if not table.code_matches(self.code):
+            self.code = None  # the old link's code no longer works: the seat still does
+        return self.join(seat)
+
+    def join(self, seat: str, take_over: bool = False) -> bool:
+        """Sit at the found table as ``seat`` (a character id) or watch (``WATCH``).
+
+        A seat another phone holds is taken only with ``take_over``; else the page asks.
+        """
         table = self._found
-        if table is None or not table.code_matches(self.code):
+        mine = seat != WATCH and table is not None and self._owns(table, seat)
+        if table is None or not (mine or table.code_matches(self.code)):
             self.drop("That join code no longer works: ask the GM for the new one.")
             return False
         seats = dict(table.seats())
@@ -152,9 +191,23 @@ class TablePage(pn.viewable.Viewer):
             self.join_view  # noqa: B018 - built, to say why
             self.join_message.object = '<p class="err">That seat is not at this table.</p>'
             return False
+        if seat != WATCH:
+            token = self.token or new_token()
+            sitting = self.service.seats.sit(table, seat, token, self.page_id, take_over)
+            if not sitting.seated:  # another phone holds it: ask
+                self._layout[:] = [self.join_view]
+                self.seat_select.value = seat
+                self.seat_row.visible = True
+                self.seat_prompt.show(seat, seats[seat], sitting.connected)
+                return False
+            self.token = self.cookie.token = token
+        self.seat_prompt.hide()
+        self.seat_note.hide()
         self.close()
-        role = "spectator" if seat == WATCH else "player"
-        self.session = TableSession(table, role, None if seat == WATCH else seat, self.refresh)
+        if seat == WATCH:
+            self.session = TableSession(table, "spectator", None, self.refresh)
+        else:
+            self.session = SeatSession(table, seat, self.refresh, self.service.seats, self.page_id)
         self.service.sessions.add(self.session)
         set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
@@ -162,8 +215,40 @@ class TablePage(pn.viewable.Viewer):
         self._layout[:] = [self.table_view]
         return True
 
+    def _owns(self, table, seat: str) -> bool:
+        return self.service.seats.owner(table.name, seat, self.token)
+
+    def _seat_lost(self) -> None:
+        """The seat went to another phone, or the GM freed it: watch, and say so."""
+        s = self.session
+        table, seat = s.table, s.seat
+        name = dict(table.seats()).get(seat, "your character")
+        reason = self.service.seats.lost(table.name, seat, self.token)
+        if not table.code_matches(self.code):  # a new code since: nothing left to watch with
+            self.drop("You no longer hold your seat: ask the GM for the join code to sit down.")
+            return
+        self.close()
+        self.session = TableSession(table, "spectator", None, self.refresh)
+        self.service.sessions.add(self.session)
+        set_query(seat=WATCH)
+        self.seat_note.show(reason, name)
+        self.refresh()
+
+    def _pick_again(self) -> None:
+        """From the note of a lost seat back to the seats of the table (the code is checked)."""
+        self.seat_note.hide()
+        self.close()
+        set_query(seat=None)
+        self._layout[:] = [self.join_view]
+        self.find(looked_up=True)
+
     def drop(self, reason: str) -> None:
-        """Back to the join prompt (a bad or changed code), saying why."""
+        """Back to the join prompt (a bad or changed code, or leaving), saying why."""
+        s = self.session
+        if isinstance(s, SeatSession):  # leaving frees the seat (if this page still holds it)
+            self.service.seats.stand_up(s.table.name, s.seat, self.page_id)
+        self.seat_note.hide()
+        self.seat_prompt.hide()
         self.close()
         self.code = None
         self._found = None
@@ -284,10 +369,7 @@ class TablePage(pn.viewable.Viewer):
 
     def send(self, command: dict) -> bool:
         """Send ``command`` as this seat; show the reason when the table refuses it."""
-        if self.session is None:
-            return False
-        if not self.session.table.code_matches(self.code):
-            self.drop("The GM changed the join code: ask for the new one.")
+        if self.session is None or not self._still_here():
             return False
         problem = self.session.send(command)
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
@@ -332,12 +414,9 @@ class TablePage(pn.viewable.Viewer):
         The view and its HTML are made once per table version for every page of the same
         seat (``CombatService.drawn``); this page sets only the panes that changed.
         """
+        if self.session is None or not self._still_here():
+            return
         s = self.session
-        if s is None:
-            return
-        if not s.table.code_matches(self.code):
-            self.drop("The GM changed the join code: ask for the new one.")
-            return
         d = self.service.drawn(
             s.table,
             s.role,
@@ -414,7 +493,24 @@ class TablePage(pn.viewable.Viewer):
         draw = partial(attacks_html, v=v)
         return self.service.drawn_previews(s.table, v["version"], s.seat, visible, draw, compute)
 
+    def _still_here(self) -> bool:
+        """Whether this page may go on as it is; else it watches or drops, saying why.
+
+        A player must hold the seat (in the file), a spectator have the current join code.
+        """
+        s = self.session
+        if isinstance(s, SeatSession):
+            if s.holds():
+                return True  # a seated player stays, whatever the join code is now
+            self._seat_lost()
+            return False
+        if not s.table.code_matches(self.code):
+            self.drop("The GM changed the join code: ask for the new one.")
+            return False
+        return True
+
     def _session_ended(self) -> None:
+        self.service.seats.away(self.page_id)  # the seat stays this browser's a while
         self.close()
         self.service.page_closed()
 

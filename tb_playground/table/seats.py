@@ -1,0 +1,353 @@
+"""Seats claimed by phones: one live page per seat, kept in the table file (issue 20, "Seats").
+
+A page that sits a player in a seat claims it with its browser's token (a random value the
+browser keeps, see ``views/seat_session.py``). The claim lives in the SQLite file of the tables
+(table ``seats``), so every server process on one file sees the same claims (issue 21, "Join
+codes and seats are read from the file"). The rules, decided inside one write transaction:
+
+- A free seat is claimed at once; so is a seat whose holder has been away longer than ``GRACE``.
+- The browser that holds a seat comes back to it without a question (a reload, a phone that
+  slept), whatever the join code is now: the claim is the seat's key, not the code.
+- Another browser choosing a held seat is asked; if it takes the seat over, the claim moves to
+  it and the page that held it no longer does (it becomes a spectator).
+- The GM frees a seat: the claim is dropped and its page no longer holds it.
+
+A page holds its seat while its page id is the claim's; the pages ask (``holds``) before every
+command, so a page that lost its seat can act for no one. A holder is connected while its page
+is open (``live``) and its process renews ``seen`` every ``BEAT`` seconds; a process that died
+stops renewing, and after ``STALE`` seconds its pages count as gone. The clock is injected
+(``clock``): tests never read the real one. Notes: docs/notes/0009-combat-panel.md, "Seats".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+#: Seconds a seat stays its holder's after the page closed (a phone asleep): another phone
+#: choosing it is asked first, as if the holder were still there.
+GRACE = 120.0
+
+#: Seconds between two renewals of this process's live claims.
+BEAT = 20.0
+
+#: Seconds without renewal after which a live claim counts as gone (its process died).
+STALE = 3 * BEAT
+
+#: What a browser token looks like (``new_token``); anything else is no token.
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS seats (
+    tname TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    token TEXT NOT NULL,
+    page TEXT NOT NULL,
+    live INTEGER NOT NULL,
+    seen REAL NOT NULL,
+    since REAL NOT NULL,
+    PRIMARY KEY (tname, seat)
+) WITHOUT ROWID;
+"""
+
+
+def new_token() -> str:
+    """A new browser token (192 random bits, URL-safe)."""
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+def token_ok(token: object) -> bool:
+    """Whether ``token`` has the shape of a browser token."""
+    return isinstance(token, str) and TOKEN_SHAPE.fullmatch(token) is not None
+
+
+def _digest(token: str) -> str:
+    # The file keeps only a hash: a copy of it seats no one.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claimed seat as the GM sees it.
+
+    ``connected``: its page is open now. ``away``: seconds since it was last seen (0 while
+    connected). ``held``: another phone would be asked before taking it (connected, or away
+    less than ``GRACE``).
+    """
+
+    seat: str
+    connected: bool
+    away: float
+    held: bool
+    since: float
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """What ``SeatBook.sit`` decided.
+
+    ``outcome``: "sat" (a free seat, now this browser's), "back" (this browser's already),
+    "took" (taken over from another phone), or "asked" (another phone holds it: nothing
+    changed; ``connected`` says whether that phone is open now).
+    """
+
+    outcome: str
+    connected: bool = False
+
+    @property
+    def seated(self) -> bool:
+        """Whether the page now holds the seat."""
+        return self.outcome != "asked"
+
+
+class SeatBook:
+    """The seat claims of one table file.
+
+    Parameters
+    ----------
+    store : TableStore
+        The file (its connection and lock are shared).
+    clock : callable, optional
+        Seconds since the epoch (default ``time.time``; the same wall clock for every process).
+    """
+
+    def __init__(self, store, clock: Callable[[], float] = time.time):
+        self._store = store
+        self._clock = clock
+        self._watchers: dict[int, Callable[[str, str], None]] = {}
+        self._next = 0
+        self._lock = threading.Lock()
+        self._mine: set[str] = set()  # pages of this process that hold a seat, open
+        self._beating: threading.Event | None = None
+        with store._lock:
+            store._conn.executescript(_SCHEMA)
+
+    # -- the file ------------------------------------------------------------------------------
+
+    def _write(self, work: Callable[[sqlite3.Connection, float], object]):
+        """``work(conn, now)`` inside one write transaction of the file."""
+        store = self._store
+        with store._lock:
+            conn = store._conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                out = work(conn, self._clock())
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        return out
+
+    def _row(self, conn, tname: str, seat: str):
+        return conn.execute(
+            "SELECT token, page, live, seen, since FROM seats WHERE tname=? AND seat=?",
+            (tname, seat),
+        ).fetchone()
+
+    def _state(self, live: int, seen: float, now: float) -> tuple[bool, float, bool]:
+        """(connected, away, held) of a claim at ``now``."""
+        connected = bool(live) and now - seen < STALE
+        away = 0.0 if connected else max(now - seen, 0.0)
+        return connected, away, connected or away < GRACE
+
+    # -- a page --------------------------------------------------------------------------------
+
+    def sit(self, table, seat: str, token: str, page: str, take_over: bool = False) -> Sitting:
+        """Claim ``seat`` of ``table`` for the browser ``token``, shown on ``page``.
+
+        Raises ValueError for a seat that is not one of ``table.seats()`` or a malformed token.
+        """
+        if not token_ok(token):
+            raise ValueError("token: not a browser token")
+        if not isinstance(page, str) or not page:
+            raise ValueError("page: not a page id")
+        if seat not in dict(table.seats()):
+            raise ValueError("seat: that seat is not at this table")
+        tname, mine = table.name, _digest(token)
+
+        def work(conn, now):
+            row = self._row(conn, tname, seat)
+            if row is None:
+                outcome = "sat"
+            elif row[0] == mine:
+                outcome = "back"
+            else:
+                connected, _away, held = self._state(row[2], row[3], now)
+                if held and not take_over:
+                    return Sitting("asked", connected)
+                outcome = "took" if held else "sat"
+            since = row[4] if outcome == "back" else now
+            conn.execute(
+                "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, 1, ?, ?)",
+                (tname, seat, mine, page, now, since),
+            )
+            return Sitting(outcome)
+
+        sitting = self._write(work)
+        if sitting.seated:
+            with self._lock:
+                self._mine.add(page)
+            log.info("table %r: seat %r %s", tname, seat, sitting.outcome)
+            self._tell(tname, seat)
+        return sitting
+
+    def holds(self, tname: str, seat: str | None, page: str) -> bool:
+        """Whether ``page`` holds ``seat`` at the table ``tname`` now (read in the file)."""
+        if seat is None:
+            return False
+        with self._store._lock:
+            row = self._store._conn.execute(
+                "SELECT page FROM seats WHERE tname=? AND seat=?", (tname, seat)
+            ).fetchone()
+        return row is not None and row[0] == page
+
+    def owner(self, tname: str, seat: str, token: object) -> bool:
+        """Whether the browser ``token`` holds ``seat`` at ``tname`` (opens no table)."""
+        if not token_ok(token) or not isinstance(tname, str) or not isinstance(seat, str):
+            return False
+        with self._store._lock:
+            row = self._store._conn.execute(
+                "SELECT token FROM seats WHERE tname=? AND seat=?", (tname, seat)
+            ).fetchone()
+        return row is not None and row[0] == _digest(token)
+
+    def lost(self, tname: str, seat: str, token: object) -> str:
+        """Why a page of the browser ``token`` no longer holds ``seat``.
+
+        "freed" (no claim), "elsewhere" (this browser's, on another page) or "taken" (another
+        browser's).
+        """
+        with self._store._lock:
+            row = self._store._conn.execute(
+                "SELECT token FROM seats WHERE tname=? AND seat=?", (tname, seat)
+            ).fetchone()
+        if row is None:
+            return "freed"
+        return "elsewhere" if token_ok(token) and row[0] == _digest(token) else "taken"
+
+    def away(self, page: str) -> None:
+        """``page`` closed (a phone asleep, a tab shut): its seats stay its own for ``GRACE``."""
+        with self._lock:
+            self._mine.discard(page)
+
+        def work(conn, now):
+            rows = conn.execute("SELECT tname, seat FROM seats WHERE page=?", (page,)).fetchall()
+            conn.execute("UPDATE seats SET live=0, seen=? WHERE page=? AND live=1", (now, page))
+            return rows
+
+        for tname, seat in self._write(work):
+            self._tell(tname, seat)
+
+    def stand_up(self, tname: str, seat: str | None, page: str) -> None:
+        """The player on ``page`` left ``seat``: free it (if ``page`` still holds it)."""
+        if seat is None:
+            return
+
+        def work(conn, _now):
+            return conn.execute(
+                "DELETE FROM seats WHERE tname=? AND seat=? AND page=?", (tname, seat, page)
+            ).rowcount
+
+        if self._write(work):
+            self._tell(tname, seat)
+
+    # -- the GM --------------------------------------------------------------------------------
+
+    def claims(self, tname: str) -> dict[str, Claim]:
+        """The claimed seats of ``tname``, by seat id."""
+        now = self._clock()
+        with self._store._lock:
+            rows = self._store._conn.execute(
+                "SELECT seat, live, seen, since FROM seats WHERE tname=?", (tname,)
+            ).fetchall()
+        out = {}
+        for seat, live, seen, since in rows:
+            connected, away, held = self._state(live, seen, now)
+            out[seat] = Claim(seat, connected, away, held, since)
+        return out
+
+    def free(self, tname: str, seat: str) -> bool:
+        """Drop the claim on ``seat`` (the GM's "Free"); whether there was one."""
+
+        def work(conn, _now):
+            return conn.execute(
+                "DELETE FROM seats WHERE tname=? AND seat=?", (tname, seat)
+            ).rowcount
+
+        done = bool(self._write(work))
+        if done:
+            log.info("table %r: the GM freed seat %r", tname, seat)
+            self._tell(tname, seat)
+        return done
+
+    # -- this process --------------------------------------------------------------------------
+
+    def beat(self) -> int:
+        """Renew ``seen`` of the claims this process's open pages hold; how many pages."""
+        with self._lock:
+            pages = sorted(self._mine)
+        if not pages:
+            return 0
+
+        def work(conn, now):
+            conn.executemany(
+                "UPDATE seats SET seen=? WHERE page=? AND live=1", [(now, p) for p in pages]
+            )
+
+        self._write(work)
+        return len(pages)
+
+    def start_beating(self, every: float = BEAT) -> None:
+        """Renew this process's claims every ``every`` seconds on a daemon thread."""
+        if self._beating is not None:
+            return
+        stop = self._beating = threading.Event()
+
+        def run():
+            while not stop.wait(every):
+                try:
+                    self.beat()
+                except (sqlite3.Error, ValueError) as exc:  # a busy or closed file: next time
+                    log.warning("seat claims not renewed: %s", exc)
+
+        threading.Thread(target=run, name="seat-claims", daemon=True).start()
+
+    def stop_beating(self) -> None:
+        """Stop the renewals (``start_beating``)."""
+        if self._beating is not None:
+            self._beating.set()
+            self._beating = None
+
+    def watch(self, callback: Callable[[str, str], None]) -> int:
+        """Call ``callback(table name, seat)`` after every change this process makes."""
+        with self._lock:
+            self._next += 1
+            self._watchers[self._next] = callback
+            return self._next
+
+    def unwatch(self, handle: int) -> None:
+        """Stop calling the callback behind ``handle`` (an unknown handle is ignored)."""
+        with self._lock:
+            self._watchers.pop(handle, None)
+
+    def _tell(self, tname: str, seat: str) -> None:
+        with self._lock:
+            callbacks = list(self._watchers.values())
+        for callback in callbacks:
+            try:
+                callback(tname, seat)
+            except Exception:  # noqa: BLE001 - one broken page must not break the others
+                log.exception("a seat watcher failed (the others went on)")
+
+
+__all__ = ["BEAT", "GRACE", "STALE", "Claim", "SeatBook", "Sitting", "new_token", "token_ok"]

@@ -1,0 +1,118 @@
+"""The players' and GM's pages with seat claims, without a browser (issue 20, "Seats").
+
+Pages built outside a server refresh in place, so a takeover or a freed seat shows on the page
+that lost it at once. The server decides with the seat the page verified: a page that lost its
+seat acts for no one, whatever its controls still send.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_combat_ui import FIRST_RONAN, fight
+
+from tb_playground.service import CombatService
+from tb_playground.views.gm_page import GMPage
+from tb_playground.views.seat_session import LOST, SeatSession
+from tb_playground.views.table_page import WATCH, TablePage
+
+
+@pytest.fixture
+def world(tmp_path):
+    service = CombatService(tmp_path / "t.sqlite", gm_key="k" * 16)
+    table = service.create("Seats", fight())
+    table.apply({"type": "start", "initiative": FIRST_RONAN})
+    yield service, table, table.view_for("gm")["join_code"]
+    service.store.close()
+
+
+def phone(service, table, code) -> TablePage:
+    page = TablePage(service)
+    page._found, page.code = table, code  # as ``find`` leaves it
+    return page
+
+
+def declare(page: TablePage, cid: str, bracket: str = "fast") -> str:
+    """What the page's session answers a declaration for ``cid``."""
+    return page.session.send({"type": "declare", "combatant": cid, "bracket": bracket})
+
+
+def test_a_second_phone_is_asked_and_the_first_watches_after_a_takeover(world):
+    service, table, code = world
+    first, second = phone(service, table, code), phone(service, table, code)
+    assert first.join("ronan")
+    assert isinstance(first.session, SeatSession)
+    assert not second.join("ronan")  # asked, not seated
+    assert second.seat_prompt.seat == "ronan" and second.seat_prompt._layout.visible
+    assert "open on another phone" in second.seat_prompt.ask.object
+    assert second.session is None and first.session.role == "player"
+
+    old = first.session
+    assert second.join("ronan", take_over=True)
+    assert second.session.seat == "ronan"
+    # The first page heard of it (this process) and only watches now, saying why.
+    assert first.session.role == "spectator" and first.session.seat is None
+    assert "Another phone took over your seat (Ronan)" in first.seat_note.note.object
+    # Its old session, should anything still hold it, acts for no one.
+    version = table.version
+    assert old.send({"type": "declare", "combatant": "ronan", "bracket": "fast"}) == LOST
+    assert table.version == version
+    assert declare(first, "ronan").startswith("Not allowed")  # a spectator
+    assert table.version == version
+    assert declare(second, "ronan") == ""  # the new holder acts
+    assert table.version == version + 1
+
+
+def test_the_gm_frees_a_seat_and_the_phone_may_sit_again(world):
+    service, table, code = world
+    gm = GMPage(service, key="k" * 16)
+    gm.open_table("Seats")
+    brick = phone(service, table, code)
+    brick.join("the-brick")
+    assert "The Brick</b>: a phone sits here, connected" in gm.seat_list.list.object
+    assert gm.seat_list.which.options == {"The Brick": "the-brick"}
+    gm.seat_list.which.value = "the-brick"
+    gm.seat_list.free()
+    assert "The Brick&#x27;s seat is free" in gm.seat_list.message.object
+    assert "The Brick</b>: free" in gm.seat_list.list.object
+    assert not gm.seat_list.free_row.visible
+    assert brick.session.role == "spectator"
+    assert "The GM freed your seat (The Brick)" in brick.seat_note.note.object
+    brick._pick_again()
+    assert brick.join("the-brick")  # free again: no question
+    assert brick.session.seat == "the-brick"
+    assert "The Brick</b>: a phone sits here, connected" in gm.seat_list.list.object
+    gm.close()
+
+
+def test_a_new_join_code_keeps_the_seated_and_drops_the_watchers(world):
+    service, table, code = world
+    ronan, watcher = phone(service, table, code), phone(service, table, code)
+    ronan.join("ronan")
+    watcher.join(WATCH)
+    table.apply({"type": "rotate_code"})
+    ronan.refresh()
+    watcher.refresh()
+    assert ronan.session is not None and ronan.session.seat == "ronan"
+    assert watcher.session is None  # back to the join prompt
+    assert "changed the join code" in watcher.join_message.object
+    assert declare(ronan, "ronan") == ""
+
+    # The same browser's next page (a reload) sits down again, its old code notwithstanding.
+    again = TablePage(service)
+    again.token = ronan.token
+    ronan._session_ended()  # the old page closed
+    assert again._back_to_seat("Seats", "ronan", code)
+    assert again.session.seat == "ronan" and again.code is None
+    # Another browser with the old link gets nowhere near the seat.
+    stranger = TablePage(service)
+    assert not stranger._back_to_seat("Seats", "ronan", code)
+    assert stranger.session is None
+
+
+def test_leaving_the_table_frees_the_seat(world):
+    service, table, code = world
+    page = phone(service, table, code)
+    page.join("ronan")
+    assert "ronan" in service.seats.claims("Seats")
+    page.drop("You left the table.")
+    assert "ronan" not in service.seats.claims("Seats")
