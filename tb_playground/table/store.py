@@ -226,9 +226,7 @@ class Table:
             if at is not None:
                 state = self._replay.state_at(at)
                 check_sender(state, role, seat)
-                return views.view_for(
-                    state, self._events[:at], role, seat, undo=self._replay.undo_at(at)
-                )
+                return self._replay.view_at(at, role, seat, state)
             version = self._state["version"]
             return views.view_for(
                 self._state,
