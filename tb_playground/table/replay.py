@@ -158,8 +158,11 @@ class Replay:
 
 
 class _LogMemo:
-    """The ``cache`` ``view.view_for`` reads: a reader's log at the nearest snapshot at or
-    before ``n`` events; it keeps the logs made at a snapshot's event count."""
+    """The ``cache`` ``view.view_for`` reads, at ``n`` events.
+
+    A reader's log at the nearest snapshot at or before ``n`` events; it keeps the logs made
+    at a snapshot's event count.
+    """
 
     def __init__(self, logs: dict[tuple, dict[int, list]], n: int, every: int):
         self._logs, self._n, self._every = logs, n, every
@@ -198,8 +201,10 @@ def round_starts(events: list[dict]) -> list[tuple[int, int]]:
 
 
 def step_to(events: list[dict], n: int, by: str = "event", direction: int = 1) -> int:
-    """The event count one step from ``n``: the next (``direction`` 1) or previous (-1) event,
-    or the start of the next or previous round (``by="round"``); clamped to 1..len(events).
+    """The event count one step from ``n`` (clamped to 1..len(events)).
+
+    The next (``direction`` 1) or previous (-1) event, or the start of the next or previous
+    round (``by="round"``).
     """
     count = len(events)
     if by not in ("event", "round"):

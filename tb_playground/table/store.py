@@ -194,8 +194,10 @@ class Table:
             ]
 
     def replay(self, n: int) -> dict:
-        """The state after the first ``n`` events (1..version): the fold, undo and redo in them
-        respected (``table/replay.py``). A new dict, the GM's truth; not for players."""
+        """The state after the first ``n`` events (1..version), undo and redo in them respected.
+
+        ``table/replay.py``. A new dict, the GM's truth; not for players.
+        """
         with self._lock:
             return self._replay.state_at(n)
 
