@@ -28,6 +28,7 @@ from tb_playground.models.combatants import encounter_records
 from . import view as views
 from .command_tools import check_shape, check_version
 from .commands import check_sender, decide
+from .dice_typed import typed_odds
 from .errors import ConflictError, RaceError
 from .export import party_documents
 from .replay import Replay, round_starts
@@ -239,6 +240,16 @@ class Table:
                 cache=memo(version, "log lines") if memo else None,
                 shared=memo(version, "combatant views") if memo else None,
             )
+
+    def pending_odds(self, role: str, seat: str | None = None, typed: list | None = None):
+        """The pending roll's exact odds given the dice ``typed`` so far, for ``role``/``seat``.
+
+        ``dice_typed.typed_odds``: None when this person is not shown the odds; a ValueError
+        when no to-hit or damage roll is due or ``typed`` does not fit it.
+        """
+        with self._lock:
+            check_sender(self._state, role, seat)
+            return typed_odds(self._state, role, seat, [] if typed is None else typed)
 
     def export_party(self) -> list[dict]:
         """The party's character files with the fight's vitals, conditions and scars.
