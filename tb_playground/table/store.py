@@ -31,6 +31,7 @@ from .commands import check_sender, decide
 from .dice_typed import typed_odds
 from .errors import ConflictError, RaceError
 from .export import party_documents
+from .night import night_numbers
 from .replay import Replay, round_starts
 from .state import fold, step, undo_stack, undo_step
 
@@ -250,6 +251,16 @@ class Table:
         with self._lock:
             check_sender(self._state, role, seat)
             return typed_odds(self._state, role, seat, [] if typed is None else typed)
+
+    def night(self, role: str = "gm", seat: str | None = None, since: str = "night") -> dict:
+        """The night's numbers (or the last fight's, ``since="fight"``) as ``role`` may see them.
+
+        ``night.night_numbers``: dealt, took, spent, hits, criticals, the luck of each roll,
+        turn times; ``night.to_markdown``, ``to_csv`` and ``to_json`` export them.
+        """
+        with self._lock:
+            check_sender(self._state, role, seat)
+            return night_numbers(self._events, role, seat, since)
 
     def export_party(self) -> list[dict]:
         """The party's character files with the fight's vitals, conditions and scars.
