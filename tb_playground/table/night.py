@@ -161,8 +161,9 @@ def night_numbers(
         before = {cid: {k: cs[cid][k] for k in SPENDS} for cid in _touched(event) if cid in cs}
         pending = state["pending"]
         apply_changes(state, event["changes"])
-        for cid, c in state["combatants"].items():
-            rows.setdefault(cid, _blank(c))
+        if len(rows) < len(state["combatants"]):  # someone joined
+            for cid, c in state["combatants"].items():
+                rows.setdefault(cid, _blank(c))
         if i < start:
             continue
         now = event.get("time", 0.0)
