@@ -130,6 +130,10 @@ def test_bad_event_numbers_are_refused(game):
     for bad in (0, -1, t.version + 1, 1.5, "3", True):
         with pytest.raises(ValueError, match="n must be"):
             t.replay(bad)
+        with pytest.raises(ValueError, match="at must be"):
+            t.view_for("gm", at=bad)
+    with pytest.raises(PermissionError):  # a seat that is not a character
+        t.view_for("player", "opponent", at=5)
 
 
 def test_stepping_by_event_and_by_round(game):

@@ -55,10 +55,14 @@ class Replay:
         self._logs: dict[tuple, dict[int, list]] = {}
         self._primed: set[tuple] = set()
 
-    def _check(self, n: object) -> int:
+    def check(self, n: object, name: str = "n") -> int:
+        """``n`` if it is an event count of the log (1..len(events)), else a ValueError."""
         count = len(self._events)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= count:
-            raise ValueError(f"n must be a whole number of events from 1 to {count}, got {n!r}")
+            shown = repr(n)[:40]
+            raise ValueError(
+                f"{name} must be a whole number of events from 1 to {count}, got {shown}"
+            )
         return n
 
     def forget_after(self, count: int) -> None:
@@ -108,7 +112,7 @@ class Replay:
 
     def state_at(self, n: int) -> dict:
         """The state after the first ``n`` events (1..len(events)): a new dict, the caller's."""
-        n = self._check(n)
+        n = self.check(n)
         self._extend(n)
         return self._fold_to(n)[0]
 
@@ -125,7 +129,7 @@ class Replay:
 
     def undo_at(self, n: int) -> tuple[bool, bool]:
         """(whether the GM could undo, could redo) after the first ``n`` events."""
-        n = self._check(n)
+        n = self.check(n)
         self._extend(n)
         in_force, redo = self._stacks_at(n)
         return bool(in_force), bool(redo)
@@ -139,7 +143,7 @@ class Replay:
         once per reader and snapshot), so a view far into a long log costs the events since
         that snapshot, not the log's window. ``state``: ``state_at(n)`` if the caller has it.
         """
-        n = self._check(n)
+        n = self.check(n)
         state = self.state_at(n) if state is None else state
         start = n - n % self._every
         if start >= 1 and (role, seat, start) not in self._primed:

@@ -228,7 +228,7 @@ class Table:
         with self._lock:
             check_sender(self._state, role, seat)
             if at is not None:
-                state = self._replay.state_at(at)
+                state = self._replay.state_at(self._replay.check(at, "at"))
                 check_sender(state, role, seat)
                 return self._replay.view_at(at, role, seat, state)
             version = self._state["version"]
