@@ -179,3 +179,27 @@ def test_the_damage_step_die_by_die(tmp_path):
         t.pending_odds("gm", typed=[7] * (p["dice"] + 1))
     with pytest.raises(ValueError, match=r"typed\[0\]"):
         t.pending_odds("gm", typed=[0])
+
+
+def test_the_odds_now_are_the_average_of_the_odds_after_the_next_die():
+    """Each die's ten faces are equally likely: today's odds average tomorrow's (exactly)."""
+    rng = random.Random(5)
+    for _ in range(60):
+        advantage, target = rng.choice([-1, 0, 1]), rng.randint(-2, 22)
+        count = dice_needed(advantage)
+        typed = [rng.randint(1, 10) for _ in range(rng.randint(0, count - 1))]
+        now = core_roll_given(typed, target, advantage)
+        after = [core_roll_given([*typed, f], target, advantage) for f in range(1, 11)]
+        for name in ("p_hit", "p_critical", "p_catastrophe"):
+            mean = sum(getattr(a, name) for a in after) / 10
+            assert abs(getattr(now, name) - mean) < 1e-12
+        dice = rng.randint(1, 8)
+        args = (dice, rng.randint(0, 10), rng.randint(0, 3), rng.randint(0, 4))
+        timing, critical = rng.choice(["after", "before"]), rng.random() < 0.3
+        rolled = dice - ((dice + 1) // 2 if critical else 0)
+        if rolled == 0:
+            continue
+        typed = [rng.randint(1, 10) for _ in range(rng.randint(0, rolled - 1))]
+        now = damage_given(typed, *args, timing, critical, 2)
+        after = [damage_given([*typed, f], *args, timing, critical, 2) for f in range(1, 11)]
+        assert np.allclose(now, sum(after) / 10, atol=1e-12)
