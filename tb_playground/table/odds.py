@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from tb_playground.engine import damage_distribution, to_hit_odds, vital_step
+from tb_playground.engine.landing import core_roll_given, damage_given
+from tb_playground.engine.roll_reading import dice_needed
 
 from .armor_at_table import armor_odds
 from .gifts import check_odds
@@ -33,14 +35,36 @@ def _rounded(values) -> list[float]:
     return [round(float(v), 12) for v in values]
 
 
-def pending_odds(state: dict, p: dict) -> dict:
+def _typed_faces(p: dict, typed: object) -> list[int]:
+    """Check the dice typed so far for the roll due at ``p``'s step (a ValueError if not)."""
+    if p["step"] == "to_hit":
+        most = dice_needed(p["advantage"])
+    elif p["step"] == "damage":
+        most = p["dice"] - ((p["dice"] + 1) // 2 if p["critical"] else 0)
+    else:
+        raise ValueError("typed: dice are typed only for a to-hit or damage roll")
+    if not isinstance(typed, (list, tuple)) or len(typed) > most:
+        raise ValueError(f"typed must be a list of at most {most} d10 faces, got {typed!r}")
+    for i, face in enumerate(typed):
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 10:
+            raise ValueError(f"typed[{i}] must be a d10 face, 1..10, got {face!r}")
+    return list(typed)
+
+
+def pending_odds(state: dict, p: dict, typed: list[int] | None = None) -> dict:
     """Exact odds of the rest of the pending attack ``p`` from where it stands.
+
+    ``typed``: the dice of the roll due already typed, one at a time (issue 23, item 5): the
+    to-hit odds (and the levels after them) or the damage levels are then given those faces
+    (``engine.landing``). Only at the to-hit or damage step; with armor in the way the damage
+    levels stay those before any die is typed.
 
     Returns
     -------
     dict
         "step"; "p_hit", "p_critical", "p_catastrophe" (before the to-hit roll); "levels"
-        (P(levels == k), k = 0.. dice); "expected_levels"; "p_down"; and after the damage roll
+        (P(levels == k), k = 0.. dice); "expected_levels"; "p_down"; "typed" (the faces the
+        odds are given, when ``typed`` is); and after the damage roll
         "dice": one entry per rolled die with its face, whether it is over the wall and
         whether a boost would lift it over; with armor in the way (the wall is then its
         Hardness, and the wearer's levels are 0) "p_armor_loses", P(the armor loses its level).
@@ -71,10 +95,15 @@ def pending_odds(state: dict, p: dict) -> dict:
         )
 
     out: dict = {"step": p["step"]}
+    if typed is not None:
+        typed = _typed_faces(p, typed)
+        out["typed"] = list(typed)
     if p["step"] == "gift_check":  # a Gift attack's Gift Check first (table/gifts.py)
         out["gift_check"] = check_odds(state, a)
     if step in ("to_hit", "approach"):
         hit = to_hit_odds(p["score"], p["defense"], p["advantage"])
+        if typed is not None:
+            hit = core_roll_given(typed, p["tn"], p["advantage"])
         ordinary, critical = dist(False), dist(True)
         levels = hit.p_ordinary * ordinary + hit.p_critical * critical
         levels[0] += hit.p_miss
@@ -89,6 +118,11 @@ def pending_odds(state: dict, p: dict) -> dict:
             )
     elif step == "damage":
         levels = dist(p["critical"])
+        if typed is not None and not p.get("armor"):
+            klotho = p["klotho"] if p["critical"] else 0
+            levels = damage_given(
+                typed, p["dice"], p["wall"], boosts, p["bonus"], p["timing"], p["critical"], klotho
+            )
         if armor_breaks:
             out["p_armor_loses"] = armor_breaks[p["critical"]]
     else:

@@ -28,8 +28,11 @@ from tb_playground.models.combatants import encounter_records
 from . import view as views
 from .command_tools import check_shape, check_version
 from .commands import check_sender, decide
+from .dice_typed import typed_odds
 from .errors import ConflictError, RaceError
 from .export import party_documents
+from .night import night_numbers
+from .replay import Replay, round_starts
 from .state import fold, step, undo_stack, undo_step
 
 log = logging.getLogger(__name__)
@@ -135,6 +138,7 @@ class Table:
         #: The store's change count when this table last read the file (None: read it).
         self._seen = seen
         self._in_force, self._redo = undo_stack(events)
+        self._replay = Replay(self._events)  # snapshots of the fold, for ``replay``
         self._lock = threading.RLock()
         self._subscribers: dict[int, Callable] = {}
         self._next_handle = 0
@@ -191,8 +195,25 @@ class Table:
                 if cs[i]["kind"] == "character" and not cs[i]["hidden"]
             ]
 
+    def replay(self, n: int) -> dict:
+        """The state after the first ``n`` events (1..version), undo and redo in them respected.
+
+        ``table/replay.py``. A new dict, the GM's truth; not for players.
+        """
+        with self._lock:
+            return self._replay.state_at(n)
+
+    def round_starts(self) -> list[tuple[int, int]]:
+        """(round, the event count it starts at) of each round so far (``replay.round_starts``)."""
+        with self._lock:
+            return round_starts(self._events)
+
     def view_for(
-        self, role: str, seat: str | None = None, memo: Callable[[int, str], dict] | None = None
+        self,
+        role: str,
+        seat: str | None = None,
+        memo: Callable[[int, str], dict] | None = None,
+        at: int | None = None,
     ) -> dict:
         """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered.
 
@@ -200,9 +221,16 @@ class Table:
         (``view.view_for``'s ``cache`` and ``shared``): "log lines" and "combatant views". It
         is called under the table's lock, with the version the view is made of; the table
         keeps no drawing of its own (the service's ``DrawCache`` holds them).
+
+        ``at``: what this role saw after event ``at`` (1..version), through the same
+        ``view.view_for`` on the replayed state (``replay``); ``memo`` is not used then.
         """
         with self._lock:
             check_sender(self._state, role, seat)
+            if at is not None:
+                state = self._replay.state_at(self._replay.check(at, "at"))
+                check_sender(state, role, seat)
+                return self._replay.view_at(at, role, seat, state)
             version = self._state["version"]
             return views.view_for(
                 self._state,
@@ -213,6 +241,26 @@ class Table:
                 cache=memo(version, "log lines") if memo else None,
                 shared=memo(version, "combatant views") if memo else None,
             )
+
+    def pending_odds(self, role: str, seat: str | None = None, typed: list | None = None):
+        """The pending roll's exact odds given the dice ``typed`` so far, for ``role``/``seat``.
+
+        ``dice_typed.typed_odds``: None when this person is not shown the odds; a ValueError
+        when no to-hit or damage roll is due or ``typed`` does not fit it.
+        """
+        with self._lock:
+            check_sender(self._state, role, seat)
+            return typed_odds(self._state, role, seat, [] if typed is None else typed)
+
+    def night(self, role: str = "gm", seat: str | None = None, since: str = "night") -> dict:
+        """The night's numbers (or the last fight's, ``since="fight"``) as ``role`` may see them.
+
+        ``night.night_numbers``: dealt, took, spent, hits, criticals, the luck of each roll,
+        turn times; ``night.to_markdown``, ``to_csv`` and ``to_json`` export them.
+        """
+        with self._lock:
+            check_sender(self._state, role, seat)
+            return night_numbers(self._events, role, seat, since)
 
     def export_party(self) -> list[dict]:
         """The party's character files with the fight's vitals, conditions and scars.
@@ -246,6 +294,7 @@ class Table:
                 self._take(new)
             except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
                 del self._events[after:]  # back to the state before the damaged events
+                self._replay.forget_after(after)
                 self._state = fold(self._events)
                 self._in_force, self._redo = undo_stack(self._events)
                 raise ValueError(
