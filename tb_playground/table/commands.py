@@ -273,7 +273,8 @@ def _boost(state, command, role, seat, roll) -> list[Event]:
     changes = [[_path(a["id"], "ki"), a["ki"] - cost]]
     data = {"attacker": a["id"], "dice": picked, "ki": cost, "levels": levels}
     events = [("boosted", data, changes)]
-    return events + rules.after_damage_events(state, p, levels, extra_changes=changes)
+    after = {**p, "boosted": picked}  # the dice read as boosted from now on
+    return events + rules.after_damage_events(state, after, levels, extra_changes=changes)
 
 
 def _prevent(state, command, role, seat, roll) -> list[Event]:
