@@ -463,7 +463,8 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
 
     table = service.create("Rows", two_characters())
     code = table.view_for("gm")["join_code"]
-    lazy = ("declare", "turn", "roll", "boost", "prevent", "distracted", "spend")
+    lazy = ("declare", "turn", "distracted", "spend")
+    steps = ("roll", "boost", "prevent")  # views/steps.py, on both pages
     pages = {}
     for seat in (WATCH, "ronan"):
         page = pages[seat] = TablePage(service)
@@ -472,11 +473,13 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
         assert page.join(seat)
     watcher, ronan = pages[WATCH], pages["ronan"]
     assert [n for n in lazy if watcher.rows.built(n)] == []
+    assert [n for n in steps if watcher.steps.rows.built(n)] == []
     assert [n for n in lazy if ronan.rows.built(n)] == ["spend"]  # Ronan has Ki
 
     table.apply({"type": "start", "initiative": {"ronan": 10, "the-brick": 5, "guard-dog": 1}})
     objects = ronan.table_view.objects
-    assert objects.index(ronan.declare_row) == objects.index(ronan.message) + 1
+    assert objects.index(ronan.steps.result) == objects.index(ronan.message) + 1
+    assert objects.index(ronan.declare_row) == objects.index(ronan.steps.result) + 1
     assert ronan.declare_row.visible and "Declare" in ronan.banner.object
     for cid in table.state["ids"]:
         table.apply({"type": "declare", "combatant": cid, "bracket": "normal", "bumps": 0})
@@ -484,12 +487,16 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
     assert not ronan.declare_row.visible and ronan.turn.row.visible
     objects = ronan.table_view.objects
     assert objects.index(ronan.turn.row) == objects.index(ronan.declare_row) + 1
-    assert objects.index(ronan.pending) == objects.index(ronan.turn.row) + 1
+    assert objects.index(ronan.steps.whose) == objects.index(ronan.turn.row) + 1
+    assert objects.index(ronan.pending) == objects.index(ronan.steps.whose) + 1
     table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
-    assert ronan.roll_row.visible and not ronan.turn.row.visible
-    assert ronan.roll_button.label == "Roll to hit (table dice)"
-    assert objects.index(ronan.pending) + 1 == ronan.table_view.objects.index(ronan.roll_row)
+    assert ronan.steps.rows.built("roll") and not ronan.turn.row.visible
+    assert ronan.steps.roll_button.label == "Roll to hit (table dice)"
+    assert objects.index(ronan.pending) + 1 == objects.index(ronan.steps.controls)
+    assert "Your move: roll to hit." in ronan.steps.whose.object
+    assert "Waiting for Ronan to roll to hit." in watcher.steps.whose.object
     assert [n for n in lazy if watcher.rows.built(n)] == []
+    assert [n for n in steps if watcher.steps.rows.built(n)] == []
     for page in pages.values():
         page.close()
 
