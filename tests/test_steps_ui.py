@@ -11,11 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import test_combat_ui
 from playwright.sync_api import expect
 from table_helpers import run_to_turn
-from test_combat_ui import ALL_TEXT_JS, FIRST_RONAN, KEY, card, click, fight, served  # noqa: F401
+from test_combat_ui import ALL_TEXT_JS, FIRST_RONAN, KEY, card, click, fight
 
 pytestmark = pytest.mark.ui
+
+#: The combat pages' in-process server (``test_combat_ui.served``).
+served = test_combat_ui.served
 
 SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -58,7 +62,7 @@ def _boost_step(ronan, gm, brick, table, name: str) -> None:
     click(ronan, "tp-faces-go")
     expect(ronan.locator(".tp-boost-dice button")).to_have_count(7)
     expect(brick.locator(".tp-whose")).to_contain_text("Waiting for Ronan to boost dice")
-    expect(brick.locator(".tp-result .outcome")).to_have_text("Hit 0 levels")
+    expect(brick.locator(".tp-result .outcome")).to_have_text("Hit, 0 levels")
 
 
 def test_one_step_at_a_time(served, browser):

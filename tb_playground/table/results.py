@@ -87,7 +87,7 @@ def _line(state: dict, event: dict, name: Callable, tn_ok: Callable, numbers: Ca
             "outcome": OUTCOMES.get(d["outcome"], d["outcome"]),
         }
     if kind == "damage_rolled":
-        hit = "Hit, critical!" if d.get("critical") else "Hit"
+        hit = "Hit, critical!" if d.get("critical") else "Hit,"
         auto = f" ({d['automatic']} outright)" if d["automatic"] else ""
         levels = plural(d["levels"], "level")
         return {

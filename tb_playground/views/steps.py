@@ -299,11 +299,9 @@ class StepControls:
             update(self.prevent_ki, end=max(levels, 0), value=most)
         else:
             update(self.prevent_ki, end=max(levels, 0))
-        vital = (p.get("vital") or "health").capitalize()
-        who = "Someone unseen hits you" if p.get("unseen") else "The hit"
         ask = (
-            f"{who}: {plural(levels, 'level')} of {vital} coming. Each level prevented costs "
-            f"Ki (the Ki left pays for {plural(most, 'level')})."
+            f"Each level prevented costs Ki: the Ki left pays for {plural(most, 'level')} "
+            f"of the {plural(levels, 'level')} coming."
         )
         update(self.prevent_ask, object=f'<div class="hint">{escape(ask)}</div>')
         self._label_prevent()
