@@ -58,6 +58,12 @@ def _boost_step(ronan, gm, brick, table, name: str) -> None:
     expect(brick.locator(".tp-result .outcome")).to_have_text("Hit")
     if name == "first":
         _shoot("1-roll-damage", ronan, gm)
+        # At 390 px the "Roll damage" button stays clear of the typed-dice box.
+        roll = ronan.locator(".tp-roll button").bounding_box()
+        box = ronan.locator(".tp-faces").bounding_box()
+        apart_x = roll["x"] + roll["width"] <= box["x"] or box["x"] + box["width"] <= roll["x"]
+        apart_y = roll["y"] + roll["height"] <= box["y"] or box["y"] + box["height"] <= roll["y"]
+        assert apart_x or apart_y, (roll, box)
     ronan.locator(".tp-faces input").fill("1 2 3 3 3 3 3")
     click(ronan, "tp-faces-go")
     expect(ronan.locator(".tp-boost-dice button")).to_have_count(7)

@@ -88,3 +88,59 @@ def test_results_name_the_outcome_and_the_levels(tmp_path):
     assert "loses 6 Health" in result["lines"][-1]["text"]
     dice = [e["text"] for e in t.view_for("gm")["log"]]
     assert not any("level(s)" in x or "loses 0" in x for x in dice)
+
+
+def test_a_hidden_actor_is_the_gm_to_players():
+    from tb_playground.views.steps import whose
+
+    view = {
+        "role": "player",
+        "combatants": [{"id": "ronan", "name": "Ronan", "kind": "character"}],
+        "pending": {"step": "prevent", "attacker": "ronan", "target": "shade"},
+    }
+    assert whose(view, "ronan") == ("Waiting for the GM to prevent levels with Ki or take the "
+                                    "damage.", False)  # fmt: skip
+    view["pending"] = {"step": "damage", "attacker": "ronan", "target": "shade"}
+    assert whose(view, "ronan") == ("Your move: roll damage.", True)
+    assert whose({**view, "role": "spectator"}, None)[0] == "Waiting for Ronan to roll damage."
+    gm = {**view, "role": "gm"}
+    assert whose(gm, None)[0] == "Waiting for Ronan to roll damage (or do it here for them)."
+
+
+def test_boost_and_prevent_buttons_state_what_they_cost():
+    from tb_playground.views.steps import boost_label, prevent_label
+
+    p = {"ki_costs": [0, 2, 4, 6], "ki_now": 4}  # Exhausted 4: one more Ki a spend
+    assert boost_label(p, 0) == ("Boost: pick dice", False)
+    assert boost_label(p, 1) == ("Boost 1 die (2 Ki)", True)
+    assert boost_label(p, 3) == ("Not enough Ki (6 needed)", False)
+    assert prevent_label(p, 0) == ("Prevent: choose levels", False)
+    assert prevent_label(p, 2) == ("Prevent 2 levels (4 Ki)", True)
+
+
+def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
+    from tb_playground.service import CombatService
+    from tb_playground.views.gm_page import GMPage
+
+    service = CombatService(tmp_path / "t.sqlite", gm_key="secret-key-16-chars")
+    dogs = [roster("guard_dog.yaml"), roster("guard_dog.yaml")]
+    table = service.create("Dogs", encounter(roster("ronan.json"), foes=dogs))
+    ids = table.state["ids"]
+    gm = GMPage(service, key="secret-key-16-chars")
+    gm.open_table("Dogs")
+    table.apply({"type": "start", "initiative": dict(zip(ids, [10, 1, 5], strict=True))})
+    gm.refresh()
+    gm.declare_who.value = ids[1]
+    gm.declare_bumps.value = 2
+    gm.declare_who.value = ids[2]
+    assert gm.declare_bumps.value == 0  # not the last one's bumps
+    for cid in ids:
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    gm.refresh()
+    assert table.state["up"] == "ronan"
+    gm.turn.target.value = ids[1]  # Ronan at the first dog
+    table.apply({"type": "end_turn"})
+    gm.refresh()
+    assert table.state["up"] == ids[2]
+    assert gm.turn.target.value == "ronan"  # the second dog does not default to the first
+    gm.close()
