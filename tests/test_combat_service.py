@@ -435,10 +435,11 @@ def test_pages_offer_the_new_controls_in_words(service):
     page.code_input.value = table.view_for("gm")["join_code"]
     page.find()
     page.join("ronan")
-    assert page.distracted_row.visible and "Distracted roll" in page.distracted_ask.object
-    page.distracted_faces.value = "2 3"
-    page._distracted(typed=True)
-    assert page.message.object == "" and not page.distracted_row.visible
+    steps = page.steps
+    assert steps.distracted_row.visible and "Distracted roll" in steps.distracted_ask.object
+    steps.distracted_faces.value = "2 3"
+    steps._distracted(typed=True)
+    assert page.message.object == "" and not steps.distracted_row.visible
     assert page.spend.row.visible and "Refill Ki" in page.spend.fate_kind.options
     assert not page.rows.built("turn")  # not Ronan's turn: the row was never needed
     page.rows.show("turn", True)
@@ -463,8 +464,8 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
 
     table = service.create("Rows", two_characters())
     code = table.view_for("gm")["join_code"]
-    lazy = ("declare", "turn", "distracted", "spend")
-    steps = ("roll", "boost", "prevent")  # views/steps.py, on both pages
+    lazy = ("declare", "turn", "spend")
+    steps = ("roll", "boost", "prevent", "distracted")  # views/steps.py, on both pages
     pages = {}
     for seat in (WATCH, "ronan"):
         page = pages[seat] = TablePage(service)

@@ -5,7 +5,8 @@ Vitals: the target's prevention with Ki) says on every page whose move it is ("W
 Ronan to roll damage"; a combatant hidden from the reader is "the GM"), and offers the one who
 makes it one primary button and an explicit "no" ("Keep the dice as rolled", "Take the
 damage"). Boost picks start empty at every boost step and the button says what they cost; the
-prevention button says the Ki the chosen levels cost. The last roll's result shows above the
+prevention button says the Ki the chosen levels cost. A player asked for a Distracted roll
+(rules/002 "What Is Distracted?") rolls it here too. The last roll's result shows above the
 step for a few seconds (a CSS fade: ``views/css/combat.css``) and stays as a line.
 The table decides what is offered (``table/boost_offer.py``) and who may see what
 (``table/view.py``); this module only draws and sends.
@@ -31,6 +32,12 @@ STEP_DOING = {
     "gift_check": "roll the Gift Check",
     "approach": "confirm the attack's approach",
 }
+
+#: What a player is asked when the GM asks for a Distracted roll (rules/002).
+DISTRACTED_ASK = (
+    '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
+    "to hold your action together.</div>"
+)
 
 #: The roll button's words at each rolling step.
 ROLL_WORDS = {"to_hit": "Roll to hit", "damage": "Roll damage", "gift_check": "Roll the Gift Check"}
@@ -164,15 +171,19 @@ class StepControls:
         self._message = message
         self._typed = (typed_label, typed_button)
         self._p: dict | None = None
+        self._seat: str | None = None  # the player's seat, as the page verified it
         self._opened: tuple | None = None  # the boost or prevention step last set up
         self.result = html_pane(f"{prefix}-result")
         self.whose = html_pane(f"{prefix}-whose")
         self.controls = pn.Column(sizing_mode="stretch_width", margin=0)
         self.rows = Slots(
             self.controls,
-            ["roll", "boost", "prevent"],
-            {"roll": self._build_roll, "boost": self._build_boost, "prevent": self._build_prevent},
-        )
+            ["roll", "boost", "prevent", "distracted"],
+            {
+                "roll": self._build_roll, "boost": self._build_boost,
+                "prevent": self._build_prevent, "distracted": self._build_distracted,
+            },
+        )  # fmt: skip
 
     # -- rows, built the first time they show --------------------------------------------------
 
@@ -229,12 +240,37 @@ class StepControls:
             sizing_mode="stretch_width",
         )
 
+    def _build_distracted(self) -> pn.Column:
+        p = self.prefix
+        self.distracted_ask = html_pane(f"{p}-distracted-ask")
+        self.distracted_ask.object = DISTRACTED_ASK
+        self.distracted_roll = button("Roll (table dice)", f"{p}-distracted", "primary")
+        self.distracted_faces = pn.widgets.TextInput(
+            label=self._typed[0], placeholder="e.g. 4 9", width=160,
+            css_classes=[f"{p}-distracted-faces"],
+        )  # fmt: skip
+        self.distracted_faces_button = button(self._typed[1], f"{p}-distracted-faces-go")
+        self.distracted_roll.on_click(lambda _e: self._distracted(typed=False))
+        self.distracted_faces_button.on_click(lambda _e: self._distracted(typed=True))
+        self.distracted_row = pn.Column(
+            self.distracted_ask,
+            row(self.distracted_roll, self.distracted_faces, self.distracted_faces_button),
+            sizing_mode="stretch_width",
+        )
+        return self.distracted_row
+
     # -- sending -------------------------------------------------------------------------------
 
     def _roll(self, typed: bool) -> None:
         command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
         if command is not None and self._send(command):
             self.faces.value = ""
+
+    def _distracted(self, typed: bool) -> None:
+        command = {"type": "distracted", "combatant": self._seat}
+        command = with_typed_faces(command, typed, self.distracted_faces, self._message)
+        if command is not None and self._send(command):
+            self.distracted_faces.value = ""
 
     def _boost(self, dice: list[int]) -> None:
         if self._send({"type": "boost", "dice": sorted(int(d) for d in dice)}):
@@ -267,6 +303,11 @@ class StepControls:
             self._show_boost(p)
         if self.rows.show("prevent", mine and step == "prevent"):
             self._show_prevent(p)
+        # A player's own Distracted roll, when the GM asks for it (rules/002 "What Is
+        # Distracted?"); the GM rolls anyone's from the GM tools.
+        self._seat = seat
+        me = next((c for c in view["combatants"] if c["id"] == seat), None) if seat else None
+        self.rows.show("distracted", me is not None and any(x["to_roll"] for x in me["conditions"]))
 
     def _new_step(self, p: dict) -> bool:
         """Whether ``p`` is a step other than the one last set up (picks start afresh)."""

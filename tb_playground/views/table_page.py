@@ -22,7 +22,6 @@ from .combat_session import (
     SpendControls,
     TableSession,
     TurnControls,
-    with_typed_faces,
 )
 from .kit import (
     CardBoard,
@@ -195,12 +194,12 @@ class TablePage(pn.viewable.Viewer):
             self.table_view,
             [
                 self.header, self.banner, self.message, self.steps.result, "declare", "turn",
-                self.steps.whose, self.pending, self.steps.controls, "distracted", self.me,
+                self.steps.whose, self.pending, self.steps.controls, self.me,
                 self.attacks, "spend", self.order, self.board, self.log, self.leave_button,
             ],
             {
                 "declare": self._build_declare, "turn": self._build_turn,
-                "distracted": self._build_distracted, "spend": self._build_spend,
+                "spend": self._build_spend,
             },
         )  # fmt: skip
 
@@ -222,23 +221,6 @@ class TablePage(pn.viewable.Viewer):
         self.turn.move_button.on_click(lambda _e: self._move())
         self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
         return self.turn.row
-
-    def _build_distracted(self) -> pn.Column:
-        self.distracted_ask = html_pane("tp-distracted-ask")
-        self.distracted_roll = button("Roll (table dice)", "tp-distracted", "primary")
-        self.distracted_faces = pn.widgets.TextInput(
-            label="Or type your dice", placeholder="e.g. 4 9", width=160,
-            css_classes=["tp-distracted-faces"],
-        )  # fmt: skip
-        self.distracted_faces_button = button("Use my dice", "tp-distracted-faces-go")
-        self.distracted_roll.on_click(lambda _e: self._distracted(typed=False))
-        self.distracted_faces_button.on_click(lambda _e: self._distracted(typed=True))
-        self.distracted_row = pn.Column(
-            self.distracted_ask,
-            row(self.distracted_roll, self.distracted_faces, self.distracted_faces_button),
-            sizing_mode="stretch_width",
-        )
-        return self.distracted_row
 
     def _build_spend(self) -> pn.FlexBox:
         self.spend = SpendControls("tp")
@@ -279,12 +261,6 @@ class TablePage(pn.viewable.Viewer):
     def _move(self) -> None:
         self.send(self.turn.move_command(self._seat()))
 
-    def _distracted(self, typed: bool) -> None:
-        command = {"type": "distracted", "combatant": self._seat()}
-        command = with_typed_faces(command, typed, self.distracted_faces, self.message)
-        if command is not None and self.send(command):
-            self.distracted_faces.value = ""
-
     # -- drawing -------------------------------------------------------------------------------
 
     def refresh(self) -> None:
@@ -323,8 +299,6 @@ class TablePage(pn.viewable.Viewer):
         if rows.show("turn", mine and phase == "resolve" and v["up"] == me["id"] and p is None):
             self.turn.show(v, me)
         self.steps.show(v, s.seat)
-        if rows.show("distracted", mine and any(x["to_roll"] for x in me["conditions"])):
-            update(self.distracted_ask, object=d["distracted"])
         if rows.show("spend", mine and me["ki"] is not None):
             self.spend.show(me)
 
@@ -413,12 +387,6 @@ def draw_table(v: dict, seat: str | None, card: Callable | None = None) -> dict:
         "cards": [_shared_card(c, phase, card) for c in cs if c is not me],
         "pending": render.pending(v),
         "log": f"<h3>Dice and events</h3>{render.log(v)}",
-        "distracted": (
-            '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
-            "to hold your action together.</div>"
-            if me is not None and any(x["to_roll"] for x in me["conditions"])
-            else ""
-        ),
     }
 
 
