@@ -35,6 +35,15 @@ def dice_text(count: int) -> str:
     return f"{count} {'die' if count == 1 else 'dice'}"
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """A count and the word that agrees with it: "1 level", "2 levels", "0 levels".
+
+    ``words`` is the plural when it is not ``word`` + "s" ("die", "dice").
+    """
+    count = int(count)
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
 def fraction_text(value: Fraction) -> str:
     """An exact probability as "11/20" (whole numbers as "0" or "1")."""
     value = Fraction(value)

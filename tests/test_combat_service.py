@@ -439,10 +439,11 @@ def test_pages_offer_the_new_controls_in_words(service):
     page.code_input.value = table.view_for("gm")["join_code"]
     page.find()
     page.join("ronan")
-    assert page.distracted_row.visible and "Distracted roll" in page.distracted_ask.object
-    page.distracted_faces.value = "2 3"
-    page._distracted(typed=True)
-    assert page.message.object == "" and not page.distracted_row.visible
+    steps = page.steps
+    assert steps.distracted_row.visible and "Distracted roll" in steps.distracted_ask.object
+    steps.distracted_faces.value = "2 3"
+    steps._distracted(typed=True)
+    assert page.message.object == "" and not steps.distracted_row.visible
     assert page.spend.row.visible and "Refill Ki" in page.spend.fate_kind.options
     assert not page.rows.built("turn")  # not Ronan's turn: the row was never needed
     page.rows.show("turn", True)
@@ -467,7 +468,8 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
 
     table = service.create("Rows", two_characters())
     code = table.view_for("gm")["join_code"]
-    lazy = ("declare", "turn", "roll", "boost", "prevent", "distracted", "spend")
+    lazy = ("declare", "turn", "spend")
+    steps = ("roll", "boost", "prevent", "distracted")  # views/steps.py, on both pages
     pages = {}
     for seat in (WATCH, "ronan"):
         page = pages[seat] = TablePage(service)
@@ -476,11 +478,13 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
         assert page.join(seat)
     watcher, ronan = pages[WATCH], pages["ronan"]
     assert [n for n in lazy if watcher.rows.built(n)] == []
+    assert [n for n in steps if watcher.steps.rows.built(n)] == []
     assert [n for n in lazy if ronan.rows.built(n)] == ["spend"]  # Ronan has Ki
 
     table.apply({"type": "start", "initiative": {"ronan": 10, "the-brick": 5, "guard-dog": 1}})
     objects = ronan.table_view.objects
-    assert objects.index(ronan.declare_row) == objects.index(ronan.message) + 1
+    assert objects.index(ronan.steps.result) == objects.index(ronan.message) + 1
+    assert objects.index(ronan.declare_row) == objects.index(ronan.steps.result) + 1
     assert ronan.declare_row.visible and "Declare" in ronan.banner.object
     for cid in table.state["ids"]:
         table.apply({"type": "declare", "combatant": cid, "bracket": "normal", "bumps": 0})
@@ -488,12 +492,16 @@ def test_rows_are_built_when_first_shown_and_in_their_place(service):
     assert not ronan.declare_row.visible and ronan.turn.row.visible
     objects = ronan.table_view.objects
     assert objects.index(ronan.turn.row) == objects.index(ronan.declare_row) + 1
-    assert objects.index(ronan.pending) == objects.index(ronan.turn.row) + 1
+    assert objects.index(ronan.steps.whose) == objects.index(ronan.turn.row) + 1
+    assert objects.index(ronan.pending) == objects.index(ronan.steps.whose) + 1
     table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
-    assert ronan.roll_row.visible and not ronan.turn.row.visible
-    assert ronan.roll_button.label == "Roll to hit (table dice)"
-    assert objects.index(ronan.pending) + 1 == ronan.table_view.objects.index(ronan.roll_row)
+    assert ronan.steps.rows.built("roll") and not ronan.turn.row.visible
+    assert ronan.steps.roll_button.label == "Roll to hit (table dice)"
+    assert objects.index(ronan.pending) + 1 == objects.index(ronan.steps.controls)
+    assert "Your move: roll to hit." in ronan.steps.whose.object
+    assert "Waiting for Ronan to roll to hit." in watcher.steps.whose.object
     assert [n for n in lazy if watcher.rows.built(n)] == []
+    assert [n for n in steps if watcher.steps.rows.built(n)] == []
     for page in pages.values():
         page.close()
 

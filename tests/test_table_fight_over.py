@@ -25,7 +25,7 @@ def _lurker() -> Creature:
 @pytest.fixture
 def fight(tmp_path):
     enc = encounter(
-        roster("ronan.json"), roster("the_brick.json"), foes=[soak7(health=5), _lurker()]
+        roster("ronan.json"), roster("the_brick.json"), foes=[soak7(health=6), _lurker()]
     )
     _, t = new_table(tmp_path, enc)
     t.apply({"type": "hide", "combatant": "lurker"})
@@ -33,7 +33,8 @@ def fight(tmp_path):
     t.apply({"type": "set", "combatant": "lurker", "field": "health", "value": 0})
     assert t.state["phase"] == "resolve"  # the Opponent can still act
     # Ronan's critical hit: a 2 to hit; 4 of the 7 dice connect outright; 2, 1, 6 + Klotho 4
-    # against Soak 7 add one; Ronan boosts the first two with 2 Ki (Ferocity 4).
+    # against Soak 7 add one; Ronan boosts the first two with 2 Ki (Ferocity 4): 7 levels on
+    # 6 Health (a boost step is asked only while one more level counts: table/boost_offer.py).
     t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
     t.apply({"type": "roll", "faces": [1, 1]})
     t.apply({"type": "roll", "faces": [2, 1, 6]})
@@ -44,7 +45,7 @@ def fight(tmp_path):
 def test_the_fight_ends_when_the_foes_have_no_one_able_to_act(fight):
     t, events = fight
     assert [e["type"] for e in events][-2:] == ["attack_resolved", "fight_over"]
-    assert events[-2]["data"]["taken"] == 5  # one attack stops at 0 (rules/000)
+    assert events[-2]["data"]["taken"] == 6  # one attack stops at 0 (rules/000)
     assert events[-1]["data"]["winner"] == "Party"
     assert t.state["phase"] == "over"
     for role, seat in (("gm", None), ("player", "ronan"), ("spectator", None)):
@@ -56,10 +57,10 @@ def test_the_fight_ends_when_the_foes_have_no_one_able_to_act(fight):
 def test_the_summary_counts_what_each_dealt_took_and_spent(fight):
     t, _ = fight
     rows = {r["id"]: r for r in t.view_for("gm")["fight_over"]["summary"]}
-    assert rows["ronan"]["dealt"] == {"health": 5, "poise": 0, "sanity": 0}
+    assert rows["ronan"]["dealt"] == {"health": 6, "poise": 0, "sanity": 0}
     # 2 Ki on the boosts and 1 on Onslaught itself (rules/000 "Ki" ~227: a Gift costs its Ki)
     assert rows["ronan"]["spent"] == {"ki": 3, "fate": 0}
-    assert rows["opponent"]["took"] == {"health": 5, "poise": 0, "sanity": 0}
+    assert rows["opponent"]["took"] == {"health": 6, "poise": 0, "sanity": 0}
     assert rows["the-brick"]["dealt"]["health"] == 0 and "lurker" in rows
     assert not rows["opponent"]["able"] and rows["ronan"]["able"]
 
@@ -72,7 +73,7 @@ def test_the_summary_keeps_hidden_foes_hidden_and_foes_numbers_unless_shared(fig
         assert rows["opponent"]["took"] is None and rows["ronan"]["spent"]["ki"] == 3
     t.apply({"type": "share", "on": True})
     rows = {r["id"]: r for r in t.view_for("spectator")["fight_over"]["summary"]}
-    assert rows["opponent"]["took"]["health"] == 5 and "lurker" not in rows
+    assert rows["opponent"]["took"]["health"] == 6 and "lurker" not in rows
 
 
 def test_nothing_more_is_asked_until_the_gm_continues(fight):

@@ -11,6 +11,7 @@ from tb_playground.engine import ATTACK_KIND_RULES, attack_elements
 from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS, WEAPON_RANGES, weapon_range_band
 from tb_playground.engine.validation import require_bool, require_choice, require_int
+from tb_playground.formatting import plural
 from tb_playground.models.skills import LEADING_SKILLS
 
 from . import rules
@@ -429,7 +430,7 @@ def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
             return f"{n(d['target'])}'s {d['armor']} takes the hit: it loses a level{broke}."
         return f"{n(d['target'])}'s {d['armor']} takes the hit and holds."
     if kind == "armor_repaired":
-        return f"{n(d['combatant'])}'s {d['armor']} is repaired ({d['levels']} level(s))."
+        return f"{n(d['combatant'])}'s {d['armor']} is repaired ({plural(d['levels'], 'level')})."
     if kind == "attack_declared" and d.get("helpers"):
         el = f" with {d['element']}" if d["element"] else ""
         helped = shown(d["helpers"])

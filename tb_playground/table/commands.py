@@ -15,6 +15,7 @@ from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
 from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_choice, require_int
+from tb_playground.formatting import plural
 from tb_playground.models.combatants import combatant_record, joiner_name, slug
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
@@ -273,7 +274,8 @@ def _boost(state, command, role, seat, roll) -> list[Event]:
     changes = [[_path(a["id"], "ki"), a["ki"] - cost]]
     data = {"attacker": a["id"], "dice": picked, "ki": cost, "levels": levels}
     events = [("boosted", data, changes)]
-    return events + rules.after_damage_events(state, p, levels, extra_changes=changes)
+    after = {**p, "boosted": picked}  # the dice read as boosted from now on
+    return events + rules.after_damage_events(state, after, levels, extra_changes=changes)
 
 
 def _prevent(state, command, role, seat, roll) -> list[Event]:
@@ -286,7 +288,8 @@ def _prevent(state, command, role, seat, roll) -> list[Event]:
     sanity_ki = require_bool("sanity_ki", command.get("sanity_ki", False))
     cost = rules.ki_cost(ki, t["exhausted"])
     if cost > t["ki"]:
-        raise ValueError(f"ki: preventing {ki} level(s) costs {cost} Ki; {t['name']} has {t['ki']}")
+        levels = plural(ki, "level")
+        raise ValueError(f"ki: preventing {levels} costs {cost} Ki; {t['name']} has {t['ki']}")
     if ki and not rules.may_prevent(state, p["vital"]):
         raise ValueError("ki: under this ruleset Ki cannot prevent a Poise hit (rules/002)")
     return rules.resolve_events(state, p, p["levels"], ki, sanity_ki)

@@ -64,10 +64,11 @@ def pending_odds(state: dict, p: dict, typed: list[int] | None = None) -> dict:
     dict
         "step"; "p_hit", "p_critical", "p_catastrophe" (before the to-hit roll); "levels"
         (P(levels == k), k = 0.. dice); "expected_levels"; "p_down"; "typed" (the faces the
-        odds are given, when ``typed`` is); and after the damage roll
-        "dice": one entry per rolled die with its face, whether it is over the wall and
-        whether a boost would lift it over; with armor in the way (the wall is then its
-        Hardness, and the wearer's levels are 0) "p_armor_loses", P(the armor loses its level).
+        odds are given, when ``typed`` is); and after the damage roll "dice": one entry per
+        rolled die with its face, whether it was boosted, whether it is over the wall (boosted
+        or not) and, at the boost step, whether a boost would lift it over; with armor in the
+        way (the wall is then its Hardness, and the wearer's levels are 0) "p_armor_loses",
+        P(the armor loses its level).
     """
     a = state["combatants"][p["attacker"]]
     step = p["gift_check"]["then"] if p["step"] == "gift_check" else p["step"]
@@ -132,13 +133,16 @@ def pending_odds(state: dict, p: dict, typed: list[int] | None = None) -> dict:
         levels = np.zeros(max(p["dice"], n) + 1)
         levels[n] = 1.0
         klotho = p.get("klotho_added", 0)
+        boosted = set(p.get("boosted") or ())
         out["dice"] = [
             {
                 "face": f,
-                "over": f + klotho > p["wall"],
-                "boost_lifts": f + klotho <= p["wall"] < f + klotho + p["bonus"],
+                "boosted": i in boosted,
+                "over": f + klotho + (p["bonus"] if i in boosted else 0) > p["wall"],
+                "boost_lifts": step == "boost"
+                and f + klotho <= p["wall"] < f + klotho + p["bonus"],
             }
-            for f in p.get("faces", [])
+            for i, f in enumerate(p.get("faces", []))
         ]
     out.update(
         levels=_rounded(levels),

@@ -30,7 +30,8 @@ from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
 from tb_playground.engine.vitals import track_range
 
-from .armor_at_table import armor_hit_events, boost_useful
+from .armor_at_table import armor_hit_events
+from .boost_offer import boost_offered
 from .state import BRACKETS
 
 #: Range bands (rules/000 "Map or No Map").
@@ -492,11 +493,10 @@ def damage_events(state: dict, p: dict, faces: list[int], automatic: int, by: st
     if p.get("armor"):
         data["armor"] = p["armor"]["zone"]  # dice over the armor's Hardness, not levels
     after = {**p, "faces": faces, "automatic_levels": automatic, "klotho_added": klotho}
-    liftable = [f for f in faces if f + klotho <= p["wall"] < f + klotho + p["bonus"]]
-    useful = liftable and boost_useful(p, levels)
-    if p["timing"] == "after" and useful and a["ki"] >= ki_cost(1, a["exhausted"]):
+    if boost_offered(state, after, faces, levels):  # only where it can change the result
         after["step"] = "boost"
         after["levels"] = levels
+        after["opened"] = state["version"] + 1  # this step's event: a new step, new picks
         return [("damage_rolled", data, [[["pending"], after]])]
     return [("damage_rolled", data, extra)] + after_damage_events(state, after, levels, extra)
 
@@ -522,6 +522,7 @@ def after_damage_events(state: dict, p: dict, levels: int, extra_changes: list) 
     take = _would_take(state, p, levels)
     if take > 0 and t["ki"] >= ki_cost(1, t["exhausted"]) and may_prevent(state, p["vital"]):
         waiting = {**p, "step": "prevent", "levels": levels, "would_take": take}
+        waiting["opened"] = state["version"] + 1
         return [
             ("awaiting_prevention", {"target": t["id"], "levels": take}, [[["pending"], waiting]])
         ]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
-from tb_playground.formatting import dice_text
+from tb_playground.formatting import dice_text, plural
 
-from . import chase_phase, fight_end, gifts, scars
+from . import chase_phase, fight_end, gifts, results, scars
 from .attack_options import attack_log_text, attack_view
 from .odds import pending_odds
-from .rules import SETTABLE_WORDS, can_act, distracted, movement_rate
+from .rules import SETTABLE_WORDS, can_act, distracted, ki_cost, movement_rate
 from .state import undo_stack
 
 #: How many log entries a view carries (newest last).
@@ -176,6 +176,8 @@ def _text(
     An undo or redo shows only when each event of the command it names does (``events``).
     """
     text = _event_text(state, event, role, seat)
+    if text is None:  # hit by someone hidden: the target still sees what it cost them
+        text = results.unseen_line(state, event, role, seat, lambda c: _visible(state, c, role))
     if text is not None and event["type"] in ("undone", "redone") and not _sees_all(role):
         cmd = event["data"]["command"]
         for other in reversed(events or []):
@@ -248,24 +250,16 @@ def _event_text(state: dict, event: dict, role: str, seat: str | None) -> str | 
     if kind == "damage_rolled":
         faces = ", ".join(map(str, d["faces"])) or "none"
         auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
-        return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {d['levels']} level(s) so far."
+        levels = plural(d["levels"], "level")
+        return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {levels} so far."
     if kind == "boosted":
         ki = f"for {d['ki']} Ki" if _numbers(state, d["attacker"], role) else "with Ki"
         boosted = f"{dice_text(len(d['dice']))} {ki}"
-        return f"{n(d['attacker'])} boosts {boosted}: {d['levels']} level(s)."
+        return f"{n(d['attacker'])} boosts {boosted}: {plural(d['levels'], 'level')}."
     if kind == "awaiting_prevention":
-        return f"{n(d['target'])} may spend Ki to prevent up to {d['levels']} level(s)."
+        return f"{n(d['target'])} may spend Ki to prevent up to {plural(d['levels'], 'level')}."
     if kind == "attack_resolved":
-        vital = d["vital"].capitalize()
-        numbers = _numbers(state, d["target"], role)
-        kept = f" ({d['prevented']} prevented with Ki)" if d["prevented"] else ""
-        if d["prevented"] and not numbers:
-            kept = " (some prevented with Ki)"
-        if numbers:
-            return (
-                f"{n(d['target'])} loses {d['taken']} {vital}{kept}: {d['before']} -> {d['after']}."
-            )
-        return f"{n(d['target'])} loses {d['taken']} {vital}{kept}."
+        return results.loses(d, n(d["target"]), _numbers(state, d["target"], role))
     if kind == "moved":
         return f"{n(d['combatant'])} moves {d['metres']} m."
     if kind == "acted":
@@ -401,6 +395,14 @@ def view_for(
         "seat": seat,
         "combatants": combatants,
         "pending": _pending(state, role, seat),
+        "result": results.last_result(
+            state,
+            events,
+            role,
+            seat,
+            lambda cid: _visible(state, cid, role),
+            lambda cid: _numbers(state, cid, role),
+        ),
         "ranges": [
             {"a": a, "b": b, "band": band}
             for a, b, band in (key.split("|") + [band] for key, band in state["ranges"].items())
@@ -489,7 +491,11 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     p = state["pending"]
     if p is None:
         return None
-    if not (_visible(state, p["attacker"], role) and _visible(state, p["target"], role)):
+    if not _visible(state, p["target"], role):
+        return None
+    if not _visible(state, p["attacker"], role):
+        if p["step"] == "prevent" and role == "player" and seat == p["target"]:
+            return _unseen_pending(state, p)  # the target prevents, the attacker unnamed
         return None
     out = {
         k: p[k]
@@ -500,6 +506,8 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     out["faces"] = list(p.get("faces", []))
     out["levels"] = p.get("would_take", p.get("levels"))
     out.update(attack_view(p))
+    out["opened"] = p.get("opened")
+    out.update(_ki_costs(state, p, role, seat))
     if "gift_check" in p:
         out["gift_check"] = {k: v for k, v in p["gift_check"].items() if k != "then"}
     target_foe = _foe(state, state["combatants"][p["target"]])
@@ -513,4 +521,46 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
     else:
         out["tn"] = None
         out["odds"] = None
+    return out
+
+
+def _ki_costs(state: dict, p: dict, role: str, seat: str | None) -> dict:
+    """At a boost or prevention step, for whoever makes it: Ki now and what n levels cost.
+
+    "ki_costs"[n] is the Ki that boosting n dice (or preventing n levels) costs the one who
+    spends it (Exhausted 4 adds one per spend: ``rules.ki_cost``).
+    """
+    who = {"boost": p["attacker"], "prevent": p["target"]}.get(p["step"])
+    if who is None or not (_sees_all(role) or (role == "player" and seat == who)):
+        return {}
+    c = state["combatants"][who]
+    top = len(p.get("faces", [])) if p["step"] == "boost" else p.get("would_take", 0)
+    return {"ki_now": c["ki"], "ki_costs": [ki_cost(n, c["exhausted"]) for n in range(top + 1)]}
+
+
+def _unseen_pending(state: dict, p: dict) -> dict:
+    """The prevention step as the target of a hidden attacker sees it.
+
+    No name, id or number of the attacker, nor its attack (which could tell who it is); only
+    what the hit costs.
+    """
+    out = {
+        "attacker": None,
+        "unseen": True,
+        "target": p["target"],
+        "attack": None,
+        "kind": None,
+        "vital": p["vital"],
+        "element": None,
+        "step": "prevent",
+        "critical": False,
+        "advantage": 0,
+        "sources": [],
+        "faces": [],
+        "levels": p.get("would_take", p.get("levels")),
+        "tn": None,
+        "odds": None,
+        "opened": p.get("opened"),
+    }
+    out.update(_ki_costs(state, p, "player", p["target"]))
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tb_playground.formatting import escape, percent
+from tb_playground.formatting import escape, percent, plural
 from tb_playground.table.errors import ConflictError
 
 UNTIL_WORDS = {
@@ -163,16 +163,27 @@ def log(view: dict, last: int = 60) -> str:
     return f'<div class="log">{"".join(rows)}</div>'
 
 
+def _short_percent(p: float) -> str:
+    """A bar's percentage, whole above 1% ("27%"), else "<1%" or "0"."""
+    if p <= 0:
+        return "0"
+    return "<1%" if p < 0.005 else f"{100 * p:.0f}%"
+
+
 def bars(levels: list[float]) -> str:
-    """P(levels == k) as a row of bars with their labels."""
+    """P(levels == k) as a row of bars: each with its percentage above its count of levels."""
     top = max(levels) if levels and max(levels) > 0 else 1.0
     cols = "".join(
-        f'<div class="bar" title="{k} level(s): {percent(p)}" '
+        f'<div class="bar" title="{plural(k, "level")}: {percent(p)}" '
         f'style="height:{max(100 * p / top, 0.5):.1f}%"></div>'
         for k, p in enumerate(levels)
     )
+    pcts = "".join(f"<span>{_short_percent(p)}</span>" for p in levels)
     labels = "".join(f"<span>{k}</span>" for k in range(len(levels)))
-    return f'<div class="bars">{cols}</div><div class="barlbl">{labels}</div>'
+    return (
+        f'<div class="barpct">{pcts}</div><div class="bars">{cols}</div>'
+        f'<div class="barlbl">{labels}</div><div class="axis">levels dealt (chance above)</div>'
+    )
 
 
 def dice_row(odds: dict) -> str:
@@ -183,6 +194,8 @@ def dice_row(odds: dict) -> str:
     cells = []
     for i, d in enumerate(dice):
         lift = '<span class="lift">a boost lifts it over</span>' if d["boost_lifts"] else ""
+        if d.get("boosted"):
+            lift = '<span class="boosted">boosted</span>'
         cls = "over" if d["over"] else "under"
         cells.append(f'<div class="die {cls}" title="die {i + 1}">{d["face"]}{lift}</div>')
     wall = f"the wall of {odds['wall']}" if odds.get("wall") is not None else "the target's wall"
@@ -202,12 +215,17 @@ def pending(view: dict) -> str:
     p = view["pending"]
     if p is None:
         return ""
+    if p.get("unseen"):  # hit by someone hidden from this reader (table/view.py)
+        return (
+            f"<div><b>Someone unseen</b> hits you: {plural(p['levels'] or 0, 'level')} of "
+            f"{escape(p['vital'].capitalize())} coming.</div>"
+        )
     who = names(view)
+    critical = " <b>Critical hit!</b>" if p["critical"] else ""
     head = (
         f"<div><b>{escape(who.get(p['attacker'], '?'))}</b> attacks "
         f"<b>{escape(who.get(p['target'], '?'))}</b> with {escape(p['attack'])} "
-        f"({escape(p['kind'])}, against {escape(p['vital'].capitalize())})"
-        f"{' — critical!' if p['critical'] else ''}.</div>"
+        f"({escape(p['kind'])}, against {escape(p['vital'].capitalize())}).{critical}</div>"
         f'<div class="status">Step: {escape(STEP_WORDS.get(p["step"], p["step"]))}.</div>'
     )
     extra = []
@@ -221,7 +239,7 @@ def pending(view: dict) -> str:
     if p["faces"]:
         extra.append("dice " + ", ".join(map(str, p["faces"])))
     if p["step"] == "prevent" and p.get("levels") is not None:
-        extra.append(f"{p['levels']} level(s) coming")
+        extra.append(f"{plural(p['levels'], 'level')} coming")
     parts = [head, f'<div class="meta">{" · ".join(extra)}</div>' if extra else ""]
     odds = p.get("odds")
     if odds:

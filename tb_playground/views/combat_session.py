@@ -231,6 +231,7 @@ class TurnControls:
         )
         self.move_button = button("Move", f"{prefix}-move")
         self.end_turn = button(end_label, f"{prefix}-end-turn", "warning")
+        self._actor: str | None = None  # whose choices these are: another actor starts afresh
         self.row = row(
             self.target, self.attack, self.cover, self.attack_button,
             self.move_metres, self.move_how, self.move_button, self.end_turn,
@@ -242,8 +243,10 @@ class TurnControls:
         if actor is None:
             return
         cs = view["combatants"]
+        fresh, self._actor = actor["id"] != self._actor, actor["id"]
         targets = render.unique_labels([c for c in cs if c["id"] != actor["id"] and not c["out"]])
         keep = self.target.value if self.target.value in targets.values() else None
+        keep = None if fresh else keep  # a dog does not default to biting the other dog
         first_foe = next(
             (c["id"] for c in cs if c["id"] in targets.values() and c["side"] != actor["side"]),
             None,
@@ -251,6 +254,7 @@ class TurnControls:
         update(self.target, options=targets, value=keep or first_foe)
         attacks = {a["name"]: a["index"] for a in actor["attacks"] or []}
         keep = self.attack.value if self.attack.value in attacks.values() else None
+        keep = None if fresh else keep
         update(self.attack, options=attacks, value=keep if keep is not None else 0)
         update(self.attack_button, disabled=not attacks or not targets)
 

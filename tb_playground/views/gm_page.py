@@ -30,11 +30,9 @@ from .combat_session import (
     TableSession,
     TurnControls,
     parse_faces,
-    with_typed_faces,
 )
 from .kit import (
     READABLE_BUTTONS,
-    WRAP_BUTTONS,
     ActionToggle,
     CardBoard,
     button,
@@ -48,6 +46,7 @@ from .kit import (
     update,
 )
 from .seat_list import SeatList
+from .steps import StepControls
 
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
@@ -290,6 +289,8 @@ class GMPage(pn.viewable.Viewer):
         )
         self.declare_button = button("Declare", "gm-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
+        # Another combatant to declare for: its own defaults, not the last one's bumps.
+        self.declare_who.param.watch(lambda _e: self._declare_defaults(), "value")
         self.declare_row = row(
             self.declare_who, self.declare_bracket, self.declare_bumps, self.declare_button
         )
@@ -301,29 +302,10 @@ class GMPage(pn.viewable.Viewer):
         self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
         self.turn_row = self.turn.row
 
-        # The attack under way.
-        self.roll_button = button("Roll (table dice)", "gm-roll", "primary")
-        self.faces = pn.widgets.TextInput(
-            label="Or type the physical dice", placeholder="e.g. 3 7", css_classes=["gm-faces"],
-            width=200,
-        )  # fmt: skip
-        self.faces_button = button("Use these dice", "gm-faces-go")
-        self.roll_button.on_click(lambda _e: self._roll(typed=False))
-        self.faces_button.on_click(lambda _e: self._roll(typed=True))
-        self.roll_row = row(self.roll_button, self.faces, self.faces_button)
-        self.boost_dice = pn.widgets.CheckButtonGroup(
-            options={}, css_classes=["gm-boost-dice"], stylesheets=[WRAP_BUTTONS],
-            sizing_mode="stretch_width",
-        )  # fmt: skip
-        self.boost_button = button("Boost these dice", "gm-boost", "primary")
-        self.boost_button.on_click(lambda _e: self._boost())
-        self.boost_row = row(self.boost_dice, self.boost_button)
-        self.prevent_ki = pn.widgets.IntInput(
-            label="Ki to prevent", value=0, start=0, width=120, css_classes=["gm-prevent-ki"]
+        # The attack under way, one step at a time (views/steps.py).
+        self.steps = StepControls(
+            "gm", self.send, self.message, "Or type the physical dice", "Use these dice"
         )
-        self.prevent_button = button("Prevent", "gm-prevent", "primary")
-        self.prevent_button.on_click(lambda _e: self._prevent())
-        self.prevent_row = row(self.prevent_ki, self.prevent_button)
 
         # GM tools on one combatant.
         self.tool_who = pn.widgets.Select(label="Combatant", css_classes=["gm-tool-who"], width=200)
@@ -405,13 +387,13 @@ class GMPage(pn.viewable.Viewer):
                 self.rotate_button,
             ),  # fmt: skip
             self.message,
+            self.steps.result,
             self.status,
             self.declare_row,
             self.turn_row,
+            self.steps.whose,
             self.pending,
-            self.roll_row,
-            self.boost_row,
-            self.prevent_row,
+            self.steps.controls,
             self.board,
             self.seat_list,
             pn.pane.Markdown("### GM tools"),
@@ -484,6 +466,10 @@ class GMPage(pn.viewable.Viewer):
             }
         )
 
+    def _declare_defaults(self) -> None:
+        update(self.declare_bumps, value=0)
+        update(self.declare_bracket, value="normal")
+
     def _attack(self) -> None:
         if self.view is not None and self.view["up"]:
             self.send(self.turn.attack_command(self.view["up"]))
@@ -491,17 +477,6 @@ class GMPage(pn.viewable.Viewer):
     def _move(self) -> None:
         if self.view is not None and self.view["up"]:
             self.send(self.turn.move_command(self.view["up"]))
-
-    def _roll(self, typed: bool) -> None:
-        command = with_typed_faces({"type": "roll"}, typed, self.faces, self.message)
-        if command is not None and self.send(command):
-            self.faces.value = ""
-
-    def _boost(self) -> None:
-        self.send({"type": "boost", "dice": list(self.boost_dice.value)})
-
-    def _prevent(self) -> None:
-        self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
 
     def _tool(self, kind: str) -> None:
         self.send({"type": kind, "combatant": self.tool_who.value})
@@ -644,24 +619,7 @@ class GMPage(pn.viewable.Viewer):
         up = by_id.get(v["up"]) if v["up"] else None
         self.turn.show(v, up if phase == "resolve" and p is None else None)
 
-        step = p["step"] if p else None
-        self.roll_row.visible = step in ("to_hit", "damage")
-        if self.roll_row.visible:
-            what = "to hit" if step == "to_hit" else "damage"
-            update(self.roll_button, label=f"Roll {what} (table dice)")
-        self.boost_row.visible = step == "boost"
-        if step == "boost":
-            dice = p["odds"]["dice"] if p.get("odds") else []
-            options = {
-                f"die {i + 1}: {d['face']}{' ↑' if d['boost_lifts'] else ''}": i
-                for i, d in enumerate(dice)
-            }
-            update(self.boost_dice, options=options)
-        self.prevent_row.visible = step == "prevent"
-        if step == "prevent":
-            t = by_id[p["target"]]
-            update(self.prevent_ki, end=max(p["levels"] or 0, 0))
-            update(self.prevent_button, label=f"Prevent (Ki {t['ki']['now']})")
+        self.steps.show(v, None)
 
         labels = render.unique_labels(cs)
         a = (

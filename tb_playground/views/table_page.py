@@ -24,10 +24,8 @@ from .combat_session import (
     SpendControls,
     TableSession,
     TurnControls,
-    with_typed_faces,
 )
 from .kit import (
-    WRAP_BUTTONS,
     CardBoard,
     CodeInput,
     Slots,
@@ -43,6 +41,7 @@ from .kit import (
     update,
 )
 from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
+from .steps import StepControls
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -273,18 +272,18 @@ class TablePage(pn.viewable.Viewer):
         self.pending = html_pane("tp-pending")
         self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
+        self.steps = StepControls("tp", self.send, self.message)
         self.table_view = pn.Column(sizing_mode="stretch_width")
+        # The last roll's result at the top; the Ki and Fate spends below "Your attacks".
         self.rows = Slots(
             self.table_view,
             [
-                self.header, self.banner, self.message, "declare", "turn", self.pending, "roll",
-                "boost", "prevent", "distracted", self.me, "spend", self.attacks, self.order,
-                self.board, self.log, self.leave_button,
+                self.header, self.banner, self.message, self.steps.result, "declare", "turn",
+                self.steps.whose, self.pending, self.steps.controls, self.me,
+                self.attacks, "spend", self.order, self.board, self.log, self.leave_button,
             ],
             {
                 "declare": self._build_declare, "turn": self._build_turn,
-                "roll": self._build_roll, "boost": self._build_boost,
-                "prevent": self._build_prevent, "distracted": self._build_distracted,
                 "spend": self._build_spend,
             },
         )  # fmt: skip
@@ -307,57 +306,6 @@ class TablePage(pn.viewable.Viewer):
         self.turn.move_button.on_click(lambda _e: self._move())
         self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
         return self.turn.row
-
-    def _build_roll(self) -> pn.FlexBox:
-        self.roll_button = button("Roll (table dice)", "tp-roll", "primary")
-        self.faces = pn.widgets.TextInput(
-            label="Or type your dice", placeholder="e.g. 3 7", css_classes=["tp-faces"], width=160
-        )
-        self.faces_button = button("Use my dice", "tp-faces-go")
-        self.roll_button.on_click(lambda _e: self._roll(typed=False))
-        self.faces_button.on_click(lambda _e: self._roll(typed=True))
-        self.roll_row = row(self.roll_button, self.faces, self.faces_button)
-        return self.roll_row
-
-    def _build_boost(self) -> pn.FlexBox:
-        self.boost_dice = pn.widgets.CheckButtonGroup(
-            options={}, css_classes=["tp-boost-dice"], stylesheets=[WRAP_BUTTONS],
-            sizing_mode="stretch_width",
-        )  # fmt: skip
-        self.boost_button = button("Boost these dice", "tp-boost", "primary")
-        self.boost_button.on_click(
-            lambda _e: self.send({"type": "boost", "dice": list(self.boost_dice.value)})
-        )
-        self.boost_row = row(self.boost_dice, self.boost_button)
-        return self.boost_row
-
-    def _build_prevent(self) -> pn.FlexBox:
-        self.prevent_ki = pn.widgets.IntInput(
-            label="Ki to prevent", value=0, start=0, width=120, css_classes=["tp-prevent-ki"]
-        )
-        self.prevent_button = button("Prevent", "tp-prevent", "primary")
-        self.prevent_button.on_click(
-            lambda _e: self.send({"type": "prevent", "ki": int(self.prevent_ki.value or 0)})
-        )
-        self.prevent_row = row(self.prevent_ki, self.prevent_button)
-        return self.prevent_row
-
-    def _build_distracted(self) -> pn.Column:
-        self.distracted_ask = html_pane("tp-distracted-ask")
-        self.distracted_roll = button("Roll (table dice)", "tp-distracted", "primary")
-        self.distracted_faces = pn.widgets.TextInput(
-            label="Or type your dice", placeholder="e.g. 4 9", width=160,
-            css_classes=["tp-distracted-faces"],
-        )  # fmt: skip
-        self.distracted_faces_button = button("Use my dice", "tp-distracted-faces-go")
-        self.distracted_roll.on_click(lambda _e: self._distracted(typed=False))
-        self.distracted_faces_button.on_click(lambda _e: self._distracted(typed=True))
-        self.distracted_row = pn.Column(
-            self.distracted_ask,
-            row(self.distracted_roll, self.distracted_faces, self.distracted_faces_button),
-            sizing_mode="stretch_width",
-        )
-        return self.distracted_row
 
     def _build_spend(self) -> pn.FlexBox:
         self.spend = SpendControls("tp")
@@ -395,17 +343,6 @@ class TablePage(pn.viewable.Viewer):
     def _move(self) -> None:
         self.send(self.turn.move_command(self._seat()))
 
-    def _distracted(self, typed: bool) -> None:
-        command = {"type": "distracted", "combatant": self._seat()}
-        command = with_typed_faces(command, typed, self.distracted_faces, self.message)
-        if command is not None and self.send(command):
-            self.distracted_faces.value = ""
-
-    def _roll(self, typed: bool) -> None:
-        command = with_typed_faces({"type": "roll"}, typed, self.faces, self.message)
-        if command is not None and self.send(command):
-            self.faces.value = ""
-
     # -- drawing -------------------------------------------------------------------------------
 
     def refresh(self) -> None:
@@ -435,30 +372,14 @@ class TablePage(pn.viewable.Viewer):
         me = next((c for c in cs if c["id"] == s.seat), None) if s.seat else None
         phase = v["phase"]
         p = v["pending"]
-        step = p["step"] if p else None
         mine = me is not None
         rows = self.rows
         rows.show("declare", mine and phase == "declare" and me["can_act"])
         if rows.show("turn", mine and phase == "resolve" and v["up"] == me["id"] and p is None):
             self.turn.show(v, me)
-        attacker = mine and p is not None and p["attacker"] == me["id"]
-        if rows.show("roll", attacker and step in ("to_hit", "damage")):
-            what = "to hit" if step == "to_hit" else "damage"
-            update(self.roll_button, label=f"Roll {what} (table dice)")
-        if rows.show("boost", attacker and step == "boost"):
-            dice = p["odds"]["dice"] if p.get("odds") else []
-            options = {
-                f"die {i + 1}: {d['face']}{' ↑' if d['boost_lifts'] else ''}": i
-                for i, d in enumerate(dice)
-            }
-            update(self.boost_dice, options=options)
-        if rows.show("distracted", mine and any(x["to_roll"] for x in me["conditions"])):
-            update(self.distracted_ask, object=d["distracted"])
+        self.steps.show(v, s.seat)
         if rows.show("spend", mine and me["ki"] is not None):
             self.spend.show(me)
-        if rows.show("prevent", mine and step == "prevent" and p["target"] == me["id"]):
-            update(self.prevent_ki, end=max(p["levels"] or 0, 0))
-            update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
 
     def _show_attacks(self, d: dict) -> None:
         """The seat's attacks with their odds: now if known, else on the next tick.
@@ -562,12 +483,6 @@ def draw_table(v: dict, seat: str | None, card: Callable | None = None) -> dict:
         "cards": [_shared_card(c, phase, card) for c in cs if c is not me],
         "pending": render.pending(v),
         "log": f"<h3>Dice and events</h3>{render.log(v)}",
-        "distracted": (
-            '<div class="banner">The GM asks for a Distracted roll: Atropos + Difficulty, '
-            "to hold your action together.</div>"
-            if me is not None and any(x["to_roll"] for x in me["conditions"])
-            else ""
-        ),
     }
 
 

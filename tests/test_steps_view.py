@@ -1,0 +1,146 @@
+"""One step at a time in the views (issue 20): a hidden attacker is "someone unseen" to the one
+it hits, and nobody else learns of it; each roll's result is in the view of who may see it."""
+
+from __future__ import annotations
+
+import json
+
+from table_helpers import encounter, new_table, roster, start_and_declare
+
+SECRET = "Zyxwv the Unseen"
+
+
+def _hidden_bear_hits_ronan(tmp_path):
+    ronan = roster("ronan.json")
+    ronan.armor = []
+    bear = roster("grizzly_bear.yaml")
+    bear.name = SECRET
+    enc = encounter(ronan, roster("the_brick.json"), foes=[bear])
+    _, t = new_table(tmp_path, enc)
+    bear_id = next(cid for cid in t.state["ids"] if t.state["combatants"][cid]["name"] == SECRET)
+    start_and_declare(t, {}, {"ronan": 1, "the-brick": 2, bear_id: 10})
+    t.apply({"type": "hide", "combatant": bear_id})
+    assert t.state["up"] == bear_id
+    t.apply({"type": "attack", "attacker": bear_id, "target": "ronan"})
+    t.apply({"type": "roll", "faces": [3, 4]})
+    t.apply({"type": "roll", "faces": [10, 10, 10, 1, 1, 1, 1, 1, 1, 1]})
+    return t, bear_id
+
+
+def _leaks(view: dict, bear_id: str) -> list[str]:
+    text = json.dumps(view)
+    bear = SECRET.split()[0]
+    return [w for w in (SECRET, bear, bear_id, "Grizzly", "grizzly", "Claw", "Bite") if w in text]
+
+
+def test_the_target_prevents_a_hidden_attack_without_learning_who(tmp_path):
+    t, bear_id = _hidden_bear_hits_ronan(tmp_path)
+    assert t.state["pending"]["step"] == "prevent"
+    mine = t.view_for("player", "ronan")
+    p = mine["pending"]
+    assert p["step"] == "prevent" and p["unseen"] and p["attacker"] is None
+    assert p["target"] == "ronan" and p["levels"] == 3
+    assert p["ki_costs"] == [0, 1, 2, 3] and p["ki_now"] == 14
+    assert p["odds"] is None and p["tn"] is None and p["attack"] is None
+    assert _leaks(mine, bear_id) == []
+    assert mine["log"][-1]["text"] == "Ronan may spend Ki to prevent up to 3 levels."
+    # Nobody else sees the attack, the step or its result.
+    for role, seat in (("player", "the-brick"), ("spectator", None)):
+        other = t.view_for(role, seat)
+        assert other["pending"] is None and other["result"] is None
+        assert _leaks(other, bear_id) == []
+        assert not any("unseen" in e["text"] for e in other["log"])
+    # "Take the damage": nothing prevented; the hit leaves a line on Ronan's phone.
+    t.apply({"type": "prevent", "ki": 0}, role="player", seat="ronan")
+    mine = t.view_for("player", "ronan")
+    assert mine["pending"] is None and _leaks(mine, bear_id) == []
+    line = mine["result"]["lines"][-1]["text"]
+    assert line == "Someone unseen hits you: you lose 3 Health: 10 -> 7"
+    assert mine["log"][-1]["text"] == "Someone unseen hits you: you lose 3 Health: 10 -> 7."
+    assert t.view_for("player", "the-brick")["result"] is None
+
+
+def test_the_gm_sees_the_attacker_and_what_each_step_costs(tmp_path):
+    t, bear_id = _hidden_bear_hits_ronan(tmp_path)
+    p = t.view_for("gm")["pending"]
+    assert p["attacker"] == bear_id and "unseen" not in p
+    assert p["ki_costs"] == [0, 1, 2, 3] and p["opened"] is not None
+
+
+def test_results_name_the_outcome_and_the_levels(tmp_path):
+    from table_helpers import soak7
+
+    _, t = new_table(tmp_path, encounter(roster("ronan.json"), foes=[soak7()]))
+    start_and_declare(t, {}, {"ronan": 10, "opponent": 1})
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
+    t.apply({"type": "roll", "faces": [1, 1]})
+    result = t.view_for("player", "ronan")["result"]
+    assert result["lines"][0]["outcome"] == "Hit, critical!"
+    assert result["lines"][0]["dice"] == [1, 1]
+    t.apply({"type": "roll", "faces": [2, 1, 6]})  # 4 outright + 6 + Klotho 4 over Soak 7
+    line = t.view_for("spectator")["result"]["lines"][0]
+    assert line["outcome"] == "Hit, critical! 5 levels" and line["dice"] == [2, 1, 6]
+    pending = t.view_for("player", "ronan")["pending"]
+    assert pending["step"] == "boost" and pending["ki_costs"][:3] == [0, 1, 2]
+    t.apply({"type": "boost", "dice": [0]})
+    result = t.view_for("gm")["result"]
+    assert [x["text"] for x in result["lines"]][0] == "Ronan boosts 1 die: 6 levels"
+    assert "loses 6 Health" in result["lines"][-1]["text"]
+    dice = [e["text"] for e in t.view_for("gm")["log"]]
+    assert not any("level(s)" in x or "loses 0" in x for x in dice)
+
+
+def test_a_hidden_actor_is_the_gm_to_players():
+    from tb_playground.views.steps import whose
+
+    view = {
+        "role": "player",
+        "combatants": [{"id": "ronan", "name": "Ronan", "kind": "character"}],
+        "pending": {"step": "prevent", "attacker": "ronan", "target": "shade"},
+    }
+    assert whose(view, "ronan") == ("Waiting for the GM to prevent levels with Ki or take the "
+                                    "damage.", False)  # fmt: skip
+    view["pending"] = {"step": "damage", "attacker": "ronan", "target": "shade"}
+    assert whose(view, "ronan") == ("Your move: roll damage.", True)
+    assert whose({**view, "role": "spectator"}, None)[0] == "Waiting for Ronan to roll damage."
+    gm = {**view, "role": "gm"}
+    assert whose(gm, None)[0] == "Waiting for Ronan to roll damage (or do it here for them)."
+
+
+def test_boost_and_prevent_buttons_state_what_they_cost():
+    from tb_playground.views.steps import boost_label, prevent_label
+
+    p = {"ki_costs": [0, 2, 4, 6], "ki_now": 4}  # Exhausted 4: one more Ki a spend
+    assert boost_label(p, 0) == ("Boost: pick dice", False)
+    assert boost_label(p, 1) == ("Boost 1 die (2 Ki)", True)
+    assert boost_label(p, 3) == ("Not enough Ki (6 needed)", False)
+    assert prevent_label(p, 0) == ("Prevent: choose levels", False)
+    assert prevent_label(p, 2) == ("Prevent 2 levels (4 Ki)", True)
+
+
+def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
+    from tb_playground.service import CombatService
+    from tb_playground.views.gm_page import GMPage
+
+    service = CombatService(tmp_path / "t.sqlite", gm_key="secret-key-16-chars")
+    dogs = [roster("guard_dog.yaml"), roster("guard_dog.yaml")]
+    table = service.create("Dogs", encounter(roster("ronan.json"), foes=dogs))
+    ids = table.state["ids"]
+    gm = GMPage(service, key="secret-key-16-chars")
+    gm.open_table("Dogs")
+    table.apply({"type": "start", "initiative": dict(zip(ids, [10, 1, 5], strict=True))})
+    gm.refresh()
+    gm.declare_who.value = ids[1]
+    gm.declare_bumps.value = 2
+    gm.declare_who.value = ids[2]
+    assert gm.declare_bumps.value == 0  # not the last one's bumps
+    for cid in ids:
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    gm.refresh()
+    assert table.state["up"] == "ronan"
+    gm.turn.target.value = ids[1]  # Ronan at the first dog
+    table.apply({"type": "end_turn"})
+    gm.refresh()
+    assert table.state["up"] == ids[2]
+    assert gm.turn.target.value == "ronan"  # the second dog does not default to the first
+    gm.close()
