@@ -15,6 +15,7 @@ from tb_playground.formatting import escape, reason_line
 from tb_playground.guard import SlowDownError
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.menu import menu
 from tb_playground.table.rules import (
     DEFAULT_UNTIL,
     RANGE_BANDS,
@@ -23,12 +24,12 @@ from tb_playground.table.rules import (
 )
 
 from . import combat_render as render
+from .action_panel import ActionPanel
 from .add_combatant import AddCombatant
 from .combat_session import (
     BRACKET_LABELS,
     SpendControls,
     TableSession,
-    TurnControls,
     parse_faces,
     with_typed_faces,
 )
@@ -292,11 +293,8 @@ class GMPage(pn.viewable.Viewer):
             self.declare_who, self.declare_bracket, self.declare_bumps, self.declare_button
         )
 
-        # The turn of whoever is up.
-        self.turn = TurnControls("gm", "End turn")
-        self.turn.attack_button.on_click(lambda _e: self._attack())
-        self.turn.move_button.on_click(lambda _e: self._move())
-        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        # The turn of whoever is up: every action of the round (issue 20).
+        self.turn = ActionPanel("gm", "End turn", self.send, self._menu)
         self.turn_row = self.turn.row
 
         # The attack under way.
@@ -480,13 +478,9 @@ class GMPage(pn.viewable.Viewer):
             }
         )
 
-    def _attack(self) -> None:
-        if self.view is not None and self.view["up"]:
-            self.send(self.turn.attack_command(self.view["up"]))
-
-    def _move(self) -> None:
-        if self.view is not None and self.view["up"]:
-            self.send(self.turn.move_command(self.view["up"]))
+    def _menu(self, choices: dict) -> dict:
+        # What whoever is up may do, from the table's own checks (table/menu.py).
+        return menu(self.session.table.state, "gm", None, None, choices)
 
     def _roll(self, typed: bool) -> None:
         command = with_typed_faces({"type": "roll"}, typed, self.faces, self.message)
@@ -638,7 +632,7 @@ class GMPage(pn.viewable.Viewer):
 
         p = v["pending"]
         up = by_id.get(v["up"]) if v["up"] else None
-        self.turn.show(v, up if phase == "resolve" and p is None else None)
+        self.turn.show(up is not None and phase == "resolve" and p is None)
 
         step = p["step"] if p else None
         self.roll_row.visible = step in ("to_hit", "damage")

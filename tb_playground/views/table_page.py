@@ -15,13 +15,14 @@ import panel as pn
 from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.menu import menu
 
 from . import combat_render as render
+from .action_panel import ActionPanel
 from .combat_session import (
     BRACKET_LABELS,
     SpendControls,
     TableSession,
-    TurnControls,
     with_typed_faces,
 )
 from .kit import (
@@ -217,10 +218,7 @@ class TablePage(pn.viewable.Viewer):
         return self.declare_row
 
     def _build_turn(self) -> pn.FlexBox:
-        self.turn = TurnControls("tp", "End my turn")
-        self.turn.attack_button.on_click(lambda _e: self._attack())
-        self.turn.move_button.on_click(lambda _e: self._move())
-        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn = ActionPanel("tp", "End my turn", self.send, self._menu)
         return self.turn.row
 
     def _build_roll(self) -> pn.FlexBox:
@@ -307,11 +305,9 @@ class TablePage(pn.viewable.Viewer):
         # Always the seat this session verified on the server, never anything from the browser.
         return self.session.seat if self.session else None
 
-    def _attack(self) -> None:
-        self.send(self.turn.attack_command(self._seat()))
-
-    def _move(self) -> None:
-        self.send(self.turn.move_command(self._seat()))
+    def _menu(self, choices: dict) -> dict:
+        # What this seat may do on its turn, from the table's own checks (table/menu.py).
+        return menu(self.session.table.state, "player", self._seat(), None, choices)
 
     def _distracted(self, typed: bool) -> None:
         command = {"type": "distracted", "combatant": self._seat()}
@@ -361,7 +357,7 @@ class TablePage(pn.viewable.Viewer):
         rows = self.rows
         rows.show("declare", mine and phase == "declare" and me["can_act"])
         if rows.show("turn", mine and phase == "resolve" and v["up"] == me["id"] and p is None):
-            self.turn.show(v, me)
+            self.turn.show(True)
         attacker = mine and p is not None and p["attacker"] == me["id"]
         if rows.show("roll", attacker and step in ("to_hit", "damage")):
             what = "to hit" if step == "to_hit" else "damage"
