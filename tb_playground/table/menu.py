@@ -24,6 +24,7 @@ from .attack_options import attack_pending
 from .command_tools import start_of_round
 from .commands import decide
 from .gifts import cost as gift_cost
+from .gifts import gift_of_attack
 from .odds import pending_odds
 from .state import apply_changes
 
@@ -239,6 +240,12 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
     return fields, command
 
 
+def _gift_ki(c: dict, index) -> str:
+    """The words " and 1 Ki (Onslaught)" when attack ``index`` is a Gift's (gifts.py)."""
+    g = gift_of_attack(c, index) if index is not None else None
+    return f" and {gift_cost(c, g)} Ki ({g['name']})" if g and g["ki_cost"] else ""
+
+
 def _hit(state: dict, role: str, a: dict, command: dict) -> float | None:
     """P(hit) of the attack ``command`` would declare (None when the rules forbid it)."""
     t = state["combatants"].get(command.get("target"))
@@ -373,13 +380,13 @@ def menu(
             "attack",
             "Attack",
             _group("attack", bracket),
-            _cost_words("attack", bracket),
+            _cost_words("attack", bracket, _gift_ki(c, a_cmd.get("attack"))),
             a_fields,
             plain,
             tried,
             odds,
             {"p_hit": before},
-        )  # fmt: skip
+        )
     )
     for key, label in (("aim", "Aim"), ("called shot", "Called Shot")):
         fields, cmd = _attack_fields(state, role, c, choices, visible, key)
@@ -395,13 +402,13 @@ def menu(
                 key,
                 label,
                 _group(key, bracket),
-                _cost_words(key, bracket),
+                _cost_words(key, bracket, _gift_ki(c, cmd.get("attack"))),
                 fields,
                 command,
                 tried,
                 odds,
                 {"p_hit_before": was, "p_hit": now},
-            )  # fmt: skip
+            )
         )
 
     targets = [_option(t) for t in visible if t["id"] != cid and not t["out"]]
@@ -423,7 +430,7 @@ def menu(
             command,
             attempt(command),
             "next round's Called Shot at Advantage",
-        )  # fmt: skip
+        )
     )
 
     # -- moving (rules/000 "Moving in a Round"; movement.py) ----------------------------------
@@ -441,7 +448,7 @@ def menu(
             "select",
             way,
             [("Toward", "toward"), ("Away from", "away_from")],
-        ),  # fmt: skip
+        ),
         _field("toward", "Whom", "select", other, [("Nobody in particular", ""), *targets]),
     ]
     low = "Belly Down" in c["conditions"]
@@ -495,7 +502,7 @@ def menu(
                 tried,
                 odds,
                 p,
-            )  # fmt: skip
+            )
         )
     command = {"type": "escape", "combatant": cid}
     tried = attempt(command)
@@ -515,7 +522,7 @@ def menu(
             tried,
             odds,
             p,
-        )  # fmt: skip
+        )
     )
 
     # -- Help (help.py) ------------------------------------------------------------------------
@@ -534,7 +541,7 @@ def menu(
             command,
             attempt(command),
             "the ally's next roll gains Advantage" if ally else "",
-        )  # fmt: skip
+        )
     )
 
     # -- Gifts (gifts.py) ----------------------------------------------------------------------
@@ -571,7 +578,7 @@ def menu(
                 tried,
                 odds,
                 p,
-            )  # fmt: skip
+            )
         )
 
     # -- a Skill roll (skill_rolls.py) ---------------------------------------------------------
@@ -610,7 +617,7 @@ def menu(
                 tried,
                 odds,
                 p,
-            )  # fmt: skip
+            )
         )
 
     # -- stabilise the Dying (skill_rolls.stabilise) ------------------------------------------
@@ -631,7 +638,7 @@ def menu(
             [_field("patient", "Who", "select", who, dying)],
             command,
             tried,
-        )  # fmt: skip
+        )
     )
 
     # -- the other actions (round_actions.py) --------------------------------------------------
@@ -660,7 +667,7 @@ def menu(
                 tried,
                 odds,
                 p,
-            )  # fmt: skip
+            )
         )
     reloads = [(w, k) for k, w in RELOAD_WORDS.items()]
     how = _pick(choices.get("reload"), reloads, "magazine")
@@ -674,7 +681,7 @@ def menu(
             [_field("reload", "What", "select", how, reloads)],
             command,
             attempt(command),
-        )  # fmt: skip
+        )
     )
     trigger = str(choices.get("trigger") or "").strip() or DEFAULT_TRIGGER
     what = str(choices.get("what") or "").strip()
@@ -693,7 +700,7 @@ def menu(
             ],
             command,
             attempt(command),
-        )  # fmt: skip
+        )
     )
     command = {"type": "act", "combatant": cid, "action": "small action"}
     if what:
@@ -707,7 +714,7 @@ def menu(
             [_field("what", "What", "text", what)],
             command,
             attempt(command),
-        )  # fmt: skip
+        )
     )
     return out
 
