@@ -119,7 +119,8 @@ class ActionPanel:
             self.headings[key].object = f'<div class="ap-group">{render.escape(heading)}</div>'
             group = pn.widgets.RadioButtonGroup(
                 options={"-": "-"}, css_classes=[f"{prefix}-actions", f"{prefix}-actions-{key}"],
-                stylesheets=[WRAP_BUTTONS], sizing_mode="stretch_width", color="default",
+                stylesheets=[WRAP_BUTTONS, ACTION_PANEL_CSS], sizing_mode="stretch_width",
+                color="default",
             )  # fmt: skip
             group.value = None
             group.param.watch(self._picked, "value")
