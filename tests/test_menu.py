@@ -195,3 +195,45 @@ def test_closed_when_not_the_actors_turn(tmp_path):
     m = menu(table.state, "player", "ronan")
     assert not m["open"] and m["why"] == "Wait for your turn."
     assert m["actions"] == []
+
+
+def _check_all(store, table, role, seat, actor) -> list[dict]:
+    """Each action of ``actor``'s menu: offered exactly when a copy of the table takes it."""
+    m = menu(table.state, role, seat, actor)
+    for a in m["actions"]:
+        copy = _copy(store, table)
+        try:
+            copy.apply(a["command"], role=role, seat=seat)
+            taken = ""
+        except (ValueError, PermissionError) as err:
+            taken = str(err)
+        assert a["allowed"] == (taken == ""), (a["key"], a["reason"], taken)
+    return [a for a in m["actions"] if a["group"] is not None and a["allowed"]]
+
+
+def test_a_chase_offers_its_moves_then_its_roll(tmp_path):
+    store, table = _warehouse(tmp_path, 13)
+    table.apply(
+        {"type": "chase_start", "quarry": "guard-dog", "pursuers": ["ronan", "the-brick"],
+         "metres": 20}
+    )  # fmt: skip
+    ids = ["guard-dog", "ronan", "the-brick"]
+    rolled = 0
+    for _ in range(6):
+        if table.state["phase"] != "chase":
+            break
+        for cid in ids:
+            c = table.state["combatants"][cid]
+            senders = [("gm", None)] + ([("player", cid)] if c["kind"] == "character" else [])
+            for role, seat in senders:
+                offered = _check_all(store, table, role, seat, cid)
+            if offered and table.state["phase"] == "chase":
+                keys = {a["key"] for a in offered}
+                assert keys <= {"chase move", "chase dash", "chase sprint", "chase roll"}
+                assert keys == {"chase roll"} or "chase roll" not in keys
+                if "chase roll" in keys:
+                    p = entry(menu(table.state, "gm", None, cid), "chase roll")["p"]
+                    assert 0 <= p["p_success"] <= 1
+                    rolled += 1
+                table.apply(offered[0]["command"])
+    assert rolled >= 3

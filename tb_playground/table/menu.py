@@ -19,7 +19,7 @@ from tb_playground.engine import ACTIONS, BRACKET_ACTIONS, attack_elements, vali
 from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
 
-from . import rules
+from . import chase_phase, rules
 from .attack_options import attack_pending
 from .command_tools import start_of_round
 from .commands import decide
@@ -41,6 +41,7 @@ BRACKET_WORDS = {
 
 #: The groups of the panel, in order: (key, heading).
 GROUPS = (
+    ("chase", "The chase: declare a run, a Dash or a Sprint, then roll"),
     ("empowered", "The Slow round's empowered action"),
     ("move", "Move"),
     ("act", "Act"),
@@ -322,7 +323,8 @@ def menu(
     Returns
     -------
     dict
-        "actor", "name", "open" (whether it is the actor's turn to act) and "why" (when not),
+        "actor", "name", "phase", "open" (whether it is the actor's turn to act) and "why"
+        (when not),
         "bracket", "words" (the bracket's choices in words), "chips", "left"
         (``actions_left``), "groups" ([key, heading] in order) and "actions": one dict each
         with "key", "label", "group" (None: not this bracket's, not shown), "cost" (words),
@@ -331,6 +333,9 @@ def menu(
         "odds" (words, e.g. "hit 64% -> 79%") and "p" (the numbers behind them).
     """
     choices = dict(choices or {})
+    if actor is None and role != "player" and state["phase"] == "chase":
+        due = chase_phase.due(state)
+        actor = next(iter(due["declare"] or due["roll"]), None)
     if actor is None:
         actor = seat if role == "player" else state.get("up")
     c = state["combatants"].get(actor) if isinstance(actor, str) else None
@@ -343,6 +348,7 @@ def menu(
         "words": "",
         "chips": [],
         "left": None,
+        "phase": state["phase"],
         "groups": [list(g) for g in GROUPS],
         "actions": [],
     }
@@ -352,6 +358,8 @@ def menu(
     if role == "player" and seat != actor:
         out["why"] = "A player acts only for their own seat."
         return out
+    if state["phase"] == "chase":
+        return _chase_menu(state, role, seat, c, out)
     if state["phase"] != "resolve" or state["up"] != actor:
         out["why"] = "Wait for your turn." if role == "player" else f"It is not {c['name']}'s turn."
         return out
@@ -714,6 +722,67 @@ def menu(
             [_field("what", "What", "text", what)],
             command,
             attempt(command),
+        )
+    )
+    return out
+
+
+#: A chase's moves, as the buttons say them (chase_phase.HOWS).
+CHASE_MOVES = {"move": "Run", "dash": "Dash", "sprint": "Sprint"}
+
+#: Why a chase leaves no move to make now.
+CHASE_WAIT = "Wait: the others declare or roll first, or the GM calls the next step."
+
+
+def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) -> dict:
+    """A chase round for ``c``: a run, a Dash or a Sprint, then the Chase roll (rules/001)."""
+    chase = state["chase"]
+    if c["id"] not in chase_phase.participants(state):
+        out["why"] = f"{c['name']} is not in the chase."
+        return out
+    due = chase_phase.due(state)
+    if c["id"] not in due["declare"] and c["id"] not in due["roll"]:
+        out["why"] = CHASE_WAIT
+        return out
+    out.update(
+        open=True,
+        phase="chase",
+        words='The chase: all declare how they run, then all roll (rules/001 "Chases").',
+    )
+    chips = [f"chase round {chase['round']}"]
+    move = chase["moves"].get(c["id"])
+    if move:
+        chips.append(f"declared: {CHASE_MOVES[move['how']]} {move['metres']} m")
+    if c.get("ki_pool"):
+        chips.append(f"Ki {c['ki']}")
+    out["chips"] = chips
+    rate = rules.movement_rate(c)
+    for how, label in CHASE_MOVES.items():
+        command = {"type": "chase_declare", "combatant": c["id"], "how": how}
+        tried = _try(state, command, role, seat)
+        cost = f"this chase round's move: {rate * chase_phase.HOWS[how]} m"
+        if how == "sprint":
+            cost += ", with an endurance roll"
+        group = "chase" if c["id"] in due["declare"] else None
+        out["actions"].append(_entry(f"chase {how}", label, group, cost, [], command, tried))
+    command = {"type": "chase_roll", "combatant": c["id"]}
+    tried = _try(state, command, role, seat)
+    odds, p = "", {}
+    if tried[1] is None:
+        p = {"p_success": tried[0][0][1]["p_success"]}
+        odds = f"success {_pct(p['p_success'])}"
+    group = "chase" if c["id"] in due["roll"] else None
+    out["actions"].append(
+        _entry(
+            "chase roll",
+            "Chase roll",
+            group,
+            "the chase round's roll",
+            [],
+            command,
+            tried,
+            odds,
+            p,
         )
     )
     return out

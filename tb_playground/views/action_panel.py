@@ -197,7 +197,10 @@ class ActionPanel:
     # -- showing -------------------------------------------------------------------------------
 
     def show(self, open_: bool) -> None:
-        """Show the panel and redraw it from a fresh menu (hide it when ``open_`` is false)."""
+        """Show the panel and redraw it from a fresh menu (hide it when ``open_`` is false).
+
+        It hides itself too when the menu says the actor has nothing to do now.
+        """
         update(self.row, visible=bool(open_))
         if open_:
             self.refresh()
@@ -223,7 +226,8 @@ class ActionPanel:
         shown = [a for a in m["actions"] if a["group"] is not None]
         keys = {a["key"] for a in shown}
         if self.chosen not in keys:
-            self.chosen = DEFAULT_ACTION if DEFAULT_ACTION in keys else next(iter(keys), None)
+            first = next((a["key"] for a in shown if a["allowed"]), None)
+            self.chosen = DEFAULT_ACTION if DEFAULT_ACTION in keys else first
         for key, group in self.groups.items():
             mine = [a for a in shown if a["group"] == key]
             update(self._boxes[key], visible=bool(mine))
@@ -246,6 +250,8 @@ class ActionPanel:
             label=entry["label"] if entry else "Act",
             disabled=entry is None or not entry["allowed"],
         )
+        update(self.end_turn, visible=m["phase"] != "chase")
+        update(self.row, visible=m["open"])
 
     def entry(self) -> dict | None:
         """The chosen action's entry in the menu (or None)."""

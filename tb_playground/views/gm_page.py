@@ -632,7 +632,7 @@ class GMPage(pn.viewable.Viewer):
 
         p = v["pending"]
         up = by_id.get(v["up"]) if v["up"] else None
-        self.turn.show(up is not None and phase == "resolve" and p is None)
+        self.turn.show(p is None and (up is not None and phase == "resolve" or phase == "chase"))
 
         step = p["step"] if p else None
         self.roll_row.visible = step in ("to_hit", "damage")

@@ -356,7 +356,8 @@ class TablePage(pn.viewable.Viewer):
         mine = me is not None
         rows = self.rows
         rows.show("declare", mine and phase == "declare" and me["can_act"])
-        if rows.show("turn", mine and phase == "resolve" and v["up"] == me["id"] and p is None):
+        my_turn = phase == "resolve" and v["up"] == me["id"] if mine else False
+        if rows.show("turn", mine and p is None and (my_turn or phase == "chase")):
             self.turn.show(True)
         attacker = mine and p is not None and p["attacker"] == me["id"]
         if rows.show("roll", attacker and step in ("to_hit", "damage")):
