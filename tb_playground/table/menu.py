@@ -628,6 +628,10 @@ def menu(
             )
         )
 
+    # -- the GM's opposed roll on this turn (skill_rolls.opposed_roll) --------------------------
+    if role == "gm" and c["kind"] == "character" and c.get("skills"):
+        _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket)
+
     # -- stabilise the Dying (skill_rolls.stabilise) ------------------------------------------
     dying = [
         _option(t)
@@ -725,6 +729,62 @@ def menu(
         )
     )
     return out
+
+
+def _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket) -> None:
+    """The GM's opposed roll with ``c`` as the actor (rules/000 "Opposed Rolls")."""
+    skills = [(f"{name} (tier {row['tier']})", name) for name, row in c["skills"].items()]
+    resister = _pick(choices.get("resister"), targets, first_foe)
+    mine = _pick(choices.get("actor_skill"), skills)
+    difficulty = _difficulty(choices)
+    command = {"type": "opposed_roll", "actor": c["id"], "resister": resister}
+    command.update(actor_skill=mine, difficulty=difficulty)
+    fields = [
+        _field("resister", "Against", "select", resister, targets),
+        _field("actor_skill", "Skill", "select", mine, skills),
+    ]
+    r = state["combatants"].get(resister) if resister else None
+    if r is not None and r["kind"] == "character":
+        theirs_options = [(name, name) for name in r.get("skills", {})] or [(mine, mine)]
+        theirs = _pick(choices.get("resister_skill"), theirs_options, mine)
+        fields.append(_field("resister_skill", "Their Skill", "select", theirs, theirs_options))
+        command["resister_skill"] = theirs
+    elif r is not None:
+        static = choices.get("static")
+        if not isinstance(static, int) or isinstance(static, bool) or not 0 <= static <= 10:
+            static = r.get("static_numbers", {}).get(mine, 5)
+        fields.append(_field("static", "Their card's number", "int", static, start=0, end=10))
+        command["resister_skill"] = mine
+        command["static"] = static
+    fields.append(
+        _field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10)
+    )
+    tried = _try(state, command, role, seat)
+    odds, p = "", {}
+    if tried[1] is None:
+        p = {"p_actor_wins": tried[0][0][1]["p_actor_wins"]}
+        odds = f"wins {_pct(p['p_actor_wins'])}"
+    acts.append(
+        _entry(
+            "opposed",
+            "Opposed roll",
+            _group("skill", bracket),
+            _cost_words("skill", bracket),
+            fields,
+            command,
+            tried,
+            odds,
+            p,
+        )
+    )
+
+
+def _difficulty(choices: dict) -> int:
+    """The Difficulty typed (0..10), else 5 "Moderate" (rules/004)."""
+    value = choices.get("difficulty")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return 5
+    return min(max(value, 0), 10)
 
 
 #: A chase's moves, as the buttons say them (chase_phase.HOWS).
