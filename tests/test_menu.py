@@ -237,3 +237,24 @@ def test_a_chase_offers_its_moves_then_its_roll(tmp_path):
                     rolled += 1
                 table.apply(offered[0]["command"])
     assert rolled >= 3
+
+
+def test_a_ranged_attack_asks_the_metres_when_the_band_spans_its_ranges(tmp_path):
+    store, table = _warehouse(tmp_path, 14)
+    ids = table.state["ids"]
+    captain = "captain-oriel-vance"
+    table.apply({"type": "start", "initiative": {i: 10 if i == captain else 1 for i in ids}})
+    table.apply({"type": "set_range", "a": captain, "b": "ronan", "band": "near"})
+    for cid in ids:
+        if table.state["phase"] == "declare":
+            table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    assert table.state["up"] == captain
+    pistol = {"target": "ronan", "attack": 1}
+    shot = entry(menu(table.state, "gm", None, None, pistol), "attack")
+    assert not shot["allowed"] and "say how many metres" in shot["reason"]
+    assert "distance" in [f["name"] for f in shot["fields"]]
+    shot = entry(menu(table.state, "gm", None, None, {**pistol, "distance": 20}), "attack")
+    assert shot["allowed"] and shot["command"]["distance"] == 20
+    copy = _copy(store, table)
+    copy.apply(shot["command"])
+    assert copy.state["pending"]["distance"] == 20

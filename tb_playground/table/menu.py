@@ -20,7 +20,7 @@ from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
 
 from . import chase_phase, rules
-from .attack_options import attack_pending
+from .attack_options import attack_pending, spec_reach
 from .command_tools import start_of_round
 from .commands import decide
 from .gifts import cost as gift_cost
@@ -201,6 +201,14 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
             fields.append(_field("approach", label, "select", approach, els_opts))
             if approach != best:
                 command["approach"] = approach
+    if index is not None and a["attacks"] and spec_reach(a["attacks"][index])["ranged"]:
+        distance = choices.get("distance")
+        if not isinstance(distance, int) or isinstance(distance, bool) or distance < 0:
+            distance = 0
+        label = "Metres to the target (0: as the table has it)"
+        fields.append(_field("distance", label, "int", distance, start=0, end=100_000))
+        if distance:
+            command["distance"] = distance
     covers = [(COVER_WORDS.get(k, k.capitalize()), k) for k in COVERS]
     cover = _pick(choices.get("cover"), covers, "none")
     fields.append(_field("cover", "Cover", "select", cover, covers))
