@@ -258,3 +258,24 @@ def test_a_ranged_attack_asks_the_metres_when_the_band_spans_its_ranges(tmp_path
     copy = _copy(store, table)
     copy.apply(shot["command"])
     assert copy.state["pending"]["distance"] == 20
+
+
+@pytest.mark.parametrize("seed", [9, 10])
+def test_the_refusals_a_panel_shows_read_in_plain_words(tmp_path, seed):
+    """What the action panel says of an action it shows but the table refuses now (issue 20)."""
+    from test_refusal_words import shown
+
+    from tb_playground.views.combat_render import refusal_words
+
+    said = set()
+    for _store, table in _states(tmp_path, seed, steps=10):
+        state = table.state
+        for role, seat in _senders(state):
+            for a in menu(state, role, seat)["actions"]:
+                if a["group"] is None or a["allowed"]:
+                    continue
+                error = PermissionError if a["refusal"] == "permission" else ValueError
+                text = refusal_words(error(a["reason"]))
+                assert not shown(text), (a["key"], text)
+                said.add(text)
+    assert said

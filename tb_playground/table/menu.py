@@ -664,8 +664,9 @@ def menu(
     # -- the other actions (round_actions.py) --------------------------------------------------
     conditions = c["conditions"]
     simple = [
-        ("reckless", "Reckless", True),
-        ("full defense", "Full Defense", True),
+        # Taken once, they hold for the round: not offered again (the table takes a second).
+        ("reckless", "Reckless", "reckless" not in c["actions"]),
+        ("full defense", "Full Defense", "full defense" not in c["actions"]),
         ("belly down", "Belly Down", "Belly Down" not in conditions),
         ("stand up", "Stand up", "Belly Down" in conditions),
         ("recover from prone", "Recover from Prone", "Prone" in conditions),
