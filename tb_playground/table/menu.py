@@ -547,6 +547,10 @@ def menu(
     ]
     ally = _pick(choices.get("ally"), allies)
     command = {"type": "help", "combatant": cid, "ally": ally}
+    tried = attempt(command)
+    odds, p = ("the ally's next roll gains Advantage" if ally else ""), {}
+    if tried[1] is None and role == "gm":  # a player sees only their own attacks' odds
+        odds, p = _help_change(state, role, visible, ally, tried[0]) or (odds, p)
     acts.append(
         _entry(
             "help",
@@ -555,8 +559,9 @@ def menu(
             _cost_words("help", bracket),
             [_field("ally", "Ally", "select", ally, allies)],
             command,
-            attempt(command),
-            "the ally's next roll gains Advantage" if ally else "",
+            tried,
+            odds,
+            p,
         )
     )
 
@@ -855,6 +860,23 @@ def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) ->
         )
     )
     return out
+
+
+def _help_change(state, role, visible, ally_id, events) -> tuple[str, dict] | None:
+    """The ally's first attack on their first foe, before -> after the Help (rules/000)."""
+    ally = state["combatants"][ally_id]
+    foe = next((t["id"] for t in visible if t["side"] != ally["side"] and not t["out"]), None)
+    if foe is None or not ally["attacks"]:
+        return None
+    attack = {"target": foe, "attack": 0}
+    before = _hit(state, role, ally, attack)
+    after_state = _after(state, events)
+    now = _hit(after_state, role, after_state["combatants"][ally_id], attack)
+    if before is None or now is None:
+        return None
+    name = state["combatants"][foe]["name"]
+    words = f"{ally['name']}'s attack on {name}: hit {_pct(before)} -> {_pct(now)}"
+    return words, {"p_hit_before": before, "p_hit": now}
 
 
 def _own_attack_change(state, role, c, plain, before, events) -> tuple[str, dict]:
