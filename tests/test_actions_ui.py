@@ -102,7 +102,8 @@ def test_every_action_from_the_pages(served, browser):  # noqa: F811 - the fixtu
     table.apply({"type": "set_distance", "a": "the-brick", "b": "grizzly-bear", "metres": 6})
     table.apply({"type": "set_range", "a": "ronan", "b": "grizzly-bear", "band": "melee"})
     declare(table, {"ronan": "slow", "the-brick": "normal", "grizzly-bear": "normal"})
-    gm, ronan = (browser.new_context().new_page() for _ in range(2))
+    gm = browser.new_context().new_page()
+    ronan = browser.new_context(viewport={"width": 390, "height": 844}).new_page()  # a phone
     gm.goto(f"{base}/gm?key={KEY}&table=Actions")
     join(ronan, base, code, "Ronan")
     gm_log, tp_log = gm.locator(".gm-log"), ronan.locator(".tp-log")
@@ -128,8 +129,9 @@ def test_every_action_from_the_pages(served, browser):  # noqa: F811 - the fixtu
     finish_attack(table, gm, ronan)
     until(table, gm, "ronan")  # the bear waits
 
-    # Ronan (Slow): Aim, its odds before -> after on the button.
+    # Ronan (Slow): Aim, its odds before -> after on the button; no sideways scroll at 390 px.
     expect(ronan.locator(".tp-ap-head")).to_contain_text("1 of 1 action left")
+    assert ronan.evaluate("document.documentElement.scrollWidth <= innerWidth")
     aim = ronan.locator(".tp-actions-empowered button", has_text="Aim")
     expect(aim).to_contain_text("->")
     pick(ronan, "tp", "empowered", "Aim")
@@ -185,3 +187,21 @@ def test_every_action_from_the_pages(served, browser):  # noqa: F811 - the fixtu
     go(table, ronan, "tp")
     expect(tp_log).to_contain_text("Escape rolled.")
     assert "Grabbed" not in table.state["combatants"]["ronan"]["conditions"]
+
+    # A chase (the GM starts it): Ronan declares a Dash from his phone, the GM the bear's
+    # run from the GM's page; then Ronan rolls.
+    table.apply(
+        {"type": "chase_start", "quarry": "grizzly-bear", "pursuers": ["ronan"], "metres": 20}
+    )
+    expect(ronan.locator(".tp-end-turn")).to_be_hidden()
+    pick(ronan, "tp", "chase", "Dash")
+    go(table, ronan, "tp")
+    expect(tp_log).to_contain_text("Ronan will dash")
+    expect(gm.locator(".gm-ap-head")).to_contain_text("Grizzly bear's turn")
+    pick(gm, "gm", "chase", "Run")  # the GM declares the bear's run
+    go(table, gm, "gm")
+    if "ronan" in table.state["chase"]["results"] or table.state["phase"] != "chase":
+        return  # pragma: no cover - the chase ended on the bear's side
+    pick(ronan, "tp", "chase", "Chase roll")
+    go(table, ronan, "tp")
+    expect(tp_log).to_contain_text("Ronan rolls to chase")
