@@ -71,3 +71,29 @@ def test_a_refused_action_reads_in_plain_words_and_cannot_be_sent(tmp_path):
     assert panel.go.disabled
     assert "Slow round holds 1 action" in panel.detail.object
     assert "action:" not in panel.detail.object
+
+
+def test_the_gms_nod_on_a_players_approach(tmp_path):
+    """RULES.md, Attacks: the player names the Element, the GM confirms or changes it."""
+    from tb_playground.views.action_panel import ApproachNod
+
+    table = _table(tmp_path)
+    nod = ApproachNod(lambda c: bool(table.apply(c)), lambda: table.state)
+    nod.show(table.state)
+    assert not nod.switch.value and not nod.waiting.visible
+    nod.switch.value = True
+    assert table.state["options"]["approach_nod"]
+    m = menu(table.state, "player", "ronan", None, {"approach": "Fire"})
+    attack = m["actions"][0]
+    assert any(f["label"] == "Approach (the GM nods)" for f in attack["fields"])
+    table.apply(attack["command"], role="player", seat="ronan")
+    assert table.state["pending"]["step"] == "approach"
+    nod.show(table.state)
+    assert nod.waiting.visible and nod.approach.value == "Fire"
+    assert "Ronan attacks" in nod.ask.object
+    nod.approach.value = "Earth"
+    nod.confirm.clicks += 1
+    p = table.state["pending"]
+    assert p["step"] == "to_hit" and p["element"] == "Earth"
+    nod.show(table.state)
+    assert not nod.waiting.visible

@@ -892,3 +892,28 @@ def _own_attack_change(state, role, c, plain, before, events) -> tuple[str, dict
 def entry(m: dict, key: str) -> dict | None:
     """The action ``key`` of menu ``m`` (or None)."""
     return next((x for x in m["actions"] if x["key"] == key), None)
+
+
+def approach_ruling(state: dict) -> dict | None:
+    """The GM's nod on a declared attack's approach, when one waits for it (else None).
+
+    RULES.md, Attacks: the player names the Element, the GM confirms or changes it (the table
+    option "approach_nod"; ``attack_options.ruling_command``). Returns "attacker", "target"
+    (names), "element" (the one declared), "options" ([label, Element] the attack may roll,
+    with the attacker's score) and "command" (the ruling that confirms it).
+    """
+    p = state.get("pending")
+    if p is None or p["step"] != "approach":
+        return None
+    a = state["combatants"][p["attacker"]]
+    spec = a["attacks"][p["index"]]
+    allowed = attack_elements(spec["kind"], state["ruleset"].get("never_moira", False))
+    options = [[f"{e} {a['elements'][e]}", e] for e in _ELEMENT_ORDER if e in allowed]
+    return {
+        "attacker": a["name"],
+        "target": state["combatants"][p["target"]]["name"],
+        "attack": spec["name"],
+        "element": p["element"],
+        "options": options,
+        "command": {"type": "attack_ruling", "approach": p["element"]},
+    }

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import panel as pn
 
-from tb_playground.table.menu import GROUPS
+from tb_playground.table.menu import GROUPS, approach_ruling
 
 from . import combat_render as render
 from .kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, button, row, update
@@ -282,3 +282,57 @@ class ActionPanel:
         """Choose action ``key`` (as a click on its button does)."""
         self.chosen = key
         self.refresh()
+
+
+class ApproachNod:
+    """The GM's nod on a player's declared approach (the table option "approach_nod").
+
+    RULES.md, Attacks: the player names the Element, the GM confirms or changes it. A switch
+    for the option and, while an attack waits for the nod, the Element to confirm and one
+    button. ``state_of()`` gives the table's state; ``send(command)`` sends as the GM.
+    """
+
+    def __init__(self, send: Callable[[dict], bool], state_of: Callable[[], dict]):
+        self._send = send
+        self._state_of = state_of
+        self.switch = pn.widgets.Checkbox(
+            label="Players' approach waits for my nod", css_classes=["gm-nod-switch"], width=260
+        )
+        self.switch.param.watch(self._switched, "value")
+        self.ask = _pane("gm-nod-ask")
+        self.approach = pn.widgets.Select(
+            label="Approach", css_classes=["gm-nod-approach"], width=200
+        )
+        self.confirm = button("Confirm the approach", "gm-nod", "primary")
+        self.confirm.width = 200
+        self.confirm.on_click(lambda _e: self._confirm())
+        self.waiting = row(self.ask, self.approach, self.confirm)
+        self.row = pn.Column(self.switch, self.waiting, sizing_mode="stretch_width")
+        self._busy = False
+
+    def show(self, state: dict) -> None:
+        """Show the switch as the table has it, and the nod when an attack waits for it."""
+        self._busy = True
+        try:
+            update(self.switch, value=bool(state.get("options", {}).get("approach_nod")))
+        finally:
+            self._busy = False
+        nod = approach_ruling(state)
+        update(self.waiting, visible=nod is not None)
+        if nod is None:
+            return
+        words = (
+            f"{nod['attacker']} attacks {nod['target']} with {nod['attack']}, rolling "
+            f"{nod['element']}: confirm the approach or change it."
+        )
+        update(self.ask, object=f'<div class="ap-detail">{render.escape(words)}</div>')
+        options = {label: e for label, e in nod["options"]}
+        update(self.approach, options=options, value=nod["element"])
+
+    def _switched(self, event) -> None:
+        if not self._busy:
+            self._send({"type": "table_option", "option": "approach_nod", "on": bool(event.new)})
+
+    def _confirm(self) -> None:
+        if approach_ruling(self._state_of()) is not None:
+            self._send({"type": "attack_ruling", "approach": self.approach.value})

@@ -24,7 +24,7 @@ from tb_playground.table.rules import (
 )
 
 from . import combat_render as render
-from .action_panel import ActionPanel
+from .action_panel import ActionPanel, ApproachNod
 from .add_combatant import AddCombatant
 from .combat_session import (
     BRACKET_LABELS,
@@ -296,6 +296,7 @@ class GMPage(pn.viewable.Viewer):
         # The turn of whoever is up: every action of the round (issue 20).
         self.turn = ActionPanel("gm", "End turn", self.send, self._menu)
         self.turn_row = self.turn.row
+        self.nod = ApproachNod(self.send, lambda: self.session.table.state)
 
         # The attack under way.
         self.roll_button = button("Roll (table dice)", "gm-roll", "primary")
@@ -403,6 +404,7 @@ class GMPage(pn.viewable.Viewer):
             self.status,
             self.declare_row,
             self.turn_row,
+            self.nod.row,
             self.pending,
             self.roll_row,
             self.boost_row,
@@ -633,6 +635,7 @@ class GMPage(pn.viewable.Viewer):
         p = v["pending"]
         up = by_id.get(v["up"]) if v["up"] else None
         self.turn.show(p is None and (up is not None and phase == "resolve" or phase == "chase"))
+        self.nod.show(self.session.table.state)  # the GM's nod on a player's approach
 
         step = p["step"] if p else None
         self.roll_row.visible = step in ("to_hit", "damage")
