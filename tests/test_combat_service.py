@@ -447,7 +447,8 @@ def test_pages_offer_the_new_controls_in_words(service):
     assert page.spend.row.visible and "Refill Ki" in page.spend.fate_kind.options
     assert not page.rows.built("turn")  # not Ronan's turn: the row was never needed
     page.rows.show("turn", True)
-    assert set(page.turn.move_how.options) >= {"Dash", "Crawl", "As the bracket allows"}
+    page.turn.refresh()  # not Ronan's turn: the action panel's menu says to wait (issue 20)
+    assert not page.turn.menu["open"] and page.turn.menu["why"] == "Wait for your turn."
     page.spend.fate_kind.value = "refill ki"
     page.spend.fate_button.clicks += 1
     assert page.message.object == '<p class="err">Ki is already full.</p>'  # plain words

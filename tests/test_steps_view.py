@@ -138,9 +138,9 @@ def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
         table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
     gm.refresh()
     assert table.state["up"] == "ronan"
-    gm.turn.target.value = ids[1]  # Ronan at the first dog
+    gm.turn.fields["target"].value = ids[1]  # Ronan at the first dog
     table.apply({"type": "end_turn"})
     gm.refresh()
     assert table.state["up"] == ids[2]
-    assert gm.turn.target.value == "ronan"  # the second dog does not default to the first
+    assert gm.turn.fields["target"].value == "ronan"  # the second dog does not default to the first
     gm.close()

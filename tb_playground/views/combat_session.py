@@ -16,9 +16,9 @@ import panel as pn
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
-from tb_playground.engine import ACTIONS, FATE_SPENDS
+from tb_playground.engine import FATE_SPENDS
 from tb_playground.table import Table
-from tb_playground.table.rules import KI_PURPOSES, MOVES
+from tb_playground.table.rules import KI_PURPOSES
 
 from . import combat_render as render
 from .kit import button, html_pane, row, update
@@ -202,79 +202,6 @@ def with_typed_faces(command: dict, typed: bool, box, message) -> dict | None:
 
 #: The brackets a combatant declares, as the buttons say them.
 BRACKET_LABELS = {"Fast": "fast", "Normal": "normal", "Slow": "slow"}
-
-COVER_LABELS = {"No cover": "none", "Partial cover": "partial"}
-
-#: How to move, in the engine's words (rules/000 "Moving in a Round"; rules/001).
-MOVE_LABELS = {"As the bracket allows": "", **{ACTIONS[k].label: k for k in MOVES}}
-
-
-class TurnControls:
-    """The row whoever is up uses: target, attack, cover, a move and the end of the turn.
-
-    The GM page shows it for whoever is up, the players' page for the seat on its turn.
-    ``prefix`` starts every CSS class ("gm" or "tp": ``gm-target``, ``tp-attack-go``...).
-    The page wires the buttons: ``attack_command(actor)`` and ``move_command(actor)`` make
-    the commands from what is chosen.
-    """
-
-    def __init__(self, prefix: str, end_label: str):
-        self.target = pn.widgets.Select(label="Target", css_classes=[f"{prefix}-target"], width=200)
-        self.attack = pn.widgets.Select(label="Attack", css_classes=[f"{prefix}-attack"], width=220)
-        self.cover = pn.widgets.Select(label="Cover", options=COVER_LABELS, width=140)
-        self.attack_button = button("Attack", f"{prefix}-attack-go", "primary")
-        self.move_metres = pn.widgets.IntInput(
-            label="Metres", value=5, start=1, end=1000, width=90, css_classes=[f"{prefix}-metres"]
-        )
-        self.move_how = pn.widgets.Select(
-            label="How", options=MOVE_LABELS, width=180, css_classes=[f"{prefix}-move-how"]
-        )
-        self.move_button = button("Move", f"{prefix}-move")
-        self.end_turn = button(end_label, f"{prefix}-end-turn", "warning")
-        self._actor: str | None = None  # whose choices these are: another actor starts afresh
-        self.row = row(
-            self.target, self.attack, self.cover, self.attack_button,
-            self.move_metres, self.move_how, self.move_button, self.end_turn,
-        )  # fmt: skip
-
-    def show(self, view: dict, actor: dict | None) -> None:
-        """Offer ``actor``'s targets and attacks (hide the row when ``actor`` is None)."""
-        self.row.visible = actor is not None
-        if actor is None:
-            return
-        cs = view["combatants"]
-        fresh, self._actor = actor["id"] != self._actor, actor["id"]
-        targets = render.unique_labels([c for c in cs if c["id"] != actor["id"] and not c["out"]])
-        keep = self.target.value if self.target.value in targets.values() else None
-        keep = None if fresh else keep  # a dog does not default to biting the other dog
-        first_foe = next(
-            (c["id"] for c in cs if c["id"] in targets.values() and c["side"] != actor["side"]),
-            None,
-        )
-        update(self.target, options=targets, value=keep or first_foe)
-        attacks = {a["name"]: a["index"] for a in actor["attacks"] or []}
-        keep = self.attack.value if self.attack.value in attacks.values() else None
-        keep = None if fresh else keep
-        update(self.attack, options=attacks, value=keep if keep is not None else 0)
-        update(self.attack_button, disabled=not attacks or not targets)
-
-    def attack_command(self, actor: str | None) -> dict:
-        """The "attack" command for what is chosen."""
-        return {
-            "type": "attack",
-            "attacker": actor,
-            "target": self.target.value,
-            "attack": self.attack.value,
-            "cover": self.cover.value,
-        }
-
-    def move_command(self, actor: str | None) -> dict:
-        """The "move" command for what is chosen (``how`` left to the table when unchosen)."""
-        command = {"type": "move", "combatant": actor, "metres": self.move_metres.value}
-        if self.move_how.value:
-            command["how"] = self.move_how.value
-        return command
-
 
 #: Ki spends outside an attack, in words (rules/000 "Recovering from Vitals Loss").
 KI_LABELS = {

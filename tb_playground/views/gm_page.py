@@ -15,6 +15,7 @@ from tb_playground.formatting import escape, reason_line
 from tb_playground.guard import SlowDownError
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.menu import menu
 from tb_playground.table.rules import (
     DEFAULT_UNTIL,
     RANGE_BANDS,
@@ -23,12 +24,12 @@ from tb_playground.table.rules import (
 )
 
 from . import combat_render as render
+from .action_panel import ActionPanel, ApproachNod
 from .add_combatant import AddCombatant
 from .combat_session import (
     BRACKET_LABELS,
     SpendControls,
     TableSession,
-    TurnControls,
     parse_faces,
 )
 from .kit import (
@@ -295,12 +296,10 @@ class GMPage(pn.viewable.Viewer):
             self.declare_who, self.declare_bracket, self.declare_bumps, self.declare_button
         )
 
-        # The turn of whoever is up.
-        self.turn = TurnControls("gm", "End turn")
-        self.turn.attack_button.on_click(lambda _e: self._attack())
-        self.turn.move_button.on_click(lambda _e: self._move())
-        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        # The turn of whoever is up: every action of the round (issue 20).
+        self.turn = ActionPanel("gm", "End turn", self.send, self._menu)
         self.turn_row = self.turn.row
+        self.nod = ApproachNod(self.send, lambda: self.session.table.state)
 
         # The attack under way, one step at a time (views/steps.py).
         self.steps = StepControls(
@@ -392,6 +391,7 @@ class GMPage(pn.viewable.Viewer):
             self.declare_row,
             self.turn_row,
             self.steps.whose,
+            self.nod.row,
             self.pending,
             self.steps.controls,
             self.board,
@@ -470,13 +470,9 @@ class GMPage(pn.viewable.Viewer):
         update(self.declare_bumps, value=0)
         update(self.declare_bracket, value="normal")
 
-    def _attack(self) -> None:
-        if self.view is not None and self.view["up"]:
-            self.send(self.turn.attack_command(self.view["up"]))
-
-    def _move(self) -> None:
-        if self.view is not None and self.view["up"]:
-            self.send(self.turn.move_command(self.view["up"]))
+    def _menu(self, choices: dict) -> dict:
+        # What whoever is up may do, from the table's own checks (table/menu.py).
+        return menu(self.session.table.state, "gm", None, None, choices)
 
     def _tool(self, kind: str) -> None:
         self.send({"type": kind, "combatant": self.tool_who.value})
@@ -617,7 +613,8 @@ class GMPage(pn.viewable.Viewer):
 
         p = v["pending"]
         up = by_id.get(v["up"]) if v["up"] else None
-        self.turn.show(v, up if phase == "resolve" and p is None else None)
+        self.turn.show(p is None and (up is not None and phase == "resolve" or phase == "chase"))
+        self.nod.show(self.session.table.state)  # the GM's nod on a player's approach
 
         self.steps.show(v, None)
 

@@ -16,14 +16,15 @@ import panel as pn
 from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.menu import menu
 from tb_playground.table.seats import new_token
 
 from . import combat_render as render
+from .action_panel import ActionPanel
 from .combat_session import (
     BRACKET_LABELS,
     SpendControls,
     TableSession,
-    TurnControls,
 )
 from .kit import (
     CardBoard,
@@ -301,10 +302,7 @@ class TablePage(pn.viewable.Viewer):
         return self.declare_row
 
     def _build_turn(self) -> pn.FlexBox:
-        self.turn = TurnControls("tp", "End my turn")
-        self.turn.attack_button.on_click(lambda _e: self._attack())
-        self.turn.move_button.on_click(lambda _e: self._move())
-        self.turn.end_turn.on_click(lambda _e: self.send({"type": "end_turn"}))
+        self.turn = ActionPanel("tp", "End my turn", self.send, self._menu)
         return self.turn.row
 
     def _build_spend(self) -> pn.FlexBox:
@@ -337,11 +335,9 @@ class TablePage(pn.viewable.Viewer):
         # Always the seat this session verified on the server, never anything from the browser.
         return self.session.seat if self.session else None
 
-    def _attack(self) -> None:
-        self.send(self.turn.attack_command(self._seat()))
-
-    def _move(self) -> None:
-        self.send(self.turn.move_command(self._seat()))
+    def _menu(self, choices: dict) -> dict:
+        # What this seat may do on its turn, from the table's own checks (table/menu.py).
+        return menu(self.session.table.state, "player", self._seat(), None, choices)
 
     # -- drawing -------------------------------------------------------------------------------
 
@@ -375,8 +371,9 @@ class TablePage(pn.viewable.Viewer):
         mine = me is not None
         rows = self.rows
         rows.show("declare", mine and phase == "declare" and me["can_act"])
-        if rows.show("turn", mine and phase == "resolve" and v["up"] == me["id"] and p is None):
-            self.turn.show(v, me)
+        my_turn = phase == "resolve" and v["up"] == me["id"] if mine else False
+        if rows.show("turn", mine and p is None and (my_turn or phase == "chase")):
+            self.turn.show(True)
         self.steps.show(v, s.seat)
         if rows.show("spend", mine and me["ki"] is not None):
             self.spend.show(me)

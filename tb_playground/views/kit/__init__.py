@@ -9,6 +9,7 @@ combat panes' speed.
 
 from .code_input import CodeInput, join_code_typed
 from .css import (
+    ACTION_PANEL_CSS,
     CARD_ROW_CSS,
     COMBAT_CSS,
     DAMAGE_CSS,
@@ -71,6 +72,7 @@ from .url import (
 )
 
 __all__ = [
+    "ACTION_PANEL_CSS",
     "CARD_ROW_CSS",
     "CodeInput",
     "COMBAT_CSS",

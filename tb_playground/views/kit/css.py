@@ -59,3 +59,5 @@ SHEET_CSS = stylesheet("sheet.css")
 SHEET_PAGE_CSS = stylesheet("sheet_page.css")
 #: The encounter planner's panes.
 PLANNER_CSS = stylesheet("planner.css")
+#: The combat pages' action panel (views/action_panel.py).
+ACTION_PANEL_CSS = stylesheet("action_panel.css")
