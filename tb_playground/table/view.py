@@ -316,6 +316,11 @@ EVENT_WORDS = {
     "turn_ended": "the end of a turn",
     "round_ended": "the end of a round",
     "revealed": "the reveal",
+    "shared": "the foes' numbers shared or hidden",
+    "hidden": "a combatant hidden",
+    "shown": "a combatant shown",
+    "condition_set": "a condition set",
+    "condition_cleared": "a condition cleared",
 }
 
 
@@ -389,7 +394,7 @@ def _event_text(look: _Look, event: dict) -> str | None:  # noqa: C901
     if kind in ("to_hit_rolled", "distracted_rolled", "shake_off_rolled"):
         who = n(d.get("attacker") or d.get("combatant"))
         what = {
-            "to_hit_rolled": "to hit",
+            "to_hit_rolled": f"to hit {n(d['target'])}" if d.get("target") else "to hit",
             "distracted_rolled": "to hold focus (Distracted)",
             "shake_off_rolled": "Presence to shake off Flustered",
         }[kind]
