@@ -422,14 +422,16 @@ def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
         tn = f": TN {d['tn']}" if d.get("tn") is not None else ""
         return f"The GM rules on {n(d['attacker'])}'s attack{tn}."
     if kind == "option_set":
-        return f"The GM turns the table option {d['option']} {'on' if d['on'] else 'off'}."
+        words = TABLE_OPTIONS.get(d["option"], d["option"].replace("_", " ")).split(" (")[0]
+        return f"The GM turns {'on' if d['on'] else 'off'} the table option: {words}."
     if kind == "armor_hit":
         if d["lost"]:
             broke = " and breaks" if d["broken"] else ""
             return f"{n(d['target'])}'s {d['armor']} takes the hit: it loses a level{broke}."
         return f"{n(d['target'])}'s {d['armor']} takes the hit and holds."
     if kind == "armor_repaired":
-        return f"{n(d['combatant'])}'s {d['armor']} is repaired ({d['levels']} level(s))."
+        levels = f"{d['levels']} level" + ("" if d["levels"] == 1 else "s")
+        return f"{n(d['combatant'])}'s {d['armor']} is repaired ({levels})."
     if kind == "attack_declared" and d.get("helpers"):
         el = f" with {d['element']}" if d["element"] else ""
         helped = shown(d["helpers"])

@@ -13,7 +13,7 @@ from tb_playground.engine import FATE_SPENDS
 from tb_playground.engine.character_stats import vital_conditions
 from tb_playground.formatting import dice_text
 
-from . import chase_phase, fight_end, gifts, scars
+from . import chase_phase, fight_end, gifts, log_words, scars
 from .attack_options import attack_log_text, attack_view
 from .odds import pending_odds
 from .rules import SETTABLE_WORDS, can_act, declare_cost, distracted, movement_rate
@@ -54,6 +54,13 @@ def _visible(state: dict, cid: str, role: str) -> bool:
     return c is not None and not c["hidden"]
 
 
+def _unseen(state: dict, value: object, role: str) -> bool:
+    """Whether ``value`` is the id of a combatant ``role`` may not see."""
+    return (
+        isinstance(value, str) and value in state["combatants"] and not _visible(state, value, role)
+    )
+
+
 def _foe(state: dict, c: dict) -> bool:
     return c["side"] != state["party_side"]
 
@@ -73,6 +80,7 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
     numbers = _sees_all(role) or state["share_foes"] or not _foe(state, c)
     revealed = state["phase"] == "resolve" and c["band"] is not None
     mine = role == "player" and seat == c["id"]
+    led = c["carried"].get("led_by")
     sees_bracket = _sees_all(role) or mine or revealed
     out = {
         "id": c["id"],
@@ -97,7 +105,7 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
         ],
         "states": _states(c) if numbers else [],
         "distracted": _distracted(c),
-        "led_by": c["carried"].get("led_by"),
+        "led_by": None if _unseen(state, led, role) else led,
         "vitals": None,
         "ki": None,
         "fate": None,
@@ -122,7 +130,9 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
         ]
         out["actions"] = list(c["actions"])
         out["metres"] = c["metres"]
-        out["carried"] = dict(c["carried"])
+        out["carried"] = {  # "resume": whose turn a Ready broke into, maybe a hidden one's
+            k: v for k, v in c["carried"].items() if not _unseen(state, v, role)
+        }
         out["fate_claim"] = c.get("fate_claim") or None
         out["gifts"] = gifts.card(state, c)
     if _sees_all(role):
@@ -503,6 +513,10 @@ def _event_text(look: _Look, event: dict) -> str | None:  # noqa: C901
             d["check"] = {**d["check"], "tn": None}
     if kind in _MORE_TEXTS:
         return _MORE_TEXTS[kind](state, d, n)
+    numbers = lambda cid: _numbers(state, cid, role)  # noqa: E731
+    more = log_words.log_text(kind, d, n, shown, numbers, _attack_numbers(state, d, role, seat))
+    if more is not None:
+        return more
     return kind.replace("_", " ").capitalize() + "."
 
 
