@@ -185,6 +185,7 @@ def test_the_fight_over_card_on_every_page(tmp_path):
         assert "Lurker" not in card and "Lurker" not in pages_html(view)
         assert "their numbers stay with the GM" in card  # the Opponent's, not shared
         assert "Ronan" in card and "Health 5" in card
+        assert view["up"] is None and not any(c["up"] for c in view["combatants"])  # no turn
     assert render.fight_over(t.view_for("gm")) != ""
     t.apply({"type": "continue"})
     assert render.fight_over(t.view_for("player", "ronan")) == ""

@@ -95,7 +95,7 @@ def _combatant(state: dict, c: dict, role: str, seat: str | None) -> dict:
         "bumps": c["bumps"] if sees_bracket else None,
         "band": c["band"] if revealed or _sees_all(role) else None,
         "acted": c["acted"],
-        "up": state["up"] == c["id"],
+        "up": state["up"] == c["id"] and state["phase"] != "over",  # no one is up once over
         "can_act": can_act(c),
         "out": c["out"],
         "label": label(c),
@@ -572,6 +572,8 @@ def view_for(
         _combatant_for(state, state["combatants"][cid], role, seat, shared) for cid in ids
     ]
     up = state["up"] if state["up"] and _visible(state, state["up"], role) else None
+    if state["phase"] == "over":
+        up = None  # the fight is over: no one's turn (the GM's "continue" brings it back)
     view = {
         "table": state["name"],
         "version": state["version"],
