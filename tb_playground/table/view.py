@@ -438,7 +438,7 @@ def _event_text(look: _Look, event: dict) -> str | None:  # noqa: C901
         return f"{n(d['combatant'])} moves {d['metres']} m."
     if kind == "acted":
         target = f" ({n(d['target'])})" if d.get("target") else ""
-        return f"{n(d['combatant'])}: {d['action']}{target}."
+        return f"{n(d['combatant'])}: {d['action'].capitalize()}{target}."
     if kind == "ki_spent":
         if not _numbers(state, d["combatant"], role):
             return f"{n(d['combatant'])} spends Ki to {d['purpose']}."
@@ -629,7 +629,9 @@ def _fight_over(state: dict, events: list[dict], role: str, shared: dict | None)
         events,
         lambda c: _sees_all(role) or state["share_foes"] or not _foe(state, c),
     )
-    rows = [r for r in rows if _visible(state, r["id"], role)]
+    rows = [
+        {**r, "name": _name(state, r["id"], role)} for r in rows if _visible(state, r["id"], role)
+    ]
     winner = over["winner"]
     if winner is not None and not any(r["side"] == winner for r in rows):
         winner = None
