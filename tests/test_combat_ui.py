@@ -194,8 +194,12 @@ def test_gm_and_two_players_play_a_round(served, browser):
     click(gm, "gm-end-turn")  # the round ends
     expect(gm.locator(".gm-header .counter")).to_contain_text("round 2 ·")
     version = table.version
-    for page, css in ((gm, "gm-header"), (ronan, "tp-header"), (brick, "tp-header")):
-        expect(page.locator(f".{css} .counter")).to_have_text(f"round 2 · event {version}")
+    expect(gm.locator(".gm-header .counter")).to_have_text(f"round 2 · event {version}")
+    # A player counts the events they see: the hidden Nightmare's leave no gap (issue 20).
+    seen = table.view_for("player", "ronan")["events_seen"]
+    assert seen < version
+    for page in (ronan, brick):
+        expect(page.locator(".tp-header .counter")).to_have_text(f"round 2 · event {seen}")
 
     # The hidden Nightmare never reached a player's page, not even in the log.
     for page in (ronan, brick):

@@ -268,10 +268,7 @@ def _all_lines(t, role, seat):
     """Every log line ``role`` reads at the end of the log (the view keeps the last 200)."""
     from tb_playground.table import view as views
 
-    state, events = t.state, t.events
-    return [
-        {"seq": e["seq"]} for e in events if views._text(state, e, role, seat, events) is not None
-    ]
+    return [{"seq": seq} for seq in sorted(views.readable_seqs(t.state, t.events, role, seat))]
 
 
 def test_since_the_fight_and_bad_arguments(fight):

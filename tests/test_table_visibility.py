@@ -1,8 +1,11 @@
 """What players and spectators may never see (issue 8, section 2 "What a player ... never holds").
 
 A long random game is played by every role; after every step the serialized player and
-spectator views must not hold a hidden combatant's name, an unrevealed bracket, a foe's exact
-numbers (unless shared), the seed or the join code.
+spectator views, and the HTML the pages draw of them, must not hold a hidden combatant's name,
+an unrevealed bracket, a foe's exact numbers (unless shared), the seed or the join code; nor
+any trace that a hidden combatant exists (issue 20, "Privacy"): no gap in the numbers of the
+events a reader sees, no "Waiting for: nobody" while a hidden one is still to declare, no odds
+or TN of a foe's attack on another player, no Ki bump before the reveal.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from table_helpers import encounter, new_table, roster, soak7
 from tb_playground.service import DrawCache
 from tb_playground.table import view as views
 from tb_playground.table.commands import COMMANDS, FIELDS
+from tb_playground.table.rules import can_act, declare_cost
+from tb_playground.views import combat_render as render
 
 SECRET = "Zyxwv the Unseen"
 
@@ -88,6 +93,8 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
             assert view == views.view_for(state, t.events, viewer, vseat)
             text = json.dumps(view)
             assert SECRET not in text and "zyxwv" not in text
+            assert SECRET not in pages_html(view)
+            assert_no_trace(state, view, vseat)
             assert str(state["seed"]) not in text
             assert "join_code" not in view
             pending = view["pending"]
@@ -155,3 +162,67 @@ def test_seats_share_the_views_of_the_others_until_the_next_change(tmp_path):
     assert of(ronan, "ronan")["you"] and not of(watcher, "ronan")["you"]
     t.apply({"type": "note", "text": "later"})
     assert of(t.view_for("player", "ronan", memo), "opponent") is not of(ronan, "opponent")
+
+
+def pages_html(view: dict) -> str:
+    """What the combat pages draw of ``view`` (``views/combat_render.py``), in one string."""
+    parts = [
+        render.counter(view),
+        render.declaration_status(view),
+        render.order_line(view),
+        render.pending(view),
+        render.log(view),
+        render.ranges(view),
+        render.fight_over(view),
+        *(render.card(c, view["phase"]) for c in view["combatants"]),
+    ]
+    return "".join(parts)
+
+
+def assert_no_trace(state: dict, view: dict, seat: str | None) -> None:
+    """Nothing in a player's or spectator's ``view`` tells that a hidden combatant exists,
+    shows a foe's attack on another player with its numbers, or a Ki bump before the reveal."""
+    # No gap in the numbers: the reader counts the events they see, 1, 2, 3 ...
+    numbers = [line["seq"] for line in view["log"]]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers))) if numbers else True
+    if numbers:
+        assert view["events_seen"] == numbers[-1]
+    assert f"event {view['events_seen']}" in render.counter(view)
+    # "Waiting for the GM", never "nobody", while someone hidden is still to declare.
+    status = render.declaration_status(view)
+    assert "Waiting for: nobody" not in status
+    cs = state["combatants"]
+    if state["phase"] == "declare":
+        shown = {c["id"] for c in view["combatants"]}
+        unseen = [c for c in cs.values() if c["id"] not in shown]
+        if any(c["bracket"] is None and can_act(c) for c in unseen):
+            if not any(not c["declared"] and c["can_act"] for c in view["combatants"]):
+                assert "Waiting for the GM." in status, status
+    # A foe's attack on another player: it shows, without odds or TN (unless shared).
+    share = state["share_foes"]
+    foe = lambda cid: cid in cs and cs[cid]["side"] != state["party_side"]  # noqa: E731
+    p = view["pending"]
+    if p and not share and seat not in (p["attacker"], p["target"]):
+        if foe(p["attacker"]) or foe(p["target"]):
+            assert p["odds"] is None and p["tn"] is None, p
+            assert "TN" not in render.pending(view) and "Hit <b" not in render.pending(view)
+    if not share:
+        name = {c["id"]: c["name"] for c in view["combatants"]}
+        me, foes = name.get(seat), {name[c] for c in name if foe(c)}
+        pairs = [
+            (f"{a} attacks {b}:", f"{a} rolls to hit {b}:")
+            for a in name.values()
+            for b in name.values()
+            if a != b and me not in (a, b) and (a in foes or b in foes)
+        ]
+        for line in view["log"]:
+            for said in pairs:
+                if line["text"].startswith(said):
+                    assert "TN" not in line["text"], (seat, line)
+    # A Ki bump is paid at declaration but shown to others only at the reveal.
+    for c in view["combatants"]:
+        if c["you"] or c["ki"] is None or state["phase"] != "declare":
+            continue
+        real = cs[c["id"]]
+        before = real["ki"] + (declare_cost(real, real["bumps"]) if real["bracket"] else 0)
+        assert c["ki"]["now"] == before, (c["name"], c["ki"], real["ki"], real["bumps"])

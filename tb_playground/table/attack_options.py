@@ -423,7 +423,8 @@ def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
         tn = f": TN {d['tn']}" if d.get("tn") is not None else ""
         return f"The GM rules on {n(d['attacker'])}'s attack{tn}."
     if kind == "option_set":
-        return f"The GM turns the table option {d['option']} {'on' if d['on'] else 'off'}."
+        words = TABLE_OPTIONS.get(d["option"], d["option"].replace("_", " ")).split(" (")[0]
+        return f"The GM turns {'on' if d['on'] else 'off'} the table option: {words}."
     if kind == "armor_hit":
         if d["lost"]:
             broke = " and breaks" if d["broken"] else ""

@@ -689,7 +689,10 @@ LOG_TEXTS = {
         f"{n(d['pursuer'])} is {d['gap_after']} m behind {n(d['quarry'])}"
         + (" and has lost sight." if d.get("out_of_sight") else ".")
     ),
-    "chase_caught": lambda s, d, n: f"{_names(n, d['pursuers'])} catch {n(d['quarry'])}: Melee.",
+    "chase_caught": lambda s, d, n: (
+        f"{_names(n, d['pursuers'])} catch{'es' if len(d['pursuers']) == 1 else ''} "
+        f"{n(d['quarry'])}: Melee."
+    ),
     "chase_round_ended": lambda s, d, n: f"Chase round {d['round']} ends.",
     "chase_ruled": lambda s, d, n: (
         "The GM rules on the chase" + (": sight is broken." if d.get("broken") else ".")

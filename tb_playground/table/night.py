@@ -149,8 +149,10 @@ def night_numbers(
     if since == "fight":
         start = max((i for i, e in enumerate(live) if e["type"] == "started"), default=len(live))
 
+    seen = None if role == "gm" else views.readable_seqs(final, events, role, seat)
+
     def readable(event: dict) -> bool:
-        return role == "gm" or views._text(final, event, role, seat, events) is not None
+        return seen is None or event["seq"] in seen
 
     state = initial_state(live[0]["data"])
     rows: dict[str, dict] = {cid: _blank(c) for cid, c in state["combatants"].items()}

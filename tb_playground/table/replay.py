@@ -52,7 +52,7 @@ class Replay:
         # undo and redo stacks after them); n ascending
         self._snaps: list[tuple[int, str, frozenset[int], tuple[list, list]]] = []
         # view.py's log cache, per reader: {event count at a snapshot: the log's lines}
-        self._logs: dict[tuple, dict[int, list]] = {}
+        self._logs: dict[object, dict[int, tuple]] = {}
         self._primed: set[tuple] = set()
 
     def check(self, n: object, name: str = "n") -> int:
@@ -168,20 +168,22 @@ class _LogMemo:
     at a snapshot's event count.
     """
 
-    def __init__(self, logs: dict[tuple, dict[int, list]], n: int, every: int):
+    def __init__(self, logs: dict[object, dict[int, tuple]], n: int, every: int):
         self._logs, self._n, self._every = logs, n, every
 
-    def __getitem__(self, reader: tuple) -> tuple[int, list]:
+    def __getitem__(self, reader) -> tuple:
         made = self._logs.get(reader, {})
         known = [count for count in made if count <= self._n]
         if not known:
             raise KeyError(reader)
-        return max(known), made[max(known)]
+        return made[max(known)]
 
-    def __setitem__(self, reader: tuple, value: tuple[int, list]) -> None:
-        count, log = value
+    def __setitem__(self, reader, value: tuple) -> None:
+        # ``view_for`` keeps (event count, ...) under each key: a reader's log, or the hidden
+        # timeline; only those made at a snapshot's event count are kept.
+        count = value[0]
         if count % self._every == 0:
-            self._logs.setdefault(reader, {})[count] = log
+            self._logs.setdefault(reader, {})[count] = value
 
 
 def round_starts(events: list[dict]) -> list[tuple[int, int]]:

@@ -368,7 +368,7 @@ class Table:
                     check_shape(command)
                     if expected_version is not None and expected_version != self.version:
                         since = views.log_lines(
-                            self._state, self._events[expected_version:], role, seat
+                            self._state, self._events, role, seat, since=expected_version
                         )
                         raise ConflictError(expected_version, self.version, since)
                     kind = command.get("type") if isinstance(command, dict) else None

@@ -25,12 +25,14 @@ PHASE_WORDS = {
     "setup": "setting up",
     "declare": "declaring brackets",
     "resolve": "resolving the round",
+    "over": "the fight is over",
+    "chase": "a chase",
 }
 
 
 def counter(view: dict) -> str:
-    """The line every page shows: "round N · event M"."""
-    return f"round {view['round']} · event {view['version']}"
+    """The line every page shows: "round N · event M" (M: the events this reader has seen)."""
+    return f"round {view['round']} · event {view.get('events_seen', view['version'])}"
 
 
 def names(view: dict) -> dict[str, str]:
@@ -143,23 +145,31 @@ def order_line(view: dict) -> str:
 
 
 def declaration_status(view: dict) -> str:
-    """Who has declared (never what), during the declare phase."""
+    """Who has declared (never what), during the declare phase.
+
+    With no one in sight left to declare it waits for the GM: to reveal, or for a combatant
+    this reader may not see (never "nobody", which would tell one is there: issue 20).
+    """
     if view["phase"] != "declare":
         return ""
     done = [c["name"] for c in view["combatants"] if c["declared"]]
     waiting = [c["name"] for c in view["combatants"] if not c["declared"] and c["can_act"]]
-    return (
-        f'<div class="status">Declared: {escape(", ".join(done) or "nobody yet")}. '
-        f"Waiting for: {escape(', '.join(waiting) or 'nobody')}.</div>"
-    )
+    wait = f"Waiting for: {escape(', '.join(waiting))}." if waiting else "Waiting for the GM."
+    return f'<div class="status">Declared: {escape(", ".join(done) or "nobody yet")}. {wait}</div>'
 
 
 def log(view: dict, last: int = 60) -> str:
-    """The event log, newest first."""
-    rows = [
-        f'<div><span class="seq">{e["seq"]}</span>{escape(e["text"])}</div>'
-        for e in reversed(view["log"][-last:])
-    ]
+    """The event log, newest first; a line the GM undid is struck through (and says so)."""
+    rows = []
+    for e in reversed(view["log"][-last:]):
+        text = escape(e["text"])
+        if e.get("undone"):
+            rows.append(
+                f'<div class="undone"><span class="seq">{e["seq"]}</span><del>{text}</del>'
+                '<span class="tag">undone</span></div>'
+            )
+        else:
+            rows.append(f'<div><span class="seq">{e["seq"]}</span>{text}</div>')
     return f'<div class="log">{"".join(rows)}</div>'
 
 
@@ -168,6 +178,53 @@ def _short_percent(p: float) -> str:
     if p <= 0:
         return "0"
     return "<1%" if p < 0.005 else f"{100 * p:.0f}%"
+
+
+def _spent(row: dict) -> str:
+    parts = []
+    for key, word in (("ki", "Ki"), ("fate", "Fate")):
+        if row["spent"][key]:
+            parts.append(f"{word} {row['spent'][key]}")
+    return ", ".join(parts) or "nothing"
+
+
+def _levels(by_vital: dict) -> str:
+    parts = [f"{k.capitalize()} {v}" for k, v in by_vital.items() if v]
+    return ", ".join(parts) or "none"
+
+
+def fight_over(view: dict) -> str:
+    """The "Fight over" card: who won, in which round, and what each one dealt, took and spent.
+
+    From the view's ``fight_over`` (``table/fight_end.py``'s summary, hidden combatants left
+    out; a row whose numbers this reader may not see says so instead of numbers).
+    """
+    over = view.get("fight_over")
+    if not over:
+        return ""
+    winner = over["winner"]
+    said = f"{escape(winner)} win" if winner else "No side is left able to act"
+    rows = []
+    for r in over["summary"]:
+        status = "" if r["able"] else ' <span class="meta">(down)</span>'
+        if r["dealt"] is None:
+            cells = '<td colspan="3" class="meta">their numbers stay with the GM</td>'
+        else:
+            cells = (
+                f"<td>{escape(_levels(r['dealt']))}</td><td>{escape(_levels(r['took']))}</td>"
+                f"<td>{escape(_spent(r))}</td>"
+            )
+        rows.append(f"<tr><td><b>{escape(r['name'])}</b>{status}</td>{cells}</tr>")
+    table = (
+        '<table class="att fo-table"><tr><th>Who</th><th>Dealt</th><th>Took</th>'
+        f"<th>Spent</th></tr>{''.join(rows)}</table>"
+        if rows
+        else ""
+    )
+    return (
+        '<div class="fight-over"><div class="fo-head">Fight over</div>'
+        f"<div>{said} (round {over['round']}).</div>{table}</div>"
+    )
 
 
 def bars(levels: list[float]) -> str:

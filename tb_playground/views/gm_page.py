@@ -662,7 +662,7 @@ def draw_gm(v: dict) -> dict:
     return {
         "view": v,
         "header": head,
-        "status": render.declaration_status(v) + render.order_line(v),
+        "status": render.fight_over(v) + render.declaration_status(v) + render.order_line(v),
         "cards": [render.card(c, v["phase"]) for c in v["combatants"]],
         "log": render.log(v),
         "pending": render.pending(v),

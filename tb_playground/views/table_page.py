@@ -474,7 +474,7 @@ def draw_table(v: dict, seat: str | None, card: Callable | None = None) -> dict:
             f'<span class="counter">{render.counter(v)}</span> · '
             f"{render.PHASE_WORDS.get(phase, phase)} · {who}</div>"
         ),
-        "banner": f'<div class="banner">{banner}</div>' if banner else "",
+        "banner": (f'<div class="banner">{banner}</div>' if banner else "") + render.fight_over(v),
         "me": render.card(me, phase) if me else "",
         "order": render.declaration_status(v) + render.order_line(v),
         "cards": [_shared_card(c, phase, card) for c in cs if c is not me],
