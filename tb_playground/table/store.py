@@ -27,7 +27,7 @@ from tb_playground.models import Encounter
 from tb_playground.models.combatants import encounter_records
 
 from . import view as views
-from .command_tools import check_shape, check_version
+from .command_tools import check_fields, check_shape, check_version
 from .commands import MAX_TEXT, check_sender, decide
 from .errors import ConflictError, RaceError
 from .export import party_documents
@@ -384,6 +384,7 @@ class Table:
                         raise ConflictError(expected_version, self.version, since)
                     kind = command.get("type") if isinstance(command, dict) else None
                     if kind in ("undo", "redo"):
+                        check_fields(command, ())  # they take no field but "type"
                         made = self._undo_redo(kind, role)
                     else:
                         made = decide(
