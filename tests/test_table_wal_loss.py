@@ -225,3 +225,16 @@ def test_a_killed_writer_with_its_wal_removed_is_reported(tmp_path, caplog):
     else:
         assert not lost_lines(caplog)
     store.close()
+
+
+def test_a_record_that_cannot_be_written_warns_once_and_commands_go_on(tmp_path, caplog):
+    path = tmp_path / "tables.sqlite"
+    acked_path(path).mkdir()  # not a file: every write fails
+    with caplog.at_level(logging.WARNING, logger="tb_playground.table.store"):
+        store = TableStore(path)
+        table = store.create("T", fight())
+        for i in range(5):
+            table.apply({"type": "note", "text": f"note {i}"})
+    assert table.version == 6
+    warned = [r for r in caplog.records if "cannot be written" in r.getMessage()]
+    assert len(warned) == 1 and str(acked_path(path)) in warned[0].getMessage()

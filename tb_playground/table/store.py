@@ -480,6 +480,7 @@ class TableStore:
                 #: ({table: what it lost, in words}; noted in its log when it is opened).
                 self._acked = _read_acked(self.path)
                 self._record: int | None = None  # the record, open for appending
+                self._record_failed = False
                 self.losses: dict[str, str] = self._find_losses()
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
@@ -580,10 +581,12 @@ class TableStore:
                 self._record = os.open(acked_path(self.path), flags, 0o644)
             os.write(self._record, line)
         except OSError as exc:
-            log.warning(
-                "%s cannot be written (%s): a lost -wal would go unnoticed",
-                acked_path(self.path), exc,
-            )  # fmt: skip
+            if not self._record_failed:  # once, not at every command
+                log.warning(
+                    "%s cannot be written (%s): a lost -wal would go unnoticed",
+                    acked_path(self.path), exc,
+                )  # fmt: skip
+            self._record_failed = True
 
     def _compact_record(self) -> None:
         """Rewrite the side record with one line per table (under the lock)."""
