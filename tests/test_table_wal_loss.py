@@ -238,3 +238,25 @@ def test_a_record_that_cannot_be_written_warns_once_and_commands_go_on(tmp_path,
     assert table.version == 6
     warned = [r for r in caplog.records if "cannot be written" in r.getMessage()]
     assert len(warned) == 1 and str(acked_path(path)) in warned[0].getMessage()
+
+
+def test_the_gm_page_s_view_tells_of_the_loss_after_a_restart(tmp_path, monkeypatch, caplog):
+    """What the server does on start: the service's store reports, the GM's view shows it."""
+    from tb_playground.service import CombatService
+
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 1000)
+    path = tmp_path / "tables.sqlite"
+    service = CombatService(path, gm_key="a-long-enough-gm-key")
+    table = service.create("Harbour", fight())
+    service.store.checkpoint()
+    for i in range(3):
+        table.apply({"type": "note", "text": f"note {i}"})
+    copy = damaged_copy(path, tmp_path / "restarted", "missing")  # the server dies, WAL lost
+    with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+        again = CombatService(copy, gm_key="a-long-enough-gm-key")
+    (line,) = lost_lines(caplog)
+    assert "'Harbour'" in line and str(copy) in line and "events 2 to 4" in line
+    gm = again.view(again.open("Harbour"), "gm")
+    assert "lost what was saved: events 2 to 4" in " ".join(map(str, gm["log"]))
+    player = again.view(again.open("Harbour"), "player", "ronan")
+    assert str(copy) not in str(player)
