@@ -644,6 +644,10 @@ def check_sender(state: dict, role: object, seat: object) -> None:
 def decide(state: dict, command: object, role: str, seat: str | None, roll: Roller) -> list[Event]:
     """The events ``command`` makes, or an error; ``state`` is not changed.
 
+    Checked in this order before the handler reads anything: the shape (plain, small data),
+    the type, the fields (``FIELDS``: any other is refused by name), their kinds (ids, texts,
+    whole numbers, true or false), then the sender (a spectator sends nothing).
+
     Parameters
     ----------
     state : dict
