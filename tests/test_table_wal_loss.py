@@ -99,6 +99,7 @@ def test_a_damaged_wal_after_each_acknowledged_command_is_reported(
             note = events[-1]
             assert note["type"] == "note" and "lost what was saved" in note["data"]["text"]
             assert str(copy) not in note["data"]["text"]  # the path stays in the server's log
+            assert f"The table file {copy.name} lost" in note["data"]["text"]
             assert len(events) == had + 1
             lines = reopened.view_for("gm")["log"]
             assert any("lost what was saved" in str(x) for x in lines)

@@ -606,15 +606,17 @@ class TableStore:
     def _note_loss(self, table: Table) -> None:
         """Put the loss found on opening into the table's log, where the GM and everyone see it.
 
-        The note names the events lost, not the file (the server's log has the path).
+        The note names the events lost and the file by its name only (players read the log
+        too; the server's log has the whole path).
         """
         words = self.losses.get(table.name)
         if words is None:
             return
         note = (
-            f"The table file lost what was saved: {words}. Its -wal part was lost or damaged, "
-            f"or an older copy replaced it; the table goes on from event {table.version}. "
-            "The server's log names the file; restore a backup if you have one."
+            f"The table file {self.path.name} lost what was saved: {words}. Its -wal part was "
+            f"lost or damaged, or an older copy replaced it; the table goes on from event "
+            f"{table.version}. The server's log gives the file's whole path; restore a backup "
+            "if you have one."
         )
         try:
             table.apply({"type": "note", "text": note[:MAX_TEXT]})
