@@ -3,14 +3,14 @@
 A seeded generator takes the example files and puts a wrong value at a random place: a kind
 that is a mapping or a list, numbers of thousands of digits, deep nesting, wrong types for a
 field. Each goes through ``loads`` (as JSON or YAML text) or, for values no file can hold,
-through ``validate_document`` and ``from_dict`` as Python data.
+through ``validate_document`` and ``from_dict`` as Python data; every refusal names the field
+(or ``kind``), deep nesting and long texts included. Call times: ``benchmarks/bench_fuzz.py``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -98,7 +98,6 @@ def _text(doc: dict, rng: random.Random) -> tuple[str, str | None]:
 def test_malformed_files_are_refused_by_field(tmp_path):
     docs = _docs()
     rng = random.Random(21)
-    slowest = 0.0
     for n in range(N_FILES):
         doc = json.loads(json.dumps(rng.choice(docs)))
         mode = rng.random()
@@ -109,7 +108,6 @@ def test_malformed_files_are_refused_by_field(tmp_path):
             keys, expected = rng.choice(_places(doc))
             pool = TEXT_BAD if mode < 0.6 else DATA_BAD
             _put(doc, keys, rng.choice(pool))
-        start = time.perf_counter()
         try:
             text, fmt = _text(doc, rng)
         except (TypeError, ValueError, RecursionError):  # not JSON: Python data only
@@ -123,10 +121,8 @@ def test_malformed_files_are_refused_by_field(tmp_path):
             assert errors, doc
             message = "\n".join(errors)
             if isinstance(doc.get("kind"), str) and doc["kind"] in KINDS:
-                with pytest.raises(FileFormatError):
+                with pytest.raises(FileFormatError) as info:
                     from_dict(KINDS[doc["kind"]], doc["data"])
-        slowest = max(slowest, time.perf_counter() - start)
-        if "nested too deep" not in message and "characters" not in message:
-            assert expected in message, (n, expected, message[:500])
-    print(f"\nslowest file {slowest * 1e3:.1f} ms")
-    assert slowest < 1.0
+                inside = expected.removeprefix("data.").removeprefix("data")  # from "data"
+                assert inside in str(info.value), (n, inside, str(info.value)[:500])
+        assert expected in message, (n, expected, message[:500])

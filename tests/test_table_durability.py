@@ -46,8 +46,8 @@ def test_commits_are_synced_and_checkpointed(tmp_path):
     # The checkpoint after them: the main file alone holds every event.
     shutil.copy(path, tmp_path / "copy.sqlite")
     assert TableStore(tmp_path / "copy.sqlite").open("T").events == table.events
-    assert os.path.getsize(str(path) + "-wal") > 0  # kept for reuse
-    assert store.checkpoint(truncate=True)
+    # Emptied: a WAL kept for reuse, cut short, would take the table back before it
+    # (tests/test_table_wal_loss.py).
     assert os.path.getsize(str(path) + "-wal") == 0
 
 

@@ -49,7 +49,7 @@ def check_fields(command: dict, allowed: Iterable[str]) -> None:
     allowed = (*COMMON_FIELDS, *allowed)
     for key in command:
         if key not in allowed:
-            takes = ", ".join(a for a in allowed if a != "type")
+            takes = ", ".join(a for a in allowed if a != "type") or "no other field"
             why = NOT_FIELDS.get(
                 key,
                 f'the table does not know the field "{key}" for a {command.get("type")} '
@@ -128,6 +128,55 @@ def check_shape(command: object) -> None:
             )
         if size > MAX_SIZE:
             raise ValueError(f"command: at most about {MAX_SIZE:,} characters as JSON, got more")
+
+
+#: The kind of value a field holds under every command that takes it, checked for all fields
+#: before any handler reads one (issue 21); nothing (None) is "not given" and left to the
+#: handler. Fields whose kind depends on the command ("faces", "initiative") are
+#: checked by their handlers.
+ID_FIELDS = frozenset(
+    "a actor ally attacker b combatant leader pursuer quarry resister target".split()
+)
+TEXT_FIELDS = frozenset(
+    "action actor_skill approach band bracket condition cover element fact field ground how "
+    "mode note option plausibility purpose reason reload resister_skill side skill spend text "
+    "until zone".split()
+)
+WHOLE_FIELDS = frozenset(
+    "attack bumps difficulty harder ki levels magnitude metres range scar static value".split()
+)
+BOOL_FIELDS = frozenset(
+    "accept broken flaw_until_healed footing free gauntlets gear hidden lost off_hand on "
+    "permanent sanity_ki surprise".split()
+)
+
+
+def check_kinds(command: dict) -> None:
+    """Refuse a field whose value is not of its kind (text, a whole number, true or false).
+
+    Run after ``check_shape`` and ``check_fields``, so every handler reads these fields as the
+    kind it expects; the message names the field and the kind given, never the value.
+    """
+    for key, value in command.items():
+        if value is None:
+            continue
+        if key in ID_FIELDS and not isinstance(value, str):
+            raise ValueError(f"{key} must be the id of a combatant at this table, got {_a(value)}")
+        if key in TEXT_FIELDS and not isinstance(value, str):
+            raise ValueError(f"{key} must be text, got {_a(value)}")
+        if key in WHOLE_FIELDS and (
+            isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral)
+        ):
+            raise ValueError(f"{key} must be a whole number, got {_a(value)}")
+        if key in BOOL_FIELDS and not isinstance(value, bool | np.bool_):
+            raise ValueError(f"{key} must be True or False, got {_a(value)}")
+
+
+def _a(value: object) -> str:
+    """A value's kind in words ("a list"), never the value itself."""
+    words = {str: "text", bool: "true or false", int: "a whole number", float: "a number"}
+    words |= {list: "a list", dict: "a mapping"}
+    return words.get(type(value), f"a {_kind(value)}")
 
 
 def _kind(value: object) -> str:

@@ -46,6 +46,20 @@ Event = tuple[str, dict, list]
 Roller = Callable[[int], list[int]]
 
 
+def takes(*fields: str) -> Callable:
+    """Declare, next to a handler, the fields its command may carry besides "type".
+
+    ``decide`` refuses any other field by name before the handler runs (issue 21), so a
+    field the handler does not read never passes silently.
+    """
+
+    def mark(handler: Callable) -> Callable:
+        handler.fields = fields
+        return handler
+
+    return mark
+
+
 def _path(cid: str, *keys: str) -> list:
     return ["combatants", cid, *keys]
 
@@ -87,6 +101,7 @@ def _faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str]:
 # -- setting up and the round ------------------------------------------------------------------
 
 
+@takes("surprised", "initiative")
 def _start(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "start the fight")
     _phase(state, "setup")
@@ -115,6 +130,7 @@ def _start(state, command, role, seat, roll) -> list[Event]:
     return [("started", data, changes)]
 
 
+@takes("combatant", "bracket", "bumps")
 def _declare(state, command, role, seat, roll) -> list[Event]:
     _phase(state, "declare")
     c = _combatant(state, command)
@@ -165,12 +181,14 @@ def _reveal_events(state: dict, also: dict | None = None) -> list[Event]:
     return events
 
 
+@takes()
 def _reveal(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "reveal the brackets")
     _phase(state, "declare")
     return _reveal_events(state)
 
 
+@takes()
 def _end_turn(state, command, role, seat, roll) -> list[Event]:
     _phase(state, "resolve")
     up = state["up"]
@@ -229,6 +247,7 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
     return [("attack_declared", data, changes), *gifts.attack_events(state, a, index, pending)]
 
 
+@takes("faces")
 def _roll(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is not None and p["step"] == "approach":
@@ -250,6 +269,7 @@ def _roll(state, command, role, seat, roll) -> list[Event]:
     return rules.damage_events(state, p, faces, automatic, by)
 
 
+@takes("dice")
 def _boost(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is None or p["step"] != "boost":
@@ -278,6 +298,7 @@ def _boost(state, command, role, seat, roll) -> list[Event]:
     return events + rules.after_damage_events(state, after, levels, extra_changes=changes)
 
 
+@takes("ki", "sanity_ki")
 def _prevent(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is None or p["step"] != "prevent":
@@ -305,6 +326,7 @@ def _prevent(state, command, role, seat, roll) -> list[Event]:
 # -- Ki, Fate, conditions, overrides -----------------------------------------------------------
 
 
+@takes("combatant", "purpose")
 def _spend_ki(state, command, role, seat, roll) -> list[Event]:
     c = _combatant(state, command)
     _own(state, role, seat, c, "spend Ki")
@@ -313,6 +335,7 @@ def _spend_ki(state, command, role, seat, roll) -> list[Event]:
     return [("ki_spent", {"combatant": c["id"], "purpose": purpose, "effect": text}, changes)]
 
 
+@takes("combatant", "condition", "until", "difficulty")
 def _set_condition(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "set conditions")
     c = _combatant(state, command)
@@ -326,6 +349,7 @@ def _set_condition(state, command, role, seat, roll) -> list[Event]:
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
 
+@takes("combatant", "condition")
 def _clear_condition(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "clear conditions")
     c = _combatant(state, command)
@@ -338,6 +362,7 @@ def _clear_condition(state, command, role, seat, roll) -> list[Event]:
     return [("condition_cleared", {"combatant": c["id"], "condition": name}, changes)]
 
 
+@takes("combatant", "field", "value")
 def _set(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "override a value")
     c = _combatant(state, command)
@@ -354,6 +379,7 @@ def _set(state, command, role, seat, roll) -> list[Event]:
     return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
 
 
+@takes("combatant")
 def _hide(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "hide combatants")
     c = _combatant(state, command)
@@ -367,12 +393,14 @@ def _hide(state, command, role, seat, roll) -> list[Event]:
     ]
 
 
+@takes("on")
 def _share(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "share the foes' numbers")
     on = require_bool("on", command.get("on"))
     return [("shared", {"on": on}, [[["share_foes"], on]])]
 
 
+@takes("a", "b", "band")
 def _set_range(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "set range bands")
     a = _combatant(state, command, "a")
@@ -385,6 +413,7 @@ def _set_range(state, command, role, seat, roll) -> list[Event]:
     return [("range_set", data, [[["ranges", key], band]])]
 
 
+@takes("document", "side", "hidden", "initiative")
 def _add(state, command, role, seat, roll) -> list[Event]:
     """GM: a character or creature joins the fight from its file (issue 9: "add creatures").
 
@@ -440,18 +469,21 @@ def _new_id(state: dict, name: str, hidden: bool) -> str:
     return cid
 
 
+@takes("text")
 def _note(state, command, role, seat, roll) -> list[Event]:
     if role == "spectator":
         raise PermissionError("a spectator only watches; players and the GM write notes")
     return [("note", {"text": _text(command, "text")}, [])]
 
 
+@takes()
 def _rest(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "call a rest or the end of a Scene")
     kind = command["type"]
     return rules.rest_events(state, kind)
 
 
+@takes("combatant", "difficulty", "faces")
 def _shake_off(state, command, role, seat, roll) -> list[Event]:
     """Variant 002: an action rolling Presence + Difficulty ends Flustered early."""
     c = _combatant(state, command)
@@ -482,6 +514,7 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
     return [("shake_off_rolled", rules.roll_data(c, reading, by), changes)]
 
 
+@takes()
 def _rotate(state, command, role, seat, roll) -> list[Event]:
     _gm_only(role, "change the join code")
     code = "".join(str(d % 10) for d in roll(9))  # 9 digits, as a new table's (store.py)
@@ -540,34 +573,58 @@ from . import chase_phase, distracted, fate_commands, fight_end  # noqa: E402
 for _module in (distracted, fate_commands, fight_end, chase_phase):
     HANDLERS.update(_module.HANDLERS)
 
-#: The fields of each command that refuses a field it does not know (issue 19).
-FIELDS = {
-    "act": (
-        "combatant",
-        "action",
-        *sorted({f for v in round_actions.ACT_FIELDS.values() for f in v}),
-    ),
-    "ready_fired": ("combatant",),
-    "grab": grab.GRAB_FIELDS,
-    "disarm": grab.DISARM_FIELDS,
-    "escape": grab.ESCAPE_FIELDS,
-    "skill_roll": skill_rolls.SKILL_FIELDS,
-    "opposed_roll": skill_rolls.OPPOSED_FIELDS,
-    "group_roll": skill_rolls.GROUP_FIELDS,
-    "stabilise": skill_rolls.STABILISE_FIELDS,
-    "move": movement.MOVE_FIELDS,
-    "set_distance": ("a", "b", "metres"),
-    "attack": attack_options.ATTACK_FIELDS[1:],
-    "attack_ruling": attack_options.RULING_FIELDS[1:],
-    "table_option": ("option", "on"),
-    "help": helping.HELP_FIELDS[1:],
-    "repair_armor": armor_at_table.REPAIR_FIELDS[1:],
-    "use_gift": gifts.USE_GIFT_FIELDS[1:],
-    "name_scar": ("combatant", "scar", "effect"),
-    "heal_scar": ("combatant", "scar"),
-    "scar_reading": ("flaw_until_healed",),
-    **chase_phase.FIELDS,
+#: The fields each command may carry besides "type" (issue 19, issue 21): declared next to
+#: the handler (``takes``) or by the rule's module; ``decide`` refuses every other field.
+FIELDS: dict[str, tuple[str, ...]] = {
+    kind: handler.fields for kind, handler in HANDLERS.items() if hasattr(handler, "fields")
 }
+FIELDS.update(
+    {
+        "act": (
+            "combatant",
+            "action",
+            *sorted({f for v in round_actions.ACT_FIELDS.values() for f in v}),
+        ),
+        "ready_fired": ("combatant",),
+        "grab": grab.GRAB_FIELDS,
+        "disarm": grab.DISARM_FIELDS,
+        "escape": grab.ESCAPE_FIELDS,
+        "skill_roll": skill_rolls.SKILL_FIELDS,
+        "opposed_roll": skill_rolls.OPPOSED_FIELDS,
+        "group_roll": skill_rolls.GROUP_FIELDS,
+        "stabilise": skill_rolls.STABILISE_FIELDS,
+        "move": movement.MOVE_FIELDS,
+        "set_distance": ("a", "b", "metres"),
+        "attack": attack_options.ATTACK_FIELDS[1:],
+        "attack_ruling": attack_options.RULING_FIELDS[1:],
+        "table_option": ("option", "on"),
+        "help": helping.HELP_FIELDS[1:],
+        "repair_armor": armor_at_table.REPAIR_FIELDS[1:],
+        "use_gift": gifts.USE_GIFT_FIELDS[1:],
+        "name_scar": ("combatant", "scar", "effect"),
+        "heal_scar": ("combatant", "scar"),
+        "scar_reading": ("flaw_until_healed",),
+        # distracted.py, fate_commands.py and fight_end.py: what their handlers read.
+        "distracted": ("combatant", "difficulty", "faces"),
+        "lead": ("combatant", "leader"),
+        "spend_fate": (
+            "combatant",
+            "spend",
+            "condition",
+            "roll",
+            "fact",
+            "magnitude",
+            "range",
+            "plausibility",
+            "permanent",
+        ),
+        "fate_gain": ("combatant", "reason", "note"),
+        "fate_confirm": ("combatant", "accept"),
+        "continue": (),
+        "end_scene": (),
+        **chase_phase.FIELDS,
+    }
+)
 
 #: Every command type, "undo" and "redo" included (the table handles those two itself).
 COMMANDS = (*HANDLERS, "undo", "redo")
@@ -590,6 +647,10 @@ def check_sender(state: dict, role: object, seat: object) -> None:
 def decide(state: dict, command: object, role: str, seat: str | None, roll: Roller) -> list[Event]:
     """The events ``command`` makes, or an error; ``state`` is not changed.
 
+    Checked in this order before the handler reads anything: the shape (plain, small data),
+    the type, the fields (``FIELDS``: any other is refused by name), their kinds (ids, texts,
+    whole numbers, true or false), then the sender (a spectator sends nothing).
+
     Parameters
     ----------
     state : dict
@@ -609,8 +670,10 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
     kind = command.get("type")
     if not isinstance(kind, str) or kind not in HANDLERS:
         raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
-    if kind in FIELDS:  # a field it does not take is refused first, whoever sends it
-        command_tools.check_fields(command, FIELDS[kind])
+    # A field it does not take is refused first, whoever sends it; a command with no field
+    # list takes none (``tests/test_table_fuzz.py`` fails for it).
+    command_tools.check_fields(command, FIELDS.get(kind, ()))
+    command_tools.check_kinds(command)  # text, whole numbers, true or false: before any use
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
     events = scars.with_scars(state, HANDLERS[kind](state, command, role, seat, roll), kind)

@@ -17,6 +17,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,8 +27,8 @@ from tb_playground.models import Encounter
 from tb_playground.models.combatants import encounter_records
 
 from . import view as views
-from .command_tools import check_shape, check_version
-from .commands import check_sender, decide
+from .command_tools import check_fields, check_shape, check_version
+from .commands import MAX_TEXT, check_sender, decide
 from .dice_typed import typed_odds
 from .errors import ConflictError, RaceError
 from .export import party_documents
@@ -52,6 +53,9 @@ CHECKPOINT_EVERY = 100
 
 #: Longest table name.
 MAX_NAME = 80
+
+#: The side record of what was acknowledged, next to the file: ``tables.sqlite-acked``.
+ACKED_SUFFIX = "-acked"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -81,6 +85,62 @@ def _connect(path: Path) -> sqlite3.Connection:
     # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
     conn.execute("PRAGMA synchronous=FULL")
     return conn
+
+
+def acked_path(path: Path) -> Path:
+    """The side record of the events ``path`` acknowledged (``tables.sqlite-acked``)."""
+    return path.with_name(path.name + ACKED_SUFFIX)
+
+
+def _crc(body: str) -> int:
+    return zlib.crc32(body.encode("utf-8"))
+
+
+def _read_acked(path: Path) -> dict[str, list[int]]:
+    """The side record: {table name: [last acknowledged seq, CRC-32 of its row]}; {} if none.
+
+    One JSON line ``[name, seq, crc]`` per acknowledged command, the last line of a name
+    counting; a line that cannot be read (a write cut by a crash) is skipped with a warning.
+    """
+    record = acked_path(path)
+    try:
+        text = record.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        log.warning("%s cannot be read (%s): lost events cannot be checked this time", record, exc)
+        return {}
+    acked: dict[str, list[int]] = {}
+    bad = 0
+    for line in text.splitlines():
+        try:
+            name, seq, crc = json.loads(line)
+            if not isinstance(name, str) or any(
+                isinstance(x, bool) or not isinstance(x, int) for x in (seq, crc)
+            ):
+                raise ValueError(line)
+        except (ValueError, TypeError):
+            bad += 1
+            continue
+        acked[name] = [seq, crc]
+    if bad:
+        log.warning(
+            "%s: %d line(s) cannot be read and were skipped (a write cut short?)", record, bad
+        )
+    return acked
+
+
+def _record_lines(acked: dict[str, list[int]]) -> str:
+    return "".join(json.dumps([name, *value]) + "\n" for name, value in acked.items())
+
+
+def _loss_words(had: int, acked: int, replaced: bool) -> str:
+    """What a table lost, in words: the file holds ``had`` events, ``acked`` were acknowledged."""
+    if replaced:
+        return f"event {acked}, acknowledged, is not the one now in the file"
+    if had == acked - 1:
+        return f"event {acked}, acknowledged, is missing"
+    return f"events {had + 1} to {acked}, acknowledged, are missing"
 
 
 def _code_after(events: list[dict]) -> str | None:
@@ -373,6 +433,7 @@ class Table:
                         raise ConflictError(expected_version, self.version, since)
                     kind = command.get("type") if isinstance(command, dict) else None
                     if kind in ("undo", "redo"):
+                        check_fields(command, ())  # they take no field but "type"
                         made = self._undo_redo(kind, role)
                     else:
                         made = decide(
@@ -463,6 +524,13 @@ class TableStore:
             self._conn = _connect(self.path)
             with self._lock:
                 self._prepare()
+                #: {table: [seq, crc]} of the last event each table acknowledged (the side
+                #: record, ``acked_path``), and the losses found when the file was opened
+                #: ({table: what it lost, in words}; noted in its log when it is opened).
+                self._acked = _read_acked(self.path)
+                self._record: int | None = None  # the record, open for appending
+                self._record_failed = False
+                self.losses: dict[str, str] = self._find_losses()
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
 
@@ -511,6 +579,102 @@ class TableStore:
 
     # -- the file ------------------------------------------------------------------------------
 
+    def _find_losses(self) -> dict[str, str]:
+        """Compare the file with the side record of acknowledged events; log each loss.
+
+        A table has lost events when the file holds fewer than the record says were
+        acknowledged, or when the row at the recorded seq is not the one acknowledged (its
+        CRC-32 differs). Each loss is logged as an error naming the table and the file; the
+        table adds a note saying so to its log when it is opened (``_note_loss``).
+        """
+        if not self._acked:
+            return {}
+        rows = self._conn.execute("SELECT tname, MAX(seq) FROM events GROUP BY tname").fetchall()
+        last = dict(rows)
+        losses = {}
+        for name, (seq, crc) in self._acked.items():
+            had = last.get(name, 0)
+            replaced = False
+            if had >= seq:
+                row = self._conn.execute(
+                    "SELECT body FROM events WHERE tname=? AND seq=?", (name, seq)
+                ).fetchone()
+                replaced = row is None or _crc(row[0]) != crc
+                if not replaced:
+                    continue
+            losses[name] = _loss_words(had, seq, replaced)
+            log.error(
+                "table %r in %s: %s (the file's -wal part was lost or damaged, or an older copy "
+                "replaced the file); the table goes on from event %d",
+                name, self.path, losses[name], had,
+            )  # fmt: skip
+        return losses
+
+    def _acknowledge(self, name: str, seq: int, body: str) -> None:
+        """Keep ``seq`` as the table's last acknowledged event in the side record (under the lock).
+
+        One line appended after each commit, before the command returns (a few microseconds;
+        not synced: a record older than the file only misses a loss, it never reports one that
+        did not happen). Each complete checkpoint rewrites the record compacted
+        (``_compact_record``); a process whose record was replaced by another's opens the new
+        one.
+        """
+        self._acked[name] = [seq, _crc(body)]
+        line = (json.dumps([name, seq, self._acked[name][1]]) + "\n").encode("utf-8")
+        try:
+            if self._record is not None and os.fstat(self._record).st_nlink == 0:
+                os.close(self._record)  # compacted by another process: append to the new one
+                self._record = None
+            if self._record is None:
+                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+                self._record = os.open(acked_path(self.path), flags, 0o644)
+            os.write(self._record, line)
+        except OSError as exc:
+            if not self._record_failed:  # once, not at every command
+                log.warning(
+                    "%s cannot be written (%s): a lost -wal would go unnoticed",
+                    acked_path(self.path), exc,
+                )  # fmt: skip
+            self._record_failed = True
+
+    def _compact_record(self) -> None:
+        """Rewrite the side record with one line per table (under the lock)."""
+        record = acked_path(self.path)
+        if not record.exists():
+            return
+        spare = record.with_name(record.name + ".new")
+        try:
+            spare.write_text(_record_lines(_read_acked(self.path)), encoding="utf-8")
+            os.replace(spare, record)
+            if self._record is not None:
+                os.close(self._record)
+                self._record = None
+        except OSError as exc:
+            log.warning("%s cannot be rewritten (%s)", record, exc)
+
+    def _note_loss(self, table: Table) -> None:
+        """Put the loss found on opening into the table's log, where the GM and everyone see it.
+
+        The note names the events lost and the file by its name only (players read the log
+        too; the server's log has the whole path).
+        """
+        words = self.losses.get(table.name)
+        if words is None:
+            return
+        note = (
+            f"The table file {self.path.name} lost what was saved: {words}. Its -wal part was "
+            f"lost or damaged, or an older copy replaced it; the table goes on from event "
+            f"{table.version}. The server's log gives the file's whole path; restore a backup "
+            "if you have one."
+        )
+        try:
+            table.apply({"type": "note", "text": note[:MAX_TEXT]})
+        except (ValueError, sqlite3.DatabaseError) as exc:
+            log.error("table %r in %s: the loss could not be noted: %s", table.name, self.path, exc)
+            return
+        with self._lock:
+            self.losses.pop(table.name, None)
+
     def _poll(self) -> int:
         """A count that grows each time another connection has committed to the file."""
         with self._lock:
@@ -535,10 +699,12 @@ class TableStore:
         """Copy the WAL into the main file (synced); whether every frame was copied.
 
         After a complete checkpoint a copy of the main file alone holds every acknowledged
-        event. By default it waits for no one (``PASSIVE``: a reader of another process on an
-        older snapshot leaves it incomplete; the next one copies the rest) and the WAL's space
-        is reused from its start, which syncs faster than a file that grows. ``truncate``
-        (``close`` does) also empties the WAL file, waiting at most 0.2 s for other processes.
+        event. ``truncate`` (every ``CHECKPOINT_EVERY`` events and ``close``) also empties the
+        WAL file, waiting at most 0.2 s for other processes: a WAL kept for reuse still holds
+        the copied frames until the next write restarts it, and a copy of it cut short would
+        take the table back before the checkpoint (SQLite reads the older pages of its valid
+        part over the main file's). Without ``truncate`` it waits for no one (``PASSIVE``: a
+        reader of another process on an older snapshot leaves it incomplete).
         """
         with self._lock:
             if self._closed:
@@ -555,6 +721,7 @@ class TableStore:
             done = not busy and log == copied
             if done:
                 self._unsaved = 0
+                self._compact_record()
             return done
 
     def backup(self, dest: str | Path) -> None:
@@ -622,6 +789,8 @@ class TableStore:
                 self._conn.execute("ROLLBACK")
                 raise ValueError(f"name: a table called {name!r} already exists") from None
             self._saved(1)
+            self._acknowledge(name, 1, json.dumps(created))
+            self.losses.pop(name, None)
             table = Table(self, name, [created], seen=self._poll())
             self._open[name] = table
         log.info("table %r created in %s", name, self.path)
@@ -643,6 +812,8 @@ class TableStore:
             table = Table(self, name, _parse(self, name, rows, 0), seen=seen)
             self._open[name] = table
         log.info("table %r opened from %s (%d events)", name, self.path, table.version)
+        if name in self.losses:
+            self._note_loss(table)
         return table
 
     def table_by_code(self, code: object) -> Table | None:
@@ -715,6 +886,7 @@ class TableStore:
                 raise
             self._conn.execute("COMMIT")
             self._saved(len(rows))
+            self._acknowledge(name, len(rows), rows[-1][1])
         return self.open(name)
 
     def open_tables(self) -> list[Table]:
@@ -743,6 +915,7 @@ class TableStore:
                 raise
             self._conn.execute("COMMIT")
             self._saved(len(rows))
+            self._acknowledge(name, rows[-1][1], rows[-1][2])
             return True
 
     @contextlib.contextmanager
@@ -760,7 +933,7 @@ class TableStore:
         self._unsaved += count
         if self._unsaved >= CHECKPOINT_EVERY:
             self._unsaved = CHECKPOINT_EVERY // 2  # a busy checkpoint is tried again soon
-            self.checkpoint()
+            self.checkpoint(truncate=True)
 
     def close(self) -> None:
         """Checkpoint and close the file (open tables can no longer be changed)."""
@@ -770,3 +943,6 @@ class TableStore:
             self.checkpoint(truncate=True)
             self._closed = True
             self._conn.close()
+            if self._record is not None:
+                os.close(self._record)
+                self._record = None
