@@ -97,8 +97,9 @@ def landing_html(odds: dict | None, dice: int | None = None) -> str:
         )
     of = f" of {dice}" if dice is not None else ""
     head = (
-        f'<div class="meta">With {escape(", ".join(map(str, typed)))} '
-        f"({len(typed)}{of} {'die' if (dice or len(typed)) == 1 else 'dice'} typed):</div>"
+        f'<div class="meta">So far {escape(", ".join(map(str, typed)))} '
+        f"({len(typed)}{of} {'die' if (dice or len(typed)) == 1 else 'dice'} typed); "
+        "the chances now:</div>"
     )
     items = []
     if "p_hit" in odds:
