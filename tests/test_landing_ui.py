@@ -1,8 +1,10 @@
-"""The odds as the dice land, on real pages (issue 23, item 5): Ronan types his to-hit dice on
-his phone one at a time (no Enter): after each die the step shows the exact chance to hit given
-the dice so far; "Use my dice" then resolves the roll. The GM types the guard dog's damage
-dice on the laptop and sees the chance of each level count after each die. The Brick's phone shows none of
-it (only the typist's page: note 0017). Screenshots at 390 and 1280 px go to ``screenshots/``.
+"""The odds as the dice land, on real pages (issue 23, item 5).
+
+Ronan types his to-hit dice on his phone one at a time (no Enter): after each die the step
+shows the exact chance to hit given the dice so far; "Use my dice" then resolves the roll. The
+GM types the guard dog's damage dice on the laptop and sees the chance of each level count
+after each die. The Brick's phone shows none of it (only the typist's page: note 0017).
+Screenshots at 390 and 1280 px go to ``screenshots/``.
 """
 
 from __future__ import annotations
