@@ -193,9 +193,10 @@ class TableFight:
     attack it cannot pay for falls back to the best it can), at the foe with the fewest levels
     left on that attack's track among those able to act (the encounter's order breaks ties);
     boosts the dice a boost lifts while Ki lasts and the track still loses the level (one
-    against armor: one level is all it can lose); prevents by the target's Ki policy (``take_attack``); rolls the Gift Checks the table
-    asks for. The table does the rest: Initiative, band order, Gift Ki, to-hit, criticals, Off
-    Balance, armor, damage, the tracks, and the end of the fight (its "over" phase).
+    against armor: one level is all it can lose); prevents by the target's Ki policy
+    (``take_attack``); rolls the Gift Checks the table asks for. The table does the rest:
+    Initiative, band order, Gift Ki, to-hit, criticals, Off Balance, armor, damage, the
+    tracks, and the end of the fight (its "over" phase).
     """
 
     def __init__(self, records, prep, ki_policy: str, rng: np.random.Generator, ruleset=None):
