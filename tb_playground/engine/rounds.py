@@ -92,7 +92,8 @@ class AttackProfile:
     p_critical : float
         P(critical hit), at most ``p_hit``.
     boosts : int
-        Ki boosts the attacker spends per attack while its Ki lasts, 0..100.
+        Ki boosts the attacker spends per attack while its Ki lasts, 0..100 (after the roll,
+        ``fight_odds`` spends only those whose levels the track still loses: ``hit_room``).
     bonus : int
         What a boost adds (Ferocity, Presence, Psyche), 0..10.
     timing : {"after", "before"}
