@@ -4,7 +4,7 @@ Ronan types his to-hit dice on his phone one at a time (no Enter): after each di
 shows the exact chance to hit given the dice so far; "Use my dice" then resolves the roll. The
 GM types the guard dog's damage dice on the laptop and sees the chance of each level count
 after each die. The Brick's phone shows none of it (only the typist's page: note 0017).
-Screenshots at 390 and 1280 px go to ``screenshots/``.
+Screenshots at 390 and 1280 px go to ``screenshots/`` (the phone light, the GM dark).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_the_odds_as_the_dice_land(served, browser):
     gm = browser.new_context(viewport=LAPTOP).new_page()
     ronan = browser.new_context(viewport=PHONE).new_page()
     brick = browser.new_context(viewport=PHONE).new_page()
-    gm.goto(f"{base}/gm?key={KEY}&table=Landing")
+    gm.goto(f"{base}/gm?key={KEY}&table=Landing&theme=dark")  # the dark theme, too
     ronan.goto(f"{base}/table?code={code}&seat=ronan")
     brick.goto(f"{base}/table?code={code}&seat=the-brick")
     run_to_turn(table, "ronan")
