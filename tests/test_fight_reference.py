@@ -46,6 +46,8 @@ def reference(
       puts the rest of this round and all of the next on the Off Balance profile.
     - Poise at the bottom costs a Sanity level (``take_attack`` on the Sanity track, the same
       Ki and policy); dead is Sanity's bottom.
+    - Boosts after the roll are spent only on levels the track still loses (the most one
+      hit takes: ``take_attack`` of 1000 levels); the rest of the Ki stays.
     """
     low, high = track_range(vital, maximum, variant)
     start = high if start is None else start
@@ -69,8 +71,13 @@ def reference(
     def one_attack(key, p, out, spent):
         t, sn, g, a, ob, _ = key
         tb, cat = table(attack.boosts if unlimited else min(attack.boosts, a), ob > 0)
+        # The most one hit takes from the track: boosts after the roll past it are not spent
+        # (the table offers none: table/boost_offer.py).
+        room = take_attack(t, 1000, maximum, vital, 0, "none", variant).taken
         for k, s in zip(*np.nonzero(tb), strict=True):
             q = tb[k, s]
+            if attack.timing == "after":
+                s = s - min(s, max(int(k) - room, 0))
             hit = take_attack(t, int(k), maximum, vital, g, policy, variant)
             g2, sn2, dead = g - hit.prevented, sn, hit.bottomed
             if poise_sanity:

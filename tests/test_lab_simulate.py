@@ -36,6 +36,7 @@ from tb_playground.models import Creature, Encounter
 from tb_playground.models.combatants import encounter_records
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.table import rules
+from tb_playground.table.boost_offer import room
 from tb_playground.table.commands import decide
 from tb_playground.table.fight_end import able
 from tb_playground.table.state import apply_changes, initial_state
@@ -191,10 +192,11 @@ class TableFight:
     with the attack the lab's policy picks for the Ki left (``prepare.attack_option``: a Gift
     attack it cannot pay for falls back to the best it can), at the foe with the fewest levels
     left on that attack's track among those able to act (the encounter's order breaks ties);
-    boosts the dice a boost lifts while Ki lasts (one against armor: one level is all it can
-    lose); prevents by the target's Ki policy (``take_attack``); rolls the Gift Checks the table
-    asks for. The table does the rest: Initiative, band order, Gift Ki, to-hit, criticals, Off
-    Balance, armor, damage, the tracks, and the end of the fight (its "over" phase).
+    boosts the dice a boost lifts while Ki lasts and the track still loses the level (one
+    against armor: one level is all it can lose); prevents by the target's Ki policy
+    (``take_attack``); rolls the Gift Checks the table asks for. The table does the rest:
+    Initiative, band order, Gift Ki, to-hit, criticals, Off Balance, armor, damage, the
+    tracks, and the end of the fight (its "over" phase).
     """
 
     def __init__(self, records, prep, ki_policy: str, rng: np.random.Generator, ruleset=None):
@@ -263,7 +265,9 @@ class TableFight:
             elif p["step"] == "boost":
                 seen = [f + p["klotho_added"] for f in p["faces"]]
                 lift = [i for i, v in enumerate(seen) if v <= p["wall"] < v + p["bonus"]]
-                most = 1 if p.get("armor") else cs[attacker]["ki"]
+                # Only the levels the track still loses (the simulator's rule, hit_room).
+                counts = room(self.state, p) - p["levels"]
+                most = 1 if p.get("armor") else min(cs[attacker]["ki"], counts)
                 self.send({"type": "boost", "dice": lift[:most]})
             elif p["step"] == "prevent":
                 t = cs[target]

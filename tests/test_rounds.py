@@ -71,10 +71,13 @@ def _simulate_fights(
         rolled = np.arange(dice)[None, :] < np.where(critical, dice // 2, dice)[:, None]
         values = faces + np.where(critical, klotho, 0)[:, None]
         available = np.minimum(boosts, a_ki)
-        if timing == "after":  # seen dice: boost the ones the bonus lifts over the wall
+        if timing == "after":  # seen dice: boost the ones the bonus lifts over the wall,
+            # while the track still loses the level (the most one hit takes from it)
             over = ((values > wall) & rolled).sum(axis=1)
             liftable = ((values <= wall) & (values + bonus > wall) & rolled).sum(axis=1)
-            used = np.minimum(available, liftable) * (hit & alive)
+            room = np.where(track > 0, track, np.where(track <= -maximum, 0, 1))
+            counts = np.maximum(room - automatic - over, 0)
+            used = np.minimum(np.minimum(available, liftable), counts) * (hit & alive)
             connected = over + used
         else:  # chosen before the roll: the first `used` rolled dice, paid for regardless
             used = np.minimum(available, rolled.sum(axis=1)) * (hit & alive)

@@ -22,7 +22,7 @@ from .validation import (
     require_int,
     require_probability,
 )
-from .vitals import KI_POLICIES, MAX_TRACK, VITALS, track_range, vital_step
+from .vitals import KI_POLICIES, MAX_TRACK, VITALS, hit_room, track_range, vital_step
 
 #: Longest horizon ``down_by_round`` and ``fight_odds`` report round by round.
 MAX_ROUNDS = 100_000
@@ -92,7 +92,8 @@ class AttackProfile:
     p_critical : float
         P(critical hit), at most ``p_hit``.
     boosts : int
-        Ki boosts the attacker spends per attack while its Ki lasts, 0..100.
+        Ki boosts the attacker spends per attack while its Ki lasts, 0..100 (after the roll,
+        ``fight_odds`` spends only those whose levels the track still loses: ``hit_room``).
     bonus : int
         What a boost adds (Ferocity, Presence, Psyche), 0..10.
     timing : {"after", "before"}
@@ -357,9 +358,7 @@ def _defender(vital, maximum, start, variant, ki_states, policy, sanity_max, san
     index = ((new_t - low) * s_vals.size + (new_s - s_vals[0])) * ki_states + new_g
     own = np.arange(t.size)
     dest = np.where(dead[:, None], own[:, None], index)
-    stops = vital == "poise" and variant
-    cap = np.where(t > 0, np.minimum(t, k_max), 0 if stops else 1)
-    cap = np.where(dead, 0, np.minimum(cap, k_max))
+    cap = np.where(dead, 0, np.minimum(hit_room(t, maximum, vital, variant), k_max))
     progress = (t - low) + width * ((s - s_vals[0]) + g)
     return _Defender(t, s, g, dead, (t <= 0) | dead, dest, cap, progress)
 
@@ -395,10 +394,11 @@ def _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps):
 
     Attacker states u = (a * n_ob + ob) * n_ph + ph: Ki left a, Off Balance ob (0 no, 1 until
     the end of this turn, 2 until the end of the next), the attack's place ph in the round.
-    Returns per state: (levels, next state, probability) arrays, and the expected Ki spent.
+    Returns per state: (levels, next state, probability, Ki spent on boosts) arrays, and the
+    Ki each state pays for Bracket bumps. The boosts are those Ki pays for on the dice they
+    lift; ``_chain`` gives back the ones the defender's track has no room for.
     """
     n_a = attacker_ki + 1 if tracked else 1
-    n_boost = attack.boosts + 1
     profiles = (attack, attack.off_balance if n_ob > 1 else attack)
     tables = {}
 
@@ -413,7 +413,7 @@ def _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps):
         return tables[dis, budget]
 
     moves = []
-    spend = np.zeros(n_a * n_ob * n_ph)
+    pays = np.zeros(n_a * n_ob * n_ph)
     for a in range(n_a):
         for ob in range(n_ob):
             for ph in range(n_ph):
@@ -428,6 +428,7 @@ def _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps):
                 next_ob = np.full(ks.size, ob)
                 if cat > 0.0:
                     ks = np.append(ks, 0)
+                    ss = np.append(ss, 0)
                     next_a = np.append(next_a, a1)
                     next_ob = np.append(next_ob, 2)
                     probs = np.append(probs, cat)
@@ -436,27 +437,40 @@ def _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps):
                     next_ph = 0
                 else:
                     next_ph = ph + 1
-                spend[u] = pay + float((tab * np.arange(n_boost)[None, :]).sum())
-                moves.append((ks, (next_a * n_ob + next_ob) * n_ph + next_ph, probs))
-    return moves, spend, n_a
+                pays[u] = pay
+                moves.append((ks, (next_a * n_ob + next_ob) * n_ph + next_ph, probs, ss))
+    return moves, pays, n_a
 
 
-def _chain(defender, moves, n_u):
-    """The whole fight's one-attack transitions as (rows, cols, probabilities).
+def _chain(defender, moves, n_u, after, stride):
+    """The fight's one-attack transitions (rows, cols, probabilities) and Ki spent on boosts.
 
-    Level counts at or past a defender state's ``cap`` all lead where ``cap`` does, so they
-    are merged first: one move per (levels up to the cap, next attacker state).
+    The last is the expected Ki each (defender, attacker) state spends on boosts. Level counts
+    at or past a defender state's ``cap`` all lead where ``cap`` does, so they are merged
+    first: one move per (levels up to the cap, next attacker state). With boosts ``after``
+    the roll, those past the cap are not spent (``stride``: the attacker state's step per
+    Ki, 0 when Ki is not tracked).
     """
     k_max = defender.dest.shape[1] - 1
     dense = np.zeros((n_u, k_max + 1, n_u))
-    for u, (ks, nxt, p) in enumerate(moves):
+    for u, (ks, nxt, p, _) in enumerate(moves):
         np.add.at(dense[u], (ks, nxt), p)
-    tail = np.cumsum(dense[:, ::-1, :], axis=1)[:, ::-1, :]  # tail[:, c] = sum over k >= c
+    # every move flat: its attacker state, levels, next attacker state, weight, boost Ki
+    m_u = np.concatenate([np.full(m[0].size, i) for i, m in enumerate(moves)])
+    m_k, m_next, m_p, m_ki = (np.concatenate([m[i] for m in moves]) for i in range(4))
     rows, cols, probs = [], [], []
     live = np.flatnonzero(~defender.dead)
+    boost_spend = np.zeros((defender.dead.size, n_u))
     for cap in np.unique(defender.cap[live]):
         ds = live[defender.cap[live] == cap]
-        table = np.concatenate([dense[:, :cap, :], tail[:, cap : cap + 1, :]], axis=1)
+        # A boost after the roll counts only while the track still loses its level
+        # (``vitals.hit_room``; the table offers no other): past ``cap`` the Ki comes back.
+        back = np.minimum(m_ki, np.maximum(m_k - cap, 0)) if after else np.zeros_like(m_ki)
+        boost_spend[ds] = np.bincount(m_u, weights=m_p * (m_ki - back), minlength=n_u)
+        merged = np.zeros((n_u, n_u))
+        at = m_k >= cap
+        np.add.at(merged, (m_u[at], m_next[at] + back[at] * stride), m_p[at])
+        table = np.concatenate([dense[:, :cap, :], merged[:, None, :]], axis=1)
         u, k, nxt = np.nonzero(table > 0.0)
         weight = table[u, k, nxt]
         rows.append((ds[:, None] * n_u + u[None, :]).ravel())
@@ -467,7 +481,7 @@ def _chain(defender, moves, n_u):
     rows.append(frozen)
     cols.append(frozen)
     probs.append(np.ones(frozen.size))
-    return np.concatenate(rows), np.concatenate(cols), np.concatenate(probs)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(probs), boost_spend
 
 
 def _means(defender, rows, cols, probs, start_x, n_a, group_size, n_ph):
@@ -653,9 +667,10 @@ def fight_odds(
         & (defender.sanity == (sanity_start if vital == "poise" and not variant_002 else 0))
     )[0])  # fmt: skip
     defender, start_d = _reachable(defender, start_d)
-    moves, spend, n_a = _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps)
+    moves, pays, n_a = _attacker_moves(attack, tracked, attacker_ki, n_ob, n_ph, bumps)
     n_u = n_a * n_ob * n_ph
-    rows, cols, probs = _chain(defender, moves, n_u)
+    stride = n_ob * n_ph if tracked else 0
+    rows, cols, probs, boost_spend = _chain(defender, moves, n_u, attack.timing == "after", stride)
     n = defender.dead.size * n_u
 
     d_of = np.arange(n) // n_u
@@ -667,7 +682,7 @@ def fight_odds(
     a_spent_x = (n_a - 1 - a_of).astype(float)
     poise_sanity = vital == "poise" and not variant_002
     s_lost_x = (sanity_start - defender.sanity[d_of]).astype(float) if poise_sanity else None
-    step_spend = np.where(dead_x, 0.0, np.tile(spend, defender.dead.size))
+    step_spend = np.where(dead_x, 0.0, (boost_spend + pays[None, :]).ravel())
 
     mean_down, mean_dead, reached = _means(
         defender, rows, cols, probs, start_x, n_a, n_ob * n_ph, n_ph

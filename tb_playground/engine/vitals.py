@@ -128,10 +128,7 @@ def vital_step(
     )
     require_size("current, levels and ki together", current)
     stops_at_zero = vital == "poise" and variant_002
-    dead = (current <= -maximum) if vital == "health" else np.zeros(current.shape, dtype=bool)
-    below_cap = 0 if stops_at_zero else 1
-    would = np.where(current > 0, np.minimum(levels, current), np.minimum(levels, below_cap))
-    would = np.where(dead, 0, would)
+    would = np.minimum(levels, _room(current, maximum, vital, variant_002))
 
     available = np.zeros_like(ki) if stops_at_zero else ki
     if ki_policy == "none":
@@ -154,6 +151,50 @@ def vital_step(
         after = np.where(bottomed, 0, after)
     sanity_loss = (bottomed & (vital == "poise")).astype(np.int64)
     return VitalStep(after, taken, prevented, bottomed, sanity_loss)
+
+
+def _room(current: np.ndarray, maximum: int, vital: str, variant_002: bool) -> np.ndarray:
+    """The most levels one attack takes from a track at ``current`` (checked arguments)."""
+    below = 0 if (vital == "poise" and variant_002) else 1  # 002 Poise stops at 0
+    room = np.where(current > 0, current, below)
+    if vital == "health":
+        room = np.where(current <= -maximum, 0, room)  # the dead lose nothing more
+    return room
+
+
+def hit_room(current, maximum: int, vital: str = "health", variant_002: bool = False) -> np.ndarray:
+    """The most levels one attack can take from a track, before prevention (RULES.md, Vitals).
+
+    A track above 0 loses at most what it has left; at 0 or below, one level an attack
+    (rules/000 "A bear that rolls ten dice at someone with three Levels left ... drops
+    them"); variant-002 Poise stops at 0; the dead lose nothing. ``vital_step`` caps the
+    levels of every attack by it, and a Ki boost after the damage roll counts only while
+    the levels are under it (``table/boost_offer.py``, ``lab/simulate.py``).
+
+    Parameters
+    ----------
+    current : array_like of int
+        The track now, -maximum..maximum.
+    maximum : int
+        The track's full size, 1..100.
+    vital : {"health", "poise", "sanity"}
+        Which track.
+    variant_002 : bool
+        Variant 002 Poise.
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer array of the shape of ``current``.
+
+    Examples
+    --------
+    >>> hit_room([3, 0, -8], 8).tolist()
+    [3, 1, 0]
+    """
+    vital, maximum, variant_002 = _check_track(vital, maximum, variant_002)
+    current = require_int_array("current", current, -maximum, maximum)
+    return _room(current, maximum, vital, variant_002)
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,13 @@ over the acting slots of a round. The round is the table's (``table.rules``):
 - Damage: the number of dice over the wall and the number a boost would lift over it are drawn
   together from their exact trinomial law (``prepare.trinomial``); the attacker boosts, after
   the roll, the dice a boost lifts while its Ki lasts (``boost_policy``), as ``engine.damage``
-  reads the default rule. Under the 002 switch ``boosts_before_roll`` the attacker commits
-  ``min(boost cap, Ki)`` boosts before the roll when a boost can lift a face of the attack
-  (else none); a hit spends ``min(committed, dice rolled)`` Ki whatever the dice show, and its
-  levels are drawn from the engine's exact "before" law for that many boosted dice; a miss
-  spends nothing (the table spends them when the damage is rolled; ``engine.fight_odds``).
+  reads the default rule, but only while one more level still counts against the track
+  (``engine.hit_room``: the live table offers no boost that changes nothing). Under the 002
+  switch ``boosts_before_roll`` the attacker commits ``min(boost cap, Ki)`` boosts before the
+  roll when a boost can lift a face of the attack (else none); a hit spends
+  ``min(committed, dice rolled)`` Ki whatever the dice show, and its levels are drawn from the
+  engine's exact "before" law for that many boosted dice; a miss spends nothing (the table
+  spends them when the damage is rolled; ``engine.fight_odds``).
 - A Gift attack (RULES.md "Core Roll: Gift Check"; rules/000 "Ki"): its Ki cost is paid when it
   is declared, and when the attacker is short it makes the best attack it can pay for
   (``prepare.attack_choice``); a Gift that asks rolls its Gift Check first (engine
@@ -59,7 +61,7 @@ from functools import cached_property
 
 import numpy as np
 
-from tb_playground.engine import KI_POLICIES, VITALS, vital_step
+from tb_playground.engine import KI_POLICIES, VITALS, hit_room, vital_step
 from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
@@ -79,7 +81,8 @@ BRACKET_POLICIES = ("normal", "fast", "slow_aim", "aim", "called_shot", "bump")
 #: already down (not dead, not gone) too.
 TARGET_POLICIES = ("weakest", "spread", "most_dangerous", "finish")
 
-#: Ki boosts: "lift" boosts every die a boost lifts over the wall while Ki lasts; "none"
+#: Ki boosts: "lift" boosts every die a boost lifts over the wall while Ki lasts and the
+#: track still loses the level (``engine.hit_room``, as the table offers boosts); "none"
 #: never boosts; a whole number caps the boosts of one attack. Under the 002 switch
 #: ``boosts_before_roll``, chosen before the roll: "lift" commits as many boosts as Ki lasts
 #: (up to the dice rolled) whenever a boost can lift a face of the attack over the wall, a
@@ -663,9 +666,10 @@ class _Fights:
         if cap > 0 and not prep.boosts_before:
             lift = prep.block_lift[b]
             some = np.flatnonzero(lift > 0)
-            if some.size:
+            if some.size:  # only the boosts whose levels the track still loses (hit_room)
                 r = rows[some]
-                boosts = np.minimum(lift[some], np.minimum(self.ki[a][r], cap))
+                counts = np.maximum(self._room(r, a, t[some], g[some]) - levels[some], 0)
+                boosts = np.minimum(np.minimum(lift[some], counts), np.minimum(self.ki[a][r], cap))
                 self.ki[a][r] -= boosts
                 levels[some] += boosts
         land = levels > 0
@@ -842,6 +846,25 @@ class _Fights:
         """Overwhelmed (Sanity at 0: everything at Disadvantage) in the condition code."""
         zero = (self.tracks[2][j][rows] == 0).astype(_STATE) << 1
         self.code[j][rows] = (self.code[j][rows] & ~2) | zero
+
+    def _room(self, rows, a: int, t, g) -> np.ndarray:
+        """The most levels each hit of ``a`` (on ``t`` by option ``g``) takes from its track.
+
+        ``engine.hit_room`` of the track the attack strikes, as it stands in each fight: a
+        boost after the roll past it changes nothing, so the table does not offer it
+        (``table/boost_offer.py``) and the simulator does not spend Ki on it.
+        """
+        prep = self.prep
+        out = np.zeros(rows.size, dtype=np.int64)
+        for j in np.unique(t):
+            on = np.flatnonzero(t == j)
+            vit = np.full(on.size, self.vit[a, j]) if self.fixed[a] else prep.vital[g[on]]
+            for v in np.unique(vit):
+                k = on[vit == v]
+                maximum = int(prep.maximum[j, v])
+                track = self.tracks[v][j][rows[k]]
+                out[k] = hit_room(track, maximum, VITALS[v], prep.variant_002)
+        return out
 
     def _hit_track(self, rows: np.ndarray, j: int, v: int, levels: np.ndarray) -> np.ndarray:
         index, taken, sanity_loss = self._step(rows, j, v, levels)

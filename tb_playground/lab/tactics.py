@@ -16,6 +16,7 @@ import numpy as np
 from tb_playground.engine import (
     VITALS,
     damage_with_ki,
+    hit_room,
     roll_modifiers,
     take_attack,
     to_hit_odds,
@@ -239,6 +240,9 @@ def compare_tactics(
             nxt: dict = defaultdict(float)
             for (track, sanity, tki, aki), prob in states.items():
                 budget = min(aki, dice) if boosting and useful else 0
+                # After the roll, boosts only while the track still loses the level: the
+                # table offers no other (``engine.hit_room``; ``table/boost_offer.py``).
+                room = int(hit_room(track, int(t["max"][vital]), vital, v002))
                 for critical, weight in ((False, p_hit - p_crit), (True, p_crit)):
                     if weight <= 0:
                         continue
@@ -250,6 +254,8 @@ def compare_tactics(
                     joint = tables[key]
                     for levels, spent in zip(*np.nonzero(joint), strict=True):
                         q = prob * weight * joint[levels, spent]
+                        if timing == "after":
+                            spent = spent - min(spent, max(int(levels) - room, 0))
                         after = take_attack(
                             track, int(levels), int(t["max"][vital]), vital, tki, ki_policy, v002
                         )

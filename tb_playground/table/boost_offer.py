@@ -9,7 +9,7 @@ The reading, with the brute-force test over every face: docs/notes/0015-table-ru
 
 from __future__ import annotations
 
-from tb_playground.engine import ki_spend_cost, take_attack
+from tb_playground.engine import hit_room, ki_spend_cost
 
 from .armor_at_table import boost_useful
 
@@ -21,12 +21,12 @@ def liftable_dice(p: dict, faces: list[int]) -> list[int]:
     return [i for i, f in enumerate(faces) if f + klotho <= wall < f + klotho + bonus]
 
 
-def _taken(state: dict, p: dict, levels: int) -> int:
-    """Levels the target's track would lose from ``levels`` (no prevention)."""
+def room(state: dict, p: dict) -> int:
+    """The most levels the attack ``p`` can take from its target's track (``hit_room``)."""
     t = state["combatants"][p["target"]]
     vital = p["vital"]
     v002 = bool(state["ruleset"].get("vitals_002"))
-    return take_attack(t["now"][vital], levels, t["max"][vital], vital, 0, "none", v002).taken
+    return int(hit_room(t["now"][vital], t["max"][vital], vital, v002))
 
 
 def boost_offered(state: dict, p: dict, faces: list[int], levels: int) -> bool:
@@ -37,8 +37,8 @@ def boost_offered(state: dict, p: dict, faces: list[int], levels: int) -> bool:
     level changes what the hit does: against armor, no die beat it yet; otherwise the track
     still loses more with one more level (a target that goes down anyway, or a track at the
     bottom, gains nothing). Each lifted die adds exactly one level and what a track loses
-    grows with the levels up to its cap, so "one more level" decides for any number of
-    boosts.
+    grows with the levels up to its cap (``engine.hit_room``, the rule the lab's simulator
+    boosts by), so "one more level" decides for any number of boosts.
 
     Parameters
     ----------
@@ -58,4 +58,4 @@ def boost_offered(state: dict, p: dict, faces: list[int], levels: int) -> bool:
         return False
     if p.get("armor"):
         return boost_useful(p, levels)
-    return _taken(state, p, levels + 1) > _taken(state, p, levels)
+    return levels < room(state, p)

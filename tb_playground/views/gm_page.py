@@ -24,6 +24,7 @@ from tb_playground.table.rules import (
 )
 
 from . import combat_render as render
+from . import landing
 from .action_panel import ActionPanel, ApproachNod
 from .add_combatant import AddCombatant
 from .combat_session import (
@@ -303,8 +304,9 @@ class GMPage(pn.viewable.Viewer):
 
         # The attack under way, one step at a time (views/steps.py).
         self.steps = StepControls(
-            "gm", self.send, self.message, "Or type the physical dice", "Use these dice"
-        )
+            "gm", self.send, self.message, "Or type the physical dice", "Use these dice",
+            odds=landing.for_page(self),
+        )  # fmt: skip
 
         # GM tools on one combatant.
         self.tool_who = pn.widgets.Select(label="Combatant", css_classes=["gm-tool-who"], width=200)

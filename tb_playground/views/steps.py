@@ -8,6 +8,8 @@ damage"). Boost picks start empty at every boost step and the button says what t
 prevention button says the Ki the chosen levels cost. A player asked for a Distracted roll
 (rules/002 "What Is Distracted?") rolls it here too. The last roll's result shows above the
 step for a few seconds (a CSS fade: ``views/css/combat.css``) and stays as a line.
+While dice are typed into the box one at a time, the step shows the exact odds given the dice
+typed so far (issue 23, item 5: ``views/landing.py``), on the typist's page only.
 The table decides what is offered (``table/boost_offer.py``) and who may see what
 (``table/view.py``); this module only draws and sends.
 """
@@ -22,6 +24,7 @@ from tb_playground.formatting import dice_text, escape, plural
 
 from .combat_session import with_typed_faces
 from .kit import WRAP_BUTTONS, Slots, button, html_pane, row, update
+from .landing import dice_of, landing_html, problem, typed_so_far
 
 #: What the one whose move it is does at each step.
 STEP_DOING = {
@@ -156,6 +159,9 @@ class StepControls:
         Where a typed-dice mistake is said.
     typed_label, typed_button : str
         The words of the typed-dice box and of its button.
+    odds : callable, optional
+        ``odds(typed) -> dict | None``: the pending roll's odds given the faces ``typed`` so
+        far, for this page's reader (``landing.landing_odds``); None shows no such odds.
     """
 
     def __init__(
@@ -165,9 +171,12 @@ class StepControls:
         message,
         typed_label: str = "Or type your dice",
         typed_button: str = "Use my dice",
+        odds: Callable[[list[int]], dict | None] | None = None,
     ):
         self.prefix = prefix
         self._send = send
+        self._odds = odds
+        self._rolling: tuple | None = None  # the roll the dice box was last typed for
         self._message = message
         self._typed = (typed_label, typed_button)
         self._p: dict | None = None
@@ -195,9 +204,16 @@ class StepControls:
             label=self._typed[0], placeholder="e.g. 3 7", css_classes=[f"{p}-faces"], width=160
         )
         self.faces_button = button(self._typed[1], f"{p}-faces-go")
+        self.landing = html_pane(f"{p}-landing")
         self.roll_button.on_click(lambda _e: self._roll(typed=False))
         self.faces_button.on_click(lambda _e: self._roll(typed=True))
-        return row(self.roll_button, self.faces, self.faces_button)
+        self.faces.param.watch(lambda _e: self._show_landing(), "value_input")
+        return pn.Column(
+            row(self.roll_button, self.faces, self.faces_button),
+            self.landing,
+            sizing_mode="stretch_width",
+            margin=0,
+        )
 
     def _build_boost(self) -> pn.Column:
         p = self.prefix
@@ -264,7 +280,11 @@ class StepControls:
     def _roll(self, typed: bool) -> None:
         command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
         if command is not None and self._send(command):
-            self.faces.value = ""
+            self._clear_faces()
+
+    def _clear_faces(self) -> None:
+        update(self.faces, value="", value_input="")
+        update(self.landing, object="")
 
     def _distracted(self, typed: bool) -> None:
         command = {"type": "distracted", "combatant": self._seat}
@@ -299,6 +319,12 @@ class StepControls:
         mine = p is not None and (view["role"] == "gm" or (seat is not None and who == seat))
         if self.rows.show("roll", mine and step in ROLL_WORDS):
             update(self.roll_button, label=f"{ROLL_WORDS[step]} (table dice)")
+            rolling = (step, p.get("opened"), p["attacker"], p["target"])
+            if rolling != self._rolling:  # another roll: the dice typed for the last are gone
+                self._rolling = rolling
+                self._clear_faces()
+            else:
+                self._show_landing()
         if self.rows.show("boost", mine and step == "boost"):
             self._show_boost(p)
         if self.rows.show("prevent", mine and step == "prevent"):
@@ -308,6 +334,20 @@ class StepControls:
         self._seat = seat
         me = next((c for c in view["combatants"] if c["id"] == seat), None) if seat else None
         self.rows.show("distracted", me is not None and any(x["to_roll"] for x in me["conditions"]))
+
+    def _show_landing(self) -> None:
+        """The odds given the dice typed so far, under the dice box (one pane's text)."""
+        p = self._p
+        typed = typed_so_far(self.faces.value_input)
+        html = ""
+        if self._odds is not None and typed and p is not None and p["step"] in ("to_hit", "damage"):
+            most = dice_of(p)
+            wrong = problem(typed, most)
+            if wrong:
+                html = f'<div class="landing hint">{escape(wrong)}</div>'
+            else:
+                html = landing_html(self._odds(typed), most)
+        update(self.landing, object=html)
 
     def _new_step(self, p: dict) -> bool:
         """Whether ``p`` is a step other than the one last set up (picks start afresh)."""

@@ -20,6 +20,7 @@ from tb_playground.table.menu import menu
 from tb_playground.table.seats import new_token
 
 from . import combat_render as render
+from . import landing
 from .action_panel import ActionPanel
 from .combat_session import (
     BRACKET_LABELS,
@@ -273,7 +274,7 @@ class TablePage(pn.viewable.Viewer):
         self.pending = html_pane("tp-pending")
         self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
-        self.steps = StepControls("tp", self.send, self.message)
+        self.steps = StepControls("tp", self.send, self.message, odds=landing.for_page(self))
         self.table_view = pn.Column(sizing_mode="stretch_width")
         # The last roll's result at the top; the Ki and Fate spends below "Your attacks".
         self.rows = Slots(
