@@ -26,6 +26,7 @@ from .combat_session import (
     TurnControls,
     with_typed_faces,
 )
+from .fight_story import FightStory
 from .kit import (
     WRAP_BUTTONS,
     CardBoard,
@@ -279,9 +280,10 @@ class TablePage(pn.viewable.Viewer):
             [
                 self.header, self.banner, self.message, "declare", "turn", self.pending, "roll",
                 "boost", "prevent", "distracted", self.me, "spend", self.attacks, self.order,
-                self.board, self.log, self.leave_button,
+                self.board, "story", self.log, self.leave_button,
             ],
             {
+                "story": self._build_story,
                 "declare": self._build_declare, "turn": self._build_turn,
                 "roll": self._build_roll, "boost": self._build_boost,
                 "prevent": self._build_prevent, "distracted": self._build_distracted,
@@ -358,6 +360,17 @@ class TablePage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         return self.distracted_row
+
+    def _build_story(self) -> pn.Column:
+        # The replay and the numbers once the fight is over (issue 23, fight_story.py).
+        self.story = FightStory(self.service, draw_table,
+                                ["header", "me", "order", "pending", "cards", "log"], "tp",
+                                self._replaying)  # fmt: skip
+        return pn.Column(self.story.openers, self.story.night, sizing_mode="stretch_width")
+
+    def _replaying(self, on: bool) -> None:
+        """The replay instead of the live table (nothing in it acts), or back to live."""
+        self._layout[:] = [self.story.replay if on else self.table_view]
 
     def _build_spend(self) -> pn.FlexBox:
         self.spend = SpendControls("tp")
@@ -459,6 +472,10 @@ class TablePage(pn.viewable.Viewer):
         if rows.show("prevent", mine and step == "prevent" and p["target"] == me["id"]):
             update(self.prevent_ki, end=max(p["levels"] or 0, 0))
             update(self.prevent_button, label=f"Prevent (Ki {me['ki']['now']})")
+        if rows.show("story", phase == "over"):
+            self.story.follow(s, v)
+        elif rows.built("story"):
+            self.story.stop()
 
     def _show_attacks(self, d: dict) -> None:
         """The seat's attacks with their odds: now if known, else on the next tick.

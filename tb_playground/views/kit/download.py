@@ -38,3 +38,10 @@ def csv_button(label: str, filename: str, make: Callable[[], str], css: str) -> 
         height=34,
         sizing_mode="fixed",
     )
+
+
+def text_button(label: str, filename: str, make: Callable[[], str], css: str) -> pn.Widget:
+    """A download button for any text file (Markdown, JSON...): ``make()`` runs on the click."""
+    button = csv_button(label, filename, make, css)
+    button.color = "default"
+    return button
