@@ -160,7 +160,7 @@ class ReplayPanel(ReplayCursor, pn.viewable.Viewer):
         self.live_button = button("Back to live", f"{p}-replay-live", "primary")
         self.live_button.on_click(lambda _e: self.back_to_live())
         self.slider = pn.widgets.IntSlider(
-            name="Event", start=1, end=max(self.count, 2), value=self.at or self.count,
+            label="Event", start=1, end=max(self.count, 2), value=self.at or self.count,
             css_classes=[f"{p}-replay-slider"], sizing_mode="stretch_width",
         )  # fmt: skip
         self.slider.param.watch(lambda e: self.go(e.new) if self.replaying else None, "value")
