@@ -132,6 +132,7 @@ def test_the_numbers_of_the_hand_counted_fight_in_words(tmp_path, clock):  # noq
     assert "Party: luck 56%: better than 56 of 100 rolls on average (5 roll(s))" in html
     assert "<b>Ronan</b>, round 1, to-hit roll against Opponent: 1, 1 (kept 2), luck 100%" in html
     assert "<b>Opponent</b>, round 1, to-hit roll against Ronan: 10, 10 (kept 20), luck 0%" in html
+    assert "<b>Luckiest rolls</b>" in html and "<b>Unluckiest rolls</b>" in html
     mine = night_html(t.night("player", "ronan"))
     assert "<dt>Dealt</dt><dd>not shared</dd>" in mine  # the opponent's, for a player
     assert "<dt>Ki spent</dt><dd>not shared</dd>" in mine
@@ -152,6 +153,12 @@ def test_names_are_escaped_and_words_are_plain():
     assert "<script>" not in html and "<i>" not in html and "&lt;script&gt;" in html
     assert html.startswith("<h3>This fight's numbers</h3>")
     assert "no rolls counted" in html and "none timed" in html
+    assert "Luckiest" not in html and "luckiest first" not in html  # no rolls: no list
+    roll = {"seq": 4, "round": 1, "kind": "damage", "who": "x", "name": "A & B", "side": "Foes",
+            "target": "<b>", "faces": [9], "result": 1, "luck": 0.65}  # fmt: skip
+    few = night_html({**numbers, "rolls": [roll], "luckiest": [roll], "unluckiest": [roll]})
+    assert few.count("A &amp; B</b>, round 1") == 1 and "The rolls, luckiest first" in few
+    assert "damage roll against &lt;b&gt;: 9 (1 level(s)), luck 65%" in few
     assert luck_words(0.921) == "luck 92%: better than 92 of 100 rolls"
     assert luck_words(None) == "no rolls counted"
     assert file_stem("Friday <night>!", "fight") == "friday-night-fight"

@@ -108,10 +108,12 @@ def night_html(numbers: dict) -> str:
         f'<div class="night">{cards or "<p>No one to count yet.</p>"}</div>',
         f'<div class="night-luck"><h3>Luck</h3><ul>{sides}</ul>',
     ]
-    if numbers["luckiest"]:
-        parts.append(f"<b>Luckiest rolls</b><ul>{''.join(map(_roll, numbers['luckiest']))}</ul>")
-        unlucky = "".join(map(_roll, numbers["unluckiest"]))
-        parts.append(f"<b>Unluckiest rolls</b><ul>{unlucky}</ul>")
+    lucky, unlucky = numbers["luckiest"], numbers["unluckiest"]
+    if lucky and len(numbers.get("rolls", lucky)) <= len(lucky):  # the two lists the same
+        parts.append(f"<b>The rolls, luckiest first</b><ul>{''.join(map(_roll, lucky))}</ul>")
+    elif lucky:
+        parts.append(f"<b>Luckiest rolls</b><ul>{''.join(map(_roll, lucky))}</ul>")
+        parts.append(f"<b>Unluckiest rolls</b><ul>{''.join(map(_roll, unlucky))}</ul>")
     parts.append(
         '<p class="hint">Luck is where a roll fell among all the ways it could have fallen, '
         "from the exact odds of that roll: 50% is an average roll, 100% the best there is. "

@@ -212,8 +212,8 @@ class TablePage(pn.viewable.Viewer):
         self.service.sessions.add(self.session)
         set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
-        self.refresh()
         self._layout[:] = [self.table_view]
+        self.refresh()  # after: a link's replay (``?at=``) takes the page's place
         return True
 
     def _owns(self, table, seat: str) -> bool:
