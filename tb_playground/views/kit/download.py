@@ -2,7 +2,8 @@
 
 ``csv_text(header, rows)`` writes plain column names and numbers to 15 significant digits (0.1,
 not 0.09999999999999999; read back, within 1e-15 of the engine's); ``csv_button(label, filename,
-make)`` calls ``make`` when clicked, so the file holds the numbers the table shows at that moment.
+make)`` calls ``make`` when clicked, so the file holds the numbers the table shows at that moment;
+``text_button`` is the same for any text file (Markdown, JSON).
 """
 
 from __future__ import annotations
