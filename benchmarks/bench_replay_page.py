@@ -123,8 +123,7 @@ def main() -> None:
                 rng = random.Random(1)
                 drawn.clear()
                 jumps = [
-                    page.evaluate(f"window.__scrub({rng.randint(1, count)})")
-                    for _ in range(scrubs)
+                    page.evaluate(f"window.__scrub({rng.randint(1, count)})") for _ in range(scrubs)
                 ]
                 server_jumps = list(drawn)
                 drawn.clear()
