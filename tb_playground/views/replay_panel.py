@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import panel as pn
 import param
+from panel.io.document import hold
 
 from .kit import CardBoard, LiveHTML, button, html_pane, row, set_query, update
 from .kit.css import COMBAT_CSS, STORY_CSS
@@ -232,9 +233,10 @@ class ReplayPanel(ReplayCursor, pn.viewable.Viewer):
             return
         if "at" not in names and self._view is None:
             return
-        self.show()
-        if started:
-            self._on_change(True)
+        with hold():  # one message to the browser for the banner, slider, board and log
+            self.show()
+            if started:
+                self._on_change(True)
 
     def show(self) -> None:
         """Draw the event replayed (the banner, the slider's bounds, the board)."""
