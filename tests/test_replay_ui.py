@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 from test_combat_ui import FIRST_RONAN, KEY, card, click, fight, served  # noqa: F401
 from test_seats_ui import SHOTS, no_sideways_scroll
+from ui_helpers import JS_HELPERS, check_layout
 
 pytestmark = pytest.mark.ui
 
@@ -125,16 +126,22 @@ def test_after_the_fight_a_player_sees_the_numbers_replays_and_downloads(served,
     expect(ronan.locator(".tp-night")).to_contain_text("This fight's numbers")
 
 
-def test_the_replay_and_numbers_in_the_dark(served, browser):  # noqa: F811
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_replay_and_numbers_keep_the_layout_rules(served, browser, theme):  # noqa: F811
+    """No sideways scroll, no overlapping controls, dark text >= 4.5:1 (ui_helpers)."""
     base, service, _ = served
     table = service.create("Friday", fight())
     count = _play_a_little(table)
     for cid in ("nightmare", "guard-dog"):
         table.apply({"type": "set", "combatant": cid, "field": "health", "value": 0})
-    gm = browser.new_context(color_scheme="dark").new_page()
-    gm.goto(f"{base}/gm?key={KEY}&table=Friday&theme=dark")
+    gm = browser.new_context(color_scheme=theme).new_page()
+    gm.goto(f"{base}/gm?key={KEY}&table=Friday&theme={theme}")
     expect(gm.locator(".gm-night")).to_contain_text("This fight's numbers")
-    _shots(gm, "gm-numbers-dark")
-    gm.goto(f"{base}/gm?key={KEY}&table=Friday&theme=dark&at={count - 2}")
+    gm.evaluate(JS_HELPERS)
+    for width in (390, 1280):
+        check_layout(gm, "replay-gm-numbers", width, theme, ".night-card dd, .night-luck li")
+    gm.goto(f"{base}/gm?key={KEY}&table=Friday&theme={theme}&at={count - 2}")
     expect(card(gm, "guard-dog")).to_contain_text("6/6")
-    _shots(gm, "gm-dark")
+    gm.evaluate(JS_HELPERS)
+    for width in (390, 1280):
+        check_layout(gm, "replay-gm-at", width, theme, ".replay-banner, .card, .log div")
