@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_combat_ui import FIRST_RONAN, fight
+from test_table_add import document
 from test_table_night import _hand_fight, clock  # noqa: F401 - the fixture
 from test_table_replay import _play
 
@@ -278,3 +279,20 @@ def test_a_player_gets_the_story_only_after_the_fight(world):
     table.apply({"type": "continue"})  # the GM goes on: back to the live table
     assert story.at is None and page._layout.objects == [page.table_view]
     assert not page.rows._built["story"].visible
+
+
+def test_a_seat_that_joined_later_is_told_so_before_it_came(world):
+    service, table, code = world
+    table.apply({"type": "add", "document": document("nerdy_hacker.yaml"), "side": "Party"})
+    joined = table.version
+    hacker = table.state["ids"][-1]  # the one just added
+    end_the_fight(table)
+    page = TablePage(service)
+    page._found, page.code = table, code
+    assert page.join(hacker)
+    replay = page.story.replay
+    replay.go(joined - 1)
+    assert "You were not at the table yet at event" in replay.message.object
+    replay.go(joined)
+    assert replay.message.object == ""
+    assert f"event {joined}" in replay.panes["header"].object

@@ -212,7 +212,7 @@ class ReplayPanel(ReplayCursor, pn.viewable.Viewer):
     def drawn(self, n: int) -> dict:
         """The page's drawing of the table as this role saw it after event ``n`` (cached).
 
-        Raises ValueError when this seat was not at the table at event ``n``.
+        Raises PermissionError when this seat was not at the table at event ``n``.
         """
         t, role, seat = self.table, self.role, self.seat
         return self.service.drawing(
@@ -255,7 +255,7 @@ class ReplayPanel(ReplayCursor, pn.viewable.Viewer):
             return
         try:
             d = self.drawn(n)
-        except ValueError:
+        except (ValueError, PermissionError):  # the seat joined later
             update(self.message, object=(
                 f'<p class="err">You were not at the table yet at event {n}: '
                 "move the slider later.</p>"
