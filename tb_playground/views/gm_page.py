@@ -33,6 +33,7 @@ from .combat_session import (
     TableSession,
     parse_faces,
 )
+from .fight_story import FightStory
 from .kit import (
     READABLE_BUTTONS,
     ActionToggle,
@@ -230,9 +231,9 @@ class GMPage(pn.viewable.Viewer):
         self.session = TableSession(table, "gm", None, self.refresh)
         self.service.sessions.add(self.session)
         set_query(table=name)
+        self._layout[:] = [self.table_view]
         self.refresh()
         self.seat_list.show(table)
-        self._layout[:] = [self.table_view]
 
     def leave_table(self) -> None:
         """Back to the list of tables."""
@@ -375,6 +376,10 @@ class GMPage(pn.viewable.Viewer):
         self.note_button.on_click(lambda _e: self._note())
         self.adder = AddCombatant(self.send, self.service.creature_files())
         self.seat_list = SeatList(self.service)  # who sits where (issue 20, seat_list.py)
+        # The replay and the night's numbers (issue 23, fight_story.py).
+        self.story = FightStory(self.service, lambda v, _seat: draw_gm(v),
+                                ["header", "status", "pending", "cards", "log"], "gm",
+                                self._replaying)  # fmt: skip
 
         self.table_view = pn.Column(
             self.header,
@@ -387,6 +392,7 @@ class GMPage(pn.viewable.Viewer):
                 self.share_toggle,
                 self.rotate_button,
             ),  # fmt: skip
+            self.story.openers,
             self.message,
             self.steps.result,
             self.status,
@@ -397,6 +403,7 @@ class GMPage(pn.viewable.Viewer):
             self.pending,
             self.steps.controls,
             self.board,
+            self.story.night,
             self.seat_list,
             pn.pane.Markdown("### GM tools"),
             row(self.tool_who, self.hide_button, self.show_button),
@@ -595,6 +602,7 @@ class GMPage(pn.viewable.Viewer):
         for pane in ("header", "status", "log", "pending"):
             update(getattr(self, pane), object=d[pane])
         self.board.show(d["cards"])
+        self.story.follow(self.session, v)
 
         self.start_button.visible = self.initiative_faces.visible = phase == "setup"
         self.reveal_button.visible = phase == "declare"
@@ -639,6 +647,10 @@ class GMPage(pn.viewable.Viewer):
         update(self.tool_who, options=tools, value=keep)
         self._tool_options()
 
+    def _replaying(self, on: bool) -> None:
+        """The replay instead of the live table (nothing in it acts), or back to live."""
+        self._layout[:] = [self.story.replay if on else self.table_view]
+
     def _session_ended(self) -> None:
         self.close()
         self.service.page_closed()
@@ -650,6 +662,7 @@ class GMPage(pn.viewable.Viewer):
             self.session.close()
             self.session = None
             self.view = None
+        self.story.follow(None, {})
 
 
 def draw_gm(v: dict) -> dict:

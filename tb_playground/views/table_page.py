@@ -27,6 +27,7 @@ from .combat_session import (
     SpendControls,
     TableSession,
 )
+from .fight_story import FightStory
 from .kit import (
     CardBoard,
     CodeInput,
@@ -212,8 +213,8 @@ class TablePage(pn.viewable.Viewer):
         self.service.sessions.add(self.session)
         set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
-        self.refresh()
         self._layout[:] = [self.table_view]
+        self.refresh()  # after: a link's replay (``?at=``) takes the page's place
         return True
 
     def _owns(self, table, seat: str) -> bool:
@@ -282,9 +283,10 @@ class TablePage(pn.viewable.Viewer):
             [
                 self.header, self.banner, self.message, self.steps.result, "declare", "turn",
                 self.steps.whose, self.pending, self.steps.controls, self.me,
-                self.attacks, "spend", self.order, self.board, self.log, self.leave_button,
+                self.attacks, "spend", self.order, self.board, "story", self.log, self.leave_button,
             ],
             {
+                "story": self._build_story,
                 "declare": self._build_declare, "turn": self._build_turn,
                 "spend": self._build_spend,
             },
@@ -305,6 +307,17 @@ class TablePage(pn.viewable.Viewer):
     def _build_turn(self) -> pn.FlexBox:
         self.turn = ActionPanel("tp", "End my turn", self.send, self._menu)
         return self.turn.row
+
+    def _build_story(self) -> pn.Column:
+        # The replay and the numbers once the fight is over (issue 23, fight_story.py).
+        self.story = FightStory(self.service, draw_table,
+                                ["header", "me", "order", "pending", "cards", "log"], "tp",
+                                self._replaying)  # fmt: skip
+        return pn.Column(self.story.openers, self.story.night, sizing_mode="stretch_width")
+
+    def _replaying(self, on: bool) -> None:
+        """The replay instead of the live table (nothing in it acts), or back to live."""
+        self._layout[:] = [self.story.replay if on else self.table_view]
 
     def _build_spend(self) -> pn.FlexBox:
         self.spend = SpendControls("tp")
@@ -378,6 +391,10 @@ class TablePage(pn.viewable.Viewer):
         self.steps.show(v, s.seat)
         if rows.show("spend", mine and me["ki"] is not None):
             self.spend.show(me)
+        if rows.show("story", phase == "over"):
+            self.story.follow(s, v)
+        elif rows.built("story"):
+            self.story.stop()
 
     def _show_attacks(self, d: dict) -> None:
         """The seat's attacks with their odds: now if known, else on the next tick.

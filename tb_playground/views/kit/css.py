@@ -47,6 +47,8 @@ RULES_TEXT_CSS = stylesheet("rules_text.css")
 COMBAT_CSS = stylesheet("combat.css")
 #: The combat board's cards in a wrapping row.
 CARD_ROW_CSS = stylesheet("card_row.css")
+#: The fight's story on the combat pages: the replay's banner, the night's numbers.
+STORY_CSS = stylesheet("story.css")
 #: The roll-under playground's panes.
 ODDS_CSS = stylesheet("odds.css")
 #: The damage page's panes.

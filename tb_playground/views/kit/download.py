@@ -2,7 +2,8 @@
 
 ``csv_text(header, rows)`` writes plain column names and numbers to 15 significant digits (0.1,
 not 0.09999999999999999; read back, within 1e-15 of the engine's); ``csv_button(label, filename,
-make)`` calls ``make`` when clicked, so the file holds the numbers the table shows at that moment.
+make)`` calls ``make`` when clicked, so the file holds the numbers the table shows at that moment;
+``text_button`` is the same for any text file (Markdown, JSON).
 """
 
 from __future__ import annotations
@@ -38,3 +39,10 @@ def csv_button(label: str, filename: str, make: Callable[[], str], css: str) -> 
         height=34,
         sizing_mode="fixed",
     )
+
+
+def text_button(label: str, filename: str, make: Callable[[], str], css: str) -> pn.Widget:
+    """A download button for any text file (Markdown, JSON...): ``make()`` runs on the click."""
+    button = csv_button(label, filename, make, css)
+    button.color = "default"
+    return button
