@@ -423,6 +423,8 @@ def _event_text(look: _Look, event: dict) -> str | None:  # noqa: C901
         auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
         levels = plural(d["levels"], "level")
         return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {levels} so far."
+    if kind == "boosted" and not d["dice"]:
+        return f"{n(d['attacker'])} keeps the dice as rolled: {plural(d['levels'], 'level')}."
     if kind == "boosted":
         ki = f"for {d['ki']} Ki" if _numbers(state, d["attacker"], role) else "with Ki"
         boosted = f"{dice_text(len(d['dice']))} {ki}"
