@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from tb_playground.lab.momentum import (
     SHARE_OPTION,
@@ -95,7 +96,7 @@ def test_no_run_while_no_page_watches(tmp_path):
     try:
         table.apply({"type": "start"})
         table.apply({"type": "note", "text": "quiet"})
-        m._thread.join(0.2)
+        time.sleep(0.2)
         assert m.asked == [] and m.latest() is None
         heard = Heard()
         m.watch(heard)  # the first page asks for the table as it stands
@@ -115,7 +116,7 @@ def test_a_newer_version_cancels_the_run_in_progress(tmp_path):
             first = m._runs.current if m._runs is not None else None
             if first is not None and first.version == 2:
                 break
-            m._thread.join(0.01)
+            time.sleep(0.01)
         ids = table.state["ids"]
         table.apply({"type": "declare", "combatant": ids[0], "bracket": "fast", "bumps": 0})
         m._runs.current.cancel()  # and stop this one too: the test needs no 200,000 fights

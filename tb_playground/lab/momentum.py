@@ -204,6 +204,7 @@ class Momentum:
         self._series: dict[str, list[Point]] = {a: [] for a in AUDIENCES}
         self._markers: list[Marker] = []  # since the GM's last point
         self._watchers: dict[int, Callable[[str], None]] = {}
+        self._audiences: dict[int, str] = {}
         self._next = 0
         self._runs: WinChanceRuns | None = None
         self._wake = threading.Condition(self._lock)
@@ -214,12 +215,9 @@ class Momentum:
         #: Runs asked for, by table version and audience (tests count them).
         self.asked: list[tuple[int, str]] = []
         self._by_key: dict[str, WinChance] = {}
-        self._handle = table.subscribe(self._changed)
-        self._thread = threading.Thread(target=self._loop, name="momentum", daemon=True)
-        self._thread.start()
-        with self._lock:
-            self._batches.append([])  # the state as it stands when watching starts
-            self._wake.notify()
+        # Listening to the table (and a thread of its own) only while a page watches.
+        self._handle: int | None = None
+        self._thread: threading.Thread | None = None
 
     # -- what the pages read ---------------------------------------------------------------------
 
@@ -259,23 +257,42 @@ class Momentum:
 
     # -- watchers --------------------------------------------------------------------------------
 
-    def watch(self, callback: Callable[[str], None]) -> int:
-        """``callback(what)`` ("working", "result" or "shared") from another thread; a handle."""
+    def watch(self, callback: Callable[[str], None], audience: str = "gm") -> int:
+        """``callback(what)`` ("working", "result" or "shared") from another thread; a handle.
+
+        Runs are made while a GM watches, or a player while the GM shares the chance.
+        """
         with self._lock:
             self._next += 1
             self._watchers[self._next] = callback
-            if len(self._watchers) == 1 and self.working():  # events came while none watched
+            self._audiences[self._next] = audience
+            if self._handle is None:  # the first page: listen, and read the table as it stands
+                self._handle = self.table.subscribe(self._changed)
                 self._batches.append([])
-                self._wake.notify()
+                if self._thread is None or not self._thread.is_alive():
+                    self._thread = threading.Thread(target=self._loop, name="momentum", daemon=True)
+                    self._thread.start()
+            elif self._wanted() and self.working():  # a GM came: work the version out now
+                self._batches.append([])
+            self._wake.notify()
             return self._next
+
+    def _wanted(self) -> bool:
+        """Whether a page wants the chance (a GM's, or a player's while it is shared)."""
+        return "gm" in self._audiences.values() or (bool(self._audiences) and self.shared)
 
     def unwatch(self, handle: int) -> None:
         """Stop calling the watcher behind ``handle``; the last one stops the runs' worker."""
         with self._lock:
             self._watchers.pop(handle, None)
-            runs = self._runs if not self._watchers else None
-            if runs is not None:
-                self._runs = None
+            self._audiences.pop(handle, None)
+            runs = None
+            if not self._watchers:  # the last page: stop listening and the runs' worker
+                runs, self._runs = self._runs, None
+                if self._handle is not None:
+                    self.table.unsubscribe(self._handle)
+                    self._handle = None
+                self._wake.notify()  # the thread ends
         if runs is not None:
             runs.close()
 
@@ -301,9 +318,10 @@ class Momentum:
     def _loop(self) -> None:
         while True:
             with self._lock:
-                while not self._batches and not self._stopped:
+                while not self._batches and not self._stopped and self._watchers:
                     self._wake.wait()
-                if self._stopped:
+                if self._stopped or not self._watchers:
+                    self._thread = None  # the next first watcher starts another
                     return
                 events = [e for batch in self._batches for e in batch]
                 self._batches.clear()
@@ -332,7 +350,7 @@ class Momentum:
             self._settle(audience, state, known)
             return
         with self._lock:
-            if not self._watchers:  # no page shows it: the first watcher asks again
+            if not self._wanted():  # no page shows it: the first watcher asks again
                 return
             if self._runs is None:
                 self._runs = WinChanceRuns(
@@ -398,7 +416,9 @@ class Momentum:
         with self._lock:
             self._stopped = True
             self._wake.notify()
-        self.table.unsubscribe(self._handle)
+            handle, self._handle = self._handle, None
+        if handle is not None:
+            self.table.unsubscribe(handle)
         if self._runs is not None:
             self._runs.close()
             self._runs = None

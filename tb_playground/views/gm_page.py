@@ -47,6 +47,7 @@ from .kit import (
     set_query,
     update,
 )
+from .win_chart import WinChart
 
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
@@ -227,6 +228,7 @@ class GMPage(pn.viewable.Viewer):
         self.close()
         self.session = TableSession(table, "gm", None, self.refresh)
         self.service.sessions.add(self.session)
+        self.chance.bind(table)
         set_query(table=name)
         self.refresh()
         self._layout[:] = [self.table_view]
@@ -246,6 +248,7 @@ class GMPage(pn.viewable.Viewer):
         self.board = CardBoard("gm-board")
         self.log = html_pane("gm-log")
         self.pending = html_pane("gm-pending")
+        self.chance = WinChart("gm", send=self.send)  # the chance to win and its chart
 
         self.start_button = button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
@@ -410,6 +413,7 @@ class GMPage(pn.viewable.Viewer):
             self.boost_row,
             self.prevent_row,
             self.board,
+            self.chance,
             pn.pane.Markdown("### GM tools"),
             row(self.tool_who, self.hide_button, self.show_button),
             row(
@@ -684,6 +688,7 @@ class GMPage(pn.viewable.Viewer):
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""
+        self.chance.unbind()
         if self.session is not None:
             self.session.close()
             self.session = None

@@ -40,6 +40,7 @@ from .kit import (
     set_query,
     update,
 )
+from .win_chart import WinChart
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -156,6 +157,7 @@ class TablePage(pn.viewable.Viewer):
         role = "spectator" if seat == WATCH else "player"
         self.session = TableSession(table, role, None if seat == WATCH else seat, self.refresh)
         self.service.sessions.add(self.session)
+        self.chance.bind(table)
         set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
         self.refresh()
@@ -186,6 +188,7 @@ class TablePage(pn.viewable.Viewer):
         self.board = CardBoard("tp-board")
         self.log = html_pane("tp-log")
         self.pending = html_pane("tp-pending")
+        self.chance = WinChart("players")  # shown while the GM shares the chance to win
         self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
         self.table_view = pn.Column(sizing_mode="stretch_width")
@@ -194,7 +197,7 @@ class TablePage(pn.viewable.Viewer):
             [
                 self.header, self.banner, self.message, "declare", "turn", self.pending, "roll",
                 "boost", "prevent", "distracted", self.me, "spend", self.attacks, self.order,
-                self.board, self.log, self.leave_button,
+                self.board, self.chance, self.log, self.leave_button,
             ],
             {
                 "declare": self._build_declare, "turn": self._build_turn,
@@ -420,6 +423,7 @@ class TablePage(pn.viewable.Viewer):
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
+        self.chance.unbind()
         if self.session is not None:
             self.session.close()
             self.session = None

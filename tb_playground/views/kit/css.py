@@ -59,3 +59,5 @@ SHEET_CSS = stylesheet("sheet.css")
 SHEET_PAGE_CSS = stylesheet("sheet_page.css")
 #: The encounter planner's panes.
 PLANNER_CSS = stylesheet("planner.css")
+#: The chance to win from here and its chart (views/win_chart.py).
+WIN_CSS = stylesheet("win_chart.css")
