@@ -4,7 +4,8 @@ Issue 23, items 1-3. The numbers come from the table's one ``lab.momentum.Moment
 out off the event loop; one run per table version however many pages show it); this view
 only shows them. A page binds it to its table (``bind``) and lets go (``unbind``); each result
 reaches this page's document on its next tick, never while the page waits. The chart is one
-HoloViews figure per page whose data streams in through ``Pipe``s: it is never rebuilt.
+HoloViews figure per page, made once; each update sets its Bokeh data sources' data only
+(``WinChart._make_figure`` says why not a ``Pipe``).
 
 The players' chart (the GM's switch "Share the chance with the players", the table option
 ``share_chance``) is worked out from what the players see: without hidden combatants, whose
@@ -68,21 +69,29 @@ def _pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def _line(data: dict) -> hv.Overlay:
+def _whole_events(plot, _element) -> None:
+    """Ticks on whole event numbers only (no "1.5")."""
+    ticker = plot.state.xaxis[0].ticker
+    if getattr(ticker, "min_interval", 1) < 1:
+        ticker.min_interval = 1
+
+
+def _line(data: dict, hooks=()) -> hv.Overlay:
     band = hv.Area(data, "event", [hv.Dimension("low", label="Chance to win (%)"), "high"]).opts(
-        color=_LINE_COLOR, alpha=0.18, line_alpha=0
+        color=_LINE_COLOR, alpha=0.18, line_alpha=0, hooks=list(hooks[:1])
     )
     event = hv.Dimension("event", label="Event")
     curve = hv.Curve(data, event, hv.Dimension("chance", label="Chance to win (%)")).opts(
-        color=_LINE_COLOR, line_width=2, tools=["hover"], framewise=True,
+        color=_LINE_COLOR, line_width=2, tools=["hover"], hooks=list(hooks[1:2]),
         hover_tooltips=[("Event", "@event"), ("Chance to win", "@chance{0}%")],
     )  # fmt: skip
     return band * curve
 
 
-def _marks(data: dict) -> hv.Points:
+def _marks(data: dict, hooks=()) -> hv.Points:
     return hv.Points(data, ["event", "chance"], ["what", "color", "marker"]).opts(
         color="color", marker="marker", size=11, line_color="white", tools=["hover"],
+        hooks=list(hooks),
         hover_tooltips=[("", "@what")],
     )  # fmt: skip
 
@@ -180,8 +189,10 @@ class WinChart(pn.viewable.Viewer):
         self._scheduled = False
         self._shown_points = -1
         self._figure: pn.pane.HoloViews | None = None
-        self.head = _pane("win-head")
-        self.down = _pane("win-down")
+        self._data = series_data([])
+        self._handles: dict = {}  # this page's Bokeh data sources and figure (``_keep``)
+        self.head = _pane("win-now")
+        self.down = _pane("win-chances")
         items = [self.head]
         if audience == "gm":
             self.share = ActionToggle(
@@ -205,21 +216,53 @@ class WinChart(pn.viewable.Viewer):
     # -- the chart, made the first time it shows ----------------------------------------------
 
     def _make_figure(self) -> None:
-        line, marks = series_data([])
-        self._line_pipe = hv.streams.Pipe(data=line)
-        self._marks_pipe = hv.streams.Pipe(data=marks)
+        """The figure, made once by HoloViews; its updates go to its data sources alone.
+
+        A ``Pipe`` into a ``DynamicMap`` re-renders the elements on every update: 40-150 ms
+        of the server's loop per page at load 10 (the fan-out's budget is 150 ms). The hooks
+        keep this page's Bokeh data sources and x range instead, and ``_show`` sets their
+        data (about a millisecond), so the figure is never rebuilt nor re-rendered.
+        """
+        line, marks = self._data
+        keep = self._keep
         figure = (
-            hv.DynamicMap(_line, streams=[self._line_pipe])
-            * hv.DynamicMap(_marks, streams=[self._marks_pipe])
+            _line(line, (keep("band"), keep("line"))) * _marks(marks, (keep("marks"),))
         ).opts(
             responsive=True, min_height=240, toolbar=None, ylim=(0, 100), show_legend=False,
             xlabel="Event", ylabel="Chance to win (%)",
             fontsize={"labels": "10pt", "xticks": "9pt", "yticks": "9pt"},
+            hooks=[_whole_events, keep("figure")],
         )  # fmt: skip
         self._figure = pn.pane.HoloViews(
             figure, sizing_mode="stretch_width", min_height=240, css_classes=["win-figure"]
         )
         self._layout.extend([self._figure, self.down])
+
+    def _keep(self, what: str):
+        """A hook that keeps this page's Bokeh handle of ``what`` and shows the newest data."""
+
+        def hook(plot, _element) -> None:
+            self._handles[what] = plot.state if what == "figure" else plot.handles["source"]
+            if len(self._handles) == 4:
+                self._show()
+
+        return hook
+
+    def _show(self) -> None:
+        """Put ``self._data`` into the figure's data sources (once it is drawn)."""
+        if len(self._handles) < 4:
+            return
+        line, marks = self._data
+        events = line["event"]
+        self._handles["band"].data = {
+            "x": events + events[::-1], "y": line["high"] + line["low"][::-1]
+        }  # fmt: skip
+        self._handles["line"].data = {"event": events, "chance": line["chance"]}
+        self._handles["marks"].data = marks
+        if events:
+            x = self._handles["figure"].x_range
+            start, end = min(events), max(events)
+            x.start, x.end = (start - 1, end + 1) if start == end else (start, end)
 
     # -- binding to a table ---------------------------------------------------------------------
 
@@ -286,9 +329,8 @@ class WinChart(pn.viewable.Viewer):
         key = (len(points), points[-1].version if points else -1)
         if key != self._shown_points:
             self._shown_points = key
-            line, marks = series_data(points)
-            self._line_pipe.send(line)
-            self._marks_pipe.send(marks)
+            self._data = series_data(points)
+            self._show()
             update(self.down, object=down_table(m, self.audience))
 
     def _share(self, event) -> None:
