@@ -8,13 +8,15 @@ Target: p95 <= 150 ms, as without the chart. Also prints how long the GM's chart
 each action's chance (click -> "after event N" on the GM page; the runs of a fast action
 sequence are cancelled by the next one, so this is the last action's).
 
-Run: ``python benchmarks/bench_win_pages.py [--actions 30] [--priority 15]``.
+Run: ``python benchmarks/bench_win_pages.py [--actions 30] [--priority 15] [--fights N]
+[--off]`` (``--off``: the same actions with the chance turned off, to compare).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,7 +27,8 @@ from bench_combat import bench_pages  # noqa: E402
 
 def ready(gm) -> None:
     """The GM's tools on the first guard dog, field Health; the chart on screen."""
-    gm.locator(".win-now").wait_for()
+    if os.environ.get("TB_WIN_FIGHTS") != "0":
+        gm.locator(".win-now").wait_for()
     gm.locator(".gm-tool-who select").select_option(label="Guard dog 1")
     gm.locator(".gm-set-field select").select_option(label="Health")
 
@@ -45,7 +48,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=30)
     parser.add_argument("--priority", type=int, default=0)
+    parser.add_argument("--off", action="store_true", help="no chance to win (TB_WIN_FIGHTS=0)")
+    parser.add_argument("--fights", type=int, default=20_000)
     args = parser.parse_args()
+    os.environ["TB_WIN_FIGHTS"] = "0" if args.off else str(args.fights)
     began = time.monotonic()
     result = bench_pages(args.actions, 8, args.priority, act=act, kind="set", ready=ready)
     result["seconds"] = round(time.monotonic() - began, 1)

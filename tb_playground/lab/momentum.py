@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from tb_playground.engine import FATE_SPENDS
 
-from .win_from_here import WinChance, WinChanceRuns
+from .win_from_here import WinChance, WinChanceRuns, win_from_here
 
 #: The table option that shows the chart on the players' pages (``table_option`` command).
 SHARE_OPTION = "share_chance"
@@ -48,6 +48,10 @@ MARKER_WORDS = {
 #: Parts of a state that never change the fight (a new version with only these changed takes
 #: the previous version's chance without a run).
 NOT_THE_FIGHT = frozenset({"version", "join_code", "name", "options", "share_foes", "seed"})
+
+#: Seconds an event waits before its run is asked for: the pages' fan-out goes first (and the
+#: events of one command come as one run).
+SETTLE = 0.08
 
 #: Points kept per series (the oldest go first).
 MAX_POINTS = 5_000
@@ -323,6 +327,8 @@ class Momentum:
                 if self._stopped or not self._watchers:
                     self._thread = None  # the next first watcher starts another
                     return
+                # The pages' own updates first: this thread's copying holds the interpreter.
+                self._wake.wait(SETTLE)
                 events = [e for batch in self._batches for e in batch]
                 self._batches.clear()
             try:
@@ -424,6 +430,40 @@ class Momentum:
             self._runs = None
 
 
+def momentum_of(steps, fights: int = 2_000, seed=0, **policies) -> list[Point]:
+    """The momentum series of a fight already played (a notebook's, a replay's).
+
+    Parameters
+    ----------
+    steps : iterable of (list, dict)
+        A batch of the log's events and the table's state after it (``fold(events[:n])``),
+        in order; the first batch's markers are not read (nothing before it to compare).
+    fights, seed, **policies
+        ``win_from_here``'s, per point.
+
+    Returns
+    -------
+    list of Point
+        One per step whose phase the chance is worked out in (a chase's are skipped; their
+        markers go to the next point).
+    """
+    points: list[Point] = []
+    before: dict | None = None
+    waiting: list[Marker] = []
+    for events, state in steps:
+        if before is not None:
+            waiting += markers_of(events, before, state)
+        before = state
+        try:
+            chance = win_from_here(state, fights, seed, **policies)
+        except ValueError:  # not a phase of rounds (a chase)
+            continue
+        names = {cid: c["name"] for cid, c in state["combatants"].items()}
+        points.append(Point(int(state.get("version", 0)), chance, tuple(waiting), names))
+        waiting = []
+    return points
+
+
 def _at_version(chance: WinChance, version: int) -> WinChance:
     if chance.version == version:
         return chance
@@ -456,5 +496,6 @@ __all__ = [
     "able",
     "markers_of",
     "momentum_for",
+    "momentum_of",
     "visible_state",
 ]

@@ -15,6 +15,7 @@ markers it leaves out too (``lab.momentum``, module docstring).
 from __future__ import annotations
 
 import math
+import os
 import threading
 
 import holoviews as hv
@@ -38,7 +39,9 @@ from .kit import (
 )
 
 #: How each run is made (the server's: 20,000 fights in one worker process; tests make less).
-RUN_OPTIONS = {"fights": 20_000, "seed": 0, "process": True}
+#: ``TB_WIN_FIGHTS`` sets the fights; 0 turns the chance off (no runs, nothing shown).
+RUN_OPTIONS = {"fights": int(os.environ.get("TB_WIN_FIGHTS", "20000")), "seed": 0,
+               "process": True}  # fmt: skip
 
 #: The markers' colours and shapes by kind (readable on the light and the dark background).
 MARKER_STYLE = {
@@ -94,6 +97,20 @@ def _marks(data: dict, hooks=()) -> hv.Points:
         hooks=list(hooks),
         hover_tooltips=[("", "@what")],
     )  # fmt: skip
+
+
+#: The chart's options (the page's figure and ``momentum_plot``).
+FIGURE_OPTS = {
+    "responsive": True, "min_height": 240, "toolbar": None, "ylim": (0, 100),
+    "show_legend": False, "xlabel": "Event", "ylabel": "Chance to win (%)",
+    "fontsize": {"labels": "10pt", "xticks": "9pt", "yticks": "9pt"}, "hooks": [_whole_events],
+}  # fmt: skip
+
+
+def momentum_plot(points: list, title: str = "") -> hv.Overlay:
+    """The momentum chart of ``points`` as one HoloViews figure (a notebook's; no updates)."""
+    line, marks = series_data(points)
+    return (_line(line) * _marks(marks)).opts(**FIGURE_OPTS, title=title)
 
 
 def series_data(points: list) -> tuple[dict, dict]:
@@ -225,14 +242,9 @@ class WinChart(pn.viewable.Viewer):
         """
         line, marks = self._data
         keep = self._keep
-        figure = (
-            _line(line, (keep("band"), keep("line"))) * _marks(marks, (keep("marks"),))
-        ).opts(
-            responsive=True, min_height=240, toolbar=None, ylim=(0, 100), show_legend=False,
-            xlabel="Event", ylabel="Chance to win (%)",
-            fontsize={"labels": "10pt", "xticks": "9pt", "yticks": "9pt"},
-            hooks=[_whole_events, keep("figure")],
-        )  # fmt: skip
+        figure = (_line(line, (keep("band"), keep("line"))) * _marks(marks, (keep("marks"),))).opts(
+            **{**FIGURE_OPTS, "hooks": [_whole_events, keep("figure")]}
+        )
         self._figure = pn.pane.HoloViews(
             figure, sizing_mode="stretch_width", min_height=240, css_classes=["win-figure"]
         )
@@ -269,6 +281,9 @@ class WinChart(pn.viewable.Viewer):
     def bind(self, table, doc=None) -> None:
         """Show ``table``'s chance (its one ``Momentum``), updated on this page's loop."""
         self.unbind()
+        if RUN_OPTIONS["fights"] <= 0:  # turned off for this server
+            self._layout.visible = False
+            return
         self._doc = doc if doc is not None else pn.state.curdoc
         self.momentum = momentum_for(table, **RUN_OPTIONS)
         self._shown_points = -1
@@ -339,4 +354,11 @@ class WinChart(pn.viewable.Viewer):
             self._send({"type": "table_option", "option": SHARE_OPTION, "on": bool(event.new)})
 
 
-__all__ = ["RUN_OPTIONS", "WinChart", "down_table", "headline", "series_data"]
+__all__ = [
+    "RUN_OPTIONS",
+    "WinChart",
+    "down_table",
+    "headline",
+    "momentum_plot",
+    "series_data",
+]
