@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -327,8 +328,9 @@ class Momentum:
                 if self._stopped or not self._watchers:
                     self._thread = None  # the next first watcher starts another
                     return
-                # The pages' own updates first: this thread's copying holds the interpreter.
-                self._wake.wait(SETTLE)
+            # The pages' own updates first: this thread's copying holds the interpreter.
+            time.sleep(SETTLE)
+            with self._lock:
                 events = [e for batch in self._batches for e in batch]
                 self._batches.clear()
             try:
@@ -356,7 +358,7 @@ class Momentum:
             self._settle(audience, state, known)
             return
         with self._lock:
-            if not self._wanted():  # no page shows it: the first watcher asks again
+            if self._stopped or not self._wanted():  # no page shows it: a first watcher asks
                 return
             if self._runs is None:
                 self._runs = WinChanceRuns(
