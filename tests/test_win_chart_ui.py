@@ -112,6 +112,11 @@ def test_the_chart_follows_the_gm_and_the_players_never_wait(served, browser, ga
     expect(gm.locator(".win-chances")).to_contain_text("Nightmare")
 
     SHOTS.mkdir(exist_ok=True)
+    ronan.set_viewport_size({"width": 390, "height": 900})
+    ronan.locator(".win-chart").scroll_into_view_if_needed()
+    ronan.wait_for_timeout(400)
+    assert ronan.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    ronan.locator(".win-chart").screenshot(path=str(SHOTS / "table-chance-390-light.png"))
     for width in (390, 1280):
         for theme in ("light", "dark"):
             gm.set_viewport_size({"width": width, "height": 900})

@@ -113,6 +113,25 @@ def momentum_plot(points: list, title: str = "") -> hv.Overlay:
     return (_line(line) * _marks(marks)).opts(**FIGURE_OPTS, title=title)
 
 
+#: The lines of ``down_plot``, one a combatant in table order (readable on both themes).
+DOWN_COLORS = ("#1c7ed6", "#c92a2a", "#2e8b57", "#e0a100", "#7048e8", "#0c8599", "#d6336c")
+
+
+def down_plot(points: list, title: str = "") -> hv.Overlay:
+    """Each combatant's chance to be down by the end of the next round, over the events."""
+    events = [p.version for p in points]
+    names = {cid: name for p in points for cid, name in p.names.items()}
+    curves = [
+        hv.Curve(
+            (events, [100 * p.chance.down_next_round.get(cid, 0.0) for p in points]),
+            "Event", "Down by the next round's end (%)", label=name,
+        ).opts(color=DOWN_COLORS[i % len(DOWN_COLORS)], line_width=2)
+        for i, (cid, name) in enumerate(names.items())
+    ]  # fmt: skip
+    opts = {**FIGURE_OPTS, "show_legend": True, "ylabel": "Down by the next round's end (%)"}
+    return hv.Overlay(curves).opts(**opts, legend_position="top_left", title=title)
+
+
 def series_data(points: list) -> tuple[dict, dict]:
     """The line's and the markers' columns for ``points`` (``Momentum.series``)."""
     line = {"event": [], "chance": [], "low": [], "high": []}
@@ -357,6 +376,7 @@ class WinChart(pn.viewable.Viewer):
 __all__ = [
     "RUN_OPTIONS",
     "WinChart",
+    "down_plot",
     "down_table",
     "headline",
     "momentum_plot",
