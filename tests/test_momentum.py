@@ -97,7 +97,7 @@ def test_no_run_while_no_page_watches(tmp_path):
         table.apply({"type": "start"})
         table.apply({"type": "note", "text": "quiet"})
         time.sleep(0.2)
-        assert m.asked == [] and m.latest() is None
+        assert not m.asked and m.latest() is None
         heard = Heard()
         m.watch(heard)  # the first page asks for the table as it stands
         heard.wait(m, 3)
@@ -202,3 +202,28 @@ def test_one_momentum_per_table(tmp_path):
         a.close()
     assert momentum_for(table, fights=100, process=False) is not a
     momentum_for(table).close()
+
+
+def test_a_table_no_one_holds_is_let_go(tmp_path):
+    import gc
+    import weakref
+
+    from tb_playground.lab import momentum
+
+    store, table = new_table(tmp_path, build_encounter(WAREHOUSE, [], []), "Gone", 7)
+    m = momentum_for(table, fights=100, process=False)
+    heard = Heard()
+    handle = m.watch(heard)
+    heard.wait(m, table.version)
+    m.unwatch(handle)  # the last page: no subscription, no thread, no worker
+    assert table.subscriber_count == 0
+    gone = weakref.ref(table)
+    store._open.clear()
+    del table
+    for _ in range(50):  # the momentum's thread ends on its own
+        gc.collect()
+        if gone() is None:
+            break
+        time.sleep(0.05)
+    assert gone() is None and m.table is None
+    assert all(t is not None for t in momentum._MOMENTA.keys())

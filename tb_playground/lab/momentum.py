@@ -25,6 +25,7 @@ import json
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -201,7 +202,8 @@ class Momentum:
     """
 
     def __init__(self, table, fights: int = 20_000, seed=0, *, process: bool = True):
-        self.table = table
+        # Weakly: the one-per-table map holds this by the table, which must stay collectable.
+        self._table = weakref.ref(table)
         self.fights = fights
         self.seed = seed
         self.process = process
@@ -217,12 +219,17 @@ class Momentum:
         self._stopped = False
         self._state: dict = table.state
         self._names = {cid: c["name"] for cid, c in self._state["combatants"].items()}
-        #: Runs asked for, by table version and audience (tests count them).
-        self.asked: list[tuple[int, str]] = []
+        #: The latest runs asked for, by table version and audience (tests count them).
+        self.asked: deque[tuple[int, str]] = deque(maxlen=1_000)
         self._by_key: dict[str, WinChance] = {}
         # Listening to the table (and a thread of its own) only while a page watches.
         self._handle: int | None = None
         self._thread: threading.Thread | None = None
+
+    @property
+    def table(self):
+        """The live table (None once nothing else holds it)."""
+        return self._table()
 
     # -- what the pages read ---------------------------------------------------------------------
 
@@ -294,9 +301,9 @@ class Momentum:
             runs = None
             if not self._watchers:  # the last page: stop listening and the runs' worker
                 runs, self._runs = self._runs, None
-                if self._handle is not None:
+                if self._handle is not None and self.table is not None:
                     self.table.unsubscribe(self._handle)
-                    self._handle = None
+                self._handle = None
                 self._wake.notify()  # the thread ends
         if runs is not None:
             runs.close()
@@ -341,7 +348,10 @@ class Momentum:
                 logging.getLogger(__name__).exception("momentum: an event could not be read")
 
     def _after(self, events: list[dict]) -> None:
-        state = self.table.state
+        table = self.table
+        if table is None:
+            return
+        state = table.state
         with self._lock:
             before, self._state = self._state, state
             was_shared = bool((before.get("options") or {}).get(SHARE_OPTION))
@@ -425,7 +435,7 @@ class Momentum:
             self._stopped = True
             self._wake.notify()
             handle, self._handle = self._handle, None
-        if handle is not None:
+        if handle is not None and self.table is not None:
             self.table.unsubscribe(handle)
         if self._runs is not None:
             self._runs.close()
