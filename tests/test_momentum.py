@@ -106,20 +106,26 @@ def test_no_run_while_no_page_watches(tmp_path):
         m.close()
 
 
+def _current(m: Momentum, version: int, timeout: float = 30.0):
+    """The run in progress once it is the one for ``version``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run = m._runs.current if m._runs is not None else None
+        if run is not None and run.version == version:
+            return run
+        time.sleep(0.01)
+    raise AssertionError(f"no run for version {version}")
+
+
 def test_a_newer_version_cancels_the_run_in_progress(tmp_path):
     table = _warehouse(tmp_path)
     m, heard = _momentum(table, fights=200_000)
     try:
         table.apply({"type": "start", "initiative": dict.fromkeys(table.state["ids"], 5)})
-        first = None
-        for _ in range(200):  # the run for the start is under way
-            first = m._runs.current if m._runs is not None else None
-            if first is not None and first.version == 2:
-                break
-            time.sleep(0.01)
+        first = _current(m, 2)  # the run for the start is under way
         ids = table.state["ids"]
         table.apply({"type": "declare", "combatant": ids[0], "bracket": "fast", "bumps": 0})
-        m._runs.current.cancel()  # and stop this one too: the test needs no 200,000 fights
+        _current(m, 3).cancel()  # the newer one is asked for; stop it too (200,000 fights)
         assert first.wait(30) and first.cancelled and first.result is None
         assert all(p.version != 2 for p in m.series())
         assert (2, "gm") in m.asked and (3, "gm") in m.asked
