@@ -47,7 +47,7 @@ RUN_OPTIONS = {"fights": int(os.environ.get("TB_WIN_FIGHTS", "20000")), "seed": 
 MARKER_STYLE = {
     "critical": ("#2e8b57", "triangle"),
     "catastrophe": ("#c92a2a", "inverted_triangle"),
-    "down": ("#7048e8", "x"),
+    "down": ("#d6336c", "x"),
     "fate": ("#e0a100", "diamond"),
 }
 
@@ -93,7 +93,8 @@ def _line(data: dict, hooks=()) -> hv.Overlay:
 
 def _marks(data: dict, hooks=()) -> hv.Points:
     return hv.Points(data, ["event", "chance"], ["what", "color", "marker"]).opts(
-        color="color", marker="marker", size=11, line_color="white", tools=["hover"],
+        color="color", line_color="color", marker="marker", size=14, line_width=2,
+        tools=["hover"],
         hooks=list(hooks),
         hover_tooltips=[("", "@what")],
     )  # fmt: skip
@@ -101,8 +102,8 @@ def _marks(data: dict, hooks=()) -> hv.Points:
 
 #: The chart's options (the page's figure and ``momentum_plot``).
 FIGURE_OPTS = {
-    "responsive": True, "min_height": 240, "toolbar": None, "ylim": (0, 100),
-    "show_legend": False, "xlabel": "Event", "ylabel": "Chance to win (%)",
+    "responsive": True, "min_height": 240, "toolbar": None, "ylim": (-3, 103),
+    "show_legend": False, "xlabel": "Event", "padding": (0.03, 0), "ylabel": "Chance to win (%)",
     "fontsize": {"labels": "10pt", "xticks": "9pt", "yticks": "9pt"}, "hooks": [_whole_events],
 }  # fmt: skip
 
@@ -293,7 +294,8 @@ class WinChart(pn.viewable.Viewer):
         if events:
             x = self._handles["figure"].x_range
             start, end = min(events), max(events)
-            x.start, x.end = (start - 1, end + 1) if start == end else (start, end)
+            pad = max(1.0, 0.03 * (end - start))  # a mark at either end stays whole
+            x.start, x.end = start - pad, end + pad
 
     # -- binding to a table ---------------------------------------------------------------------
 
