@@ -215,8 +215,13 @@ def stop(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
-def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
+def bench_pages(
+    actions: int, players: int = 8, priority: int = 0, act=None, kind: str = "share", ready=None
+) -> dict:
     """GM clicks to visible on ``players`` player pages; the server is ``panel serve``.
+
+    ``act(gm, i)`` clicks the GM's ``i``-th action (default: "Share foes' numbers"), a command
+    of type ``kind``; ``ready(gm)`` prepares the GM page once (benchmarks/bench_win_pages.py).
 
     ``priority`` > 0 serves at that much higher CPU priority (``nice -priority`` of the server
     and of its Linux autogroup; root only), as if the players' pages ran on their own phones:
@@ -258,6 +263,8 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
                 page.locator(".tp-header .counter").wait_for()
                 assert page.evaluate(PLAYER_INSTALL)
                 pages.append(page)
+            if ready is not None:
+                ready(gm)
             gm.evaluate(GM_INSTALL)
             header = gm.locator(".gm-header .counter")
             probe = browser.new_context()  # /fanout once: the server starts recording
@@ -276,7 +283,10 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
             for i in range(actions + 3):
                 before = int(re.search(r"event (\d+)", header.inner_text())[1])
                 cpu_before = cpu_seconds([proc.pid]), cpu_seconds(browsers), time.monotonic()
-                gm.locator(".gm-share button").click()
+                if act is None:
+                    gm.locator(".gm-share button").click()
+                else:
+                    act(gm, i)
                 want = f"event {before + 1}"
                 # Each page stamps the change itself (its MutationObserver), so nothing asks
                 # the pages while they update: every question goes through Chromium's browser
@@ -302,12 +312,12 @@ def bench_pages(actions: int, players: int = 8, priority: int = 0) -> dict:
                 rec = server_record()
                 if i >= 3:  # the first clicks warm up
                     latencies += got
-                sent = next((t for t, kind in rec["sent"] if kind == "share"), None)
-                if sent is None:  # not in this record (seen once in ~200 actions): no split
+                sent = next((t for t, what in rec["sent"] if what == kind), None)
+                out = {seat: t for t, role, seat, _ in rec["refreshed"] if role == "player"}
+                if sent is None or set(seats) - out.keys():  # not all in this record: no split
                     missed += 1
                 elif i >= 3:
                     received = max(t for t in rec["received"] if t <= sent)
-                    out = {seat: t for t, role, seat, _ in rec["refreshed"] if role == "player"}
                     to_server.append(received - t0)
                     fan_out += [out[seat] - received for seat in seats]
                     refresh_cpu += [c for t, role, _, c in rec["refreshed"] if role == "player"]

@@ -278,6 +278,23 @@ def test_combat_notebook():
     assert text.rstrip().endswith("True")
 
 
+def test_story_notebook():
+    nb = run("story.ipynb")
+    assert any(PANEL_MIME in o.get("data", {}) for o in outputs(nb)), "the chart did not render"
+    text = text_of(nb)
+    assert "Ronan in the woods: 106 events, 5 rounds, won by the Party" in text
+    # Before the first round the chance from here is the planner's, within both intervals.
+    found = {}
+    for who in ("chance from the table's start", "the planner's chance"):
+        line = next(x for x in text.splitlines() if x.startswith(who))
+        found[who] = [float(v) for v in re.findall(r"(\d+\.\d)%", line)]
+    (p, lo, hi), (q, qlo, qhi) = found.values()
+    assert lo <= q <= hi and qlo <= p <= qhi
+    # The momentum: the dog's fall lifts Ronan's chance; the bear's ends the fight.
+    assert "Guard dog is down" in text and "Grizzly bear is down" in text
+    assert re.search(r"event 106 +100\.0%", text)
+
+
 if __name__ == "__main__":
     import sys
 

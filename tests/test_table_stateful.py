@@ -87,7 +87,7 @@ commands = st.fixed_dictionaries(
         "cover": st.sampled_from(["none", "partial", "full", "wall"]),
         "zone": st.sampled_from(["head", "body", "tail"]),
         "distance": st.integers(-1, 60),
-        "option": st.sampled_from(["approach_nod", "fog"]),
+        "option": st.sampled_from(["approach_nod", "share_chance", "fog"]),
         "levels": st.integers(-1, 4),
     }
 )

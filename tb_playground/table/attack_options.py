@@ -41,6 +41,14 @@ RULING_FIELDS = ("type", "approach", "situational", "cover")
 TABLE_OPTIONS = {
     "approach_nod": "a player's chosen approach waits for the GM's nod before the to-hit roll "
     "(RULES.md: the GM confirms or changes it); off: accepted as declared",
+    "share_chance": "the players' pages show the chance to win from here and its chart, worked "
+    "out from what they see (issue 23; lab/momentum.py)",
+}
+
+#: What the log says when the GM turns an option on or off (plain words).
+TABLE_OPTION_WORDS = {
+    ("share_chance", True): "The GM shares the chance to win with the players.",
+    ("share_chance", False): "The GM stops sharing the chance to win.",
 }
 
 #: Empowered attacks the command may name (rules/000 "Action Brackets"); None or "none": plain.
@@ -423,6 +431,8 @@ def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
         tn = f": TN {d['tn']}" if d.get("tn") is not None else ""
         return f"The GM rules on {n(d['attacker'])}'s attack{tn}."
     if kind == "option_set":
+        if (d["option"], d["on"]) in TABLE_OPTION_WORDS:
+            return TABLE_OPTION_WORDS[d["option"], d["on"]]
         words = TABLE_OPTIONS.get(d["option"], d["option"].replace("_", " ")).split(" (")[0]
         return f"The GM turns {'on' if d['on'] else 'off'} the table option: {words}."
     if kind == "armor_hit":

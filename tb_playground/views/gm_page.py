@@ -50,6 +50,7 @@ from .kit import (
 )
 from .seat_list import SeatList
 from .steps import StepControls
+from .win_chart import WinChart
 
 UNTIL_LABELS = {v.capitalize(): k for k, v in render.UNTIL_WORDS.items()}
 FIELD_LABELS = {words: field for field, words in SETTABLE_WORDS.items()}
@@ -230,6 +231,7 @@ class GMPage(pn.viewable.Viewer):
         self.close()
         self.session = TableSession(table, "gm", None, self.refresh)
         self.service.sessions.add(self.session)
+        self.chance.bind(table)
         set_query(table=name)
         self._layout[:] = [self.table_view]
         self.refresh()
@@ -250,6 +252,7 @@ class GMPage(pn.viewable.Viewer):
         self.board = CardBoard("gm-board")
         self.log = html_pane("gm-log")
         self.pending = html_pane("gm-pending")
+        self.chance = WinChart("gm", send=self.send)  # the chance to win and its chart
 
         self.start_button = button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
@@ -405,6 +408,7 @@ class GMPage(pn.viewable.Viewer):
             self.board,
             self.story.night,
             self.seat_list,
+            self.chance,
             pn.pane.Markdown("### GM tools"),
             row(self.tool_who, self.hide_button, self.show_button),
             row(
@@ -658,6 +662,7 @@ class GMPage(pn.viewable.Viewer):
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""
         self.seat_list.show(None)
+        self.chance.unbind()
         if self.session is not None:
             self.session.close()
             self.session = None

@@ -45,6 +45,7 @@ from .kit import (
 )
 from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
 from .steps import StepControls
+from .win_chart import WinChart
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -211,6 +212,7 @@ class TablePage(pn.viewable.Viewer):
         else:
             self.session = SeatSession(table, seat, self.refresh, self.service.seats, self.page_id)
         self.service.sessions.add(self.session)
+        self.chance.bind(table)
         set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
         self._layout[:] = [self.table_view]
@@ -273,6 +275,7 @@ class TablePage(pn.viewable.Viewer):
         self.board = CardBoard("tp-board")
         self.log = html_pane("tp-log")
         self.pending = html_pane("tp-pending")
+        self.chance = WinChart("players")  # shown while the GM shares the chance to win
         self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
         self.steps = StepControls("tp", self.send, self.message, odds=landing.for_page(self))
@@ -283,7 +286,8 @@ class TablePage(pn.viewable.Viewer):
             [
                 self.header, self.banner, self.message, self.steps.result, "declare", "turn",
                 self.steps.whose, self.pending, self.steps.controls, self.me,
-                self.attacks, "spend", self.order, self.board, "story", self.log, self.leave_button,
+                self.attacks, "spend", self.order, self.board, self.chance, "story", self.log,
+                self.leave_button,
             ],
             {
                 "story": self._build_story,
@@ -452,6 +456,7 @@ class TablePage(pn.viewable.Viewer):
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
+        self.chance.unbind()
         if self.session is not None:
             self.session.close()
             self.session = None

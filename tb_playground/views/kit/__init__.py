@@ -28,6 +28,7 @@ from .css import (
     SITE_CSS,
     STACKED_SIDEBAR_CSS,
     TABLE_CSS,
+    WIN_CSS,
     WRAP_BUTTONS,
     stylesheet,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "PAGES",
     "PHONE_CSS",
     "PLANNER_CSS",
+    "WIN_CSS",
     "PROJECT",
     "READABLE_BUTTONS",
     "RULES_TEXT_CSS",

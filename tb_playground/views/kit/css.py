@@ -63,3 +63,5 @@ SHEET_PAGE_CSS = stylesheet("sheet_page.css")
 PLANNER_CSS = stylesheet("planner.css")
 #: The combat pages' action panel (views/action_panel.py).
 ACTION_PANEL_CSS = stylesheet("action_panel.css")
+#: The chance to win from here and its chart (views/win_chart.py).
+WIN_CSS = stylesheet("win_chart.css")

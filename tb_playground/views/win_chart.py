@@ -1,0 +1,386 @@
+"""The chance to win from here and the momentum chart, on /gm and (when shared) on /table.
+
+Issue 23, items 1-3. The numbers come from the table's one ``lab.momentum.Momentum`` (worked
+out off the event loop; one run per table version however many pages show it); this view
+only shows them. A page binds it to its table (``bind``) and lets go (``unbind``); each result
+reaches this page's document on its next tick, never while the page waits. The chart is one
+HoloViews figure per page, made once; each update sets its Bokeh data sources' data only
+(``WinChart._make_figure`` says why not a ``Pipe``).
+
+The players' chart (the GM's switch "Share the chance with the players", the table option
+``share_chance``) is worked out from what the players see: without hidden combatants, whose
+markers it leaves out too (``lab.momentum``, module docstring).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+
+import holoviews as hv
+import holoviews.plotting.bokeh  # noqa: F401 - registers the backend: the options apply at once
+import panel as pn
+from panel.io.document import hold
+from panel.io.state import set_curdoc
+
+from tb_playground.formatting import escape
+from tb_playground.lab.momentum import MARKER_WORDS, SHARE_OPTION, Momentum, momentum_for
+
+from .kit import (
+    COMBAT_CSS,
+    READABLE_BUTTONS,
+    TABLE_CSS,
+    WIN_CSS,
+    ActionToggle,
+    LiveHTML,
+    row,
+    update,
+)
+
+#: How each run is made (the server's: 20,000 fights in one worker process; tests make less).
+#: ``TB_WIN_FIGHTS`` sets the fights; 0 turns the chance off (no runs, nothing shown).
+RUN_OPTIONS = {"fights": int(os.environ.get("TB_WIN_FIGHTS", "20000")), "seed": 0,
+               "process": True}  # fmt: skip
+
+#: The markers' colours and shapes by kind (readable on the light and the dark background).
+MARKER_STYLE = {
+    "critical": ("#2e8b57", "triangle"),
+    "catastrophe": ("#c92a2a", "inverted_triangle"),
+    "down": ("#d6336c", "x"),
+    "fate": ("#e0a100", "diamond"),
+}
+
+_LINE_COLOR = "#1c7ed6"
+
+
+def _pane(css_class: str) -> LiveHTML:
+    return LiveHTML(
+        "", css_classes=[css_class], stylesheets=[COMBAT_CSS, TABLE_CSS, WIN_CSS],
+        sizing_mode="stretch_width",
+    )  # fmt: skip
+
+
+def _pct(p: float) -> str:
+    """A chance in words: whole percents, "over 99%" / "under 1%" near the ends."""
+    if p is None or math.isnan(p):
+        return "–"
+    if 0.995 <= p < 1:
+        return "over 99%"
+    if 0 < p < 0.005:
+        return "under 1%"
+    return f"{100 * p:.0f}%"
+
+
+def _whole_events(plot, _element) -> None:
+    """Ticks on whole event numbers only (no "1.5")."""
+    ticker = plot.state.xaxis[0].ticker
+    if getattr(ticker, "min_interval", 1) < 1:
+        ticker.min_interval = 1
+
+
+def _line(data: dict, hooks=()) -> hv.Overlay:
+    band = hv.Area(data, "event", [hv.Dimension("low", label="Chance to win (%)"), "high"]).opts(
+        color=_LINE_COLOR, alpha=0.18, line_alpha=0, hooks=list(hooks[:1])
+    )
+    event = hv.Dimension("event", label="Event")
+    curve = hv.Curve(data, event, hv.Dimension("chance", label="Chance to win (%)")).opts(
+        color=_LINE_COLOR, line_width=2, tools=["hover"], hooks=list(hooks[1:2]),
+        hover_tooltips=[("Event", "@event"), ("Chance to win", "@chance{0}%")],
+    )  # fmt: skip
+    return band * curve
+
+
+def _marks(data: dict, hooks=()) -> hv.Points:
+    return hv.Points(data, ["event", "chance"], ["what", "color", "marker"]).opts(
+        color="color", line_color="color", marker="marker", size=14, line_width=2,
+        tools=["hover"],
+        hooks=list(hooks),
+        hover_tooltips=[("", "@what")],
+    )  # fmt: skip
+
+
+#: The chart's options (the page's figure and ``momentum_plot``).
+FIGURE_OPTS = {
+    "responsive": True, "min_height": 240, "toolbar": None, "ylim": (-3, 103),
+    "show_legend": False, "xlabel": "Event", "padding": (0.03, 0), "ylabel": "Chance to win (%)",
+    "fontsize": {"labels": "10pt", "xticks": "9pt", "yticks": "9pt"}, "hooks": [_whole_events],
+}  # fmt: skip
+
+
+def momentum_plot(points: list, title: str = "") -> hv.Overlay:
+    """The momentum chart of ``points`` as one HoloViews figure (a notebook's; no updates)."""
+    line, marks = series_data(points)
+    return (_line(line) * _marks(marks)).opts(**FIGURE_OPTS, title=title)
+
+
+#: The lines of ``down_plot``, one a combatant in table order (readable on both themes).
+DOWN_COLORS = ("#1c7ed6", "#c92a2a", "#2e8b57", "#e0a100", "#7048e8", "#0c8599", "#d6336c")
+
+
+def down_plot(points: list, title: str = "") -> hv.Overlay:
+    """Each combatant's chance to be down by the end of the next round, over the events."""
+    events = [p.version for p in points]
+    names = {cid: name for p in points for cid, name in p.names.items()}
+    curves = [
+        hv.Curve(
+            (events, [100 * p.chance.down_next_round.get(cid, 0.0) for p in points]),
+            "Event", "Down by the next round's end (%)", label=name,
+        ).opts(color=DOWN_COLORS[i % len(DOWN_COLORS)], line_width=2)
+        for i, (cid, name) in enumerate(names.items())
+    ]  # fmt: skip
+    opts = {**FIGURE_OPTS, "show_legend": True, "ylabel": "Down by the next round's end (%)"}
+    return hv.Overlay(curves).opts(**opts, legend_position="top_left", title=title)
+
+
+def series_data(points: list) -> tuple[dict, dict]:
+    """The line's and the markers' columns for ``points`` (``Momentum.series``)."""
+    line = {"event": [], "chance": [], "low": [], "high": []}
+    marks = {"event": [], "chance": [], "what": [], "color": [], "marker": []}
+    for p in points:
+        c = p.chance
+        line["event"].append(p.version)
+        line["chance"].append(100 * c.p_win)
+        line["low"].append(100 * c.p_win_interval[0])
+        line["high"].append(100 * c.p_win_interval[1])
+        for m in p.markers:
+            color, marker = MARKER_STYLE[m.kind]
+            marks["event"].append(m.version)
+            marks["chance"].append(100 * c.p_win)
+            marks["what"].append(m.text)
+            marks["color"].append(color)
+            marks["marker"].append(marker)
+    return line, marks
+
+
+def headline(momentum: Momentum | None, audience: str) -> str:
+    """The chance, its interval and the rounds left, in words (and "working..." meanwhile)."""
+    if momentum is None:
+        return ""
+    point = momentum.latest(audience)
+    working = momentum.working(audience)
+    if point is None:
+        return '<p class="status win-working">Working out the chance to win…</p>'
+    c = point.chance
+    low, high = c.p_win_interval
+    side = escape(c.party_side)
+    how = "exactly" if c.exact else f"95%: {_pct(low)} to {_pct(high)}"
+    rounds = (
+        "the fight is over"
+        if c.rounds_left == 0
+        else f"about {c.rounds_left:.1f} rounds left"
+        if not math.isnan(c.rounds_left)
+        else "no end in sight"
+    )
+    note = ' · <span class="win-working">working…</span>' if working else ""
+    error = momentum.error if audience == "gm" else ""
+    if error:
+        note = f' · <span class="err">{escape(error)}</span>'
+    return (
+        f'<p class="status win-head"><b>{side}: {_pct(c.p_win)}</b> chance to win from here '
+        f"({how}) · {rounds} · after event {point.version}{note}</p>"
+    )
+
+
+def down_table(momentum: Momentum | None, audience: str) -> str:
+    """Each combatant's chance to be down by the end of the next round (a small table)."""
+    point = momentum.latest(audience) if momentum is not None else None
+    if point is None or not point.chance.down_next_round:
+        return ""
+    c = point.chance
+    rows = "".join(
+        f"<tr><td>{escape(point.names.get(cid, cid))}</td><td>{_pct(p)}</td></tr>"
+        for cid, p in c.down_next_round.items()
+        if cid in point.names
+    )
+    legend = " ".join(
+        f'<span class="win-key {k}">■</span> {escape(words)}' for k, words in MARKER_WORDS.items()
+    )
+    return (
+        f'<table class="tb win-down"><tr><th>Down by the end of round {c.next_round}</th>'
+        f"<th>Chance</th></tr>{rows}</table>"
+        f'<p class="win-legend">On the chart: {legend}. Point at a mark to read it.</p>'
+    )
+
+
+class WinChart(pn.viewable.Viewer):
+    """The chance to win from here: a headline, the momentum chart, the chances to go down.
+
+    Parameters
+    ----------
+    audience : str
+        "gm" (the whole table, and the switch that shares it) or "players" (shown only while
+        the GM shares it; worked out from what the players see).
+    send : callable, optional
+        The GM page's ``send(command)``, for the switch.
+    """
+
+    def __init__(self, audience: str = "gm", send=None, **params):
+        super().__init__(**params)
+        self.audience = audience
+        self._send = send
+        self.momentum: Momentum | None = None
+        self._handle: int | None = None
+        self._doc = None
+        self._lock = threading.Lock()
+        self._scheduled = False
+        self._shown_points = -1
+        self._figure: pn.pane.HoloViews | None = None
+        self._data = series_data([])
+        self._handles: dict = {}  # this page's Bokeh data sources and figure (``_keep``)
+        self.head = _pane("win-now")
+        self.down = _pane("win-chances")
+        items = [self.head]
+        if audience == "gm":
+            self.share = ActionToggle(
+                label="Share the chance with the players", css_classes=["win-share"], width=280,
+                stylesheets=[READABLE_BUTTONS],
+            )  # fmt: skip
+            self.share.param.watch(self._share, "value")
+            items.append(self.share)
+        self._items = [pn.pane.Markdown("### The chance to win from here"), row(*items)]
+        # A player's page holds nothing of it until the GM shares it (note 0009: memory).
+        self._layout = pn.Column(
+            *(self._items if audience == "gm" else []),
+            sizing_mode="stretch_width",
+            css_classes=["win-chart"],
+            visible=audience == "gm",
+        )
+
+    def __panel__(self):
+        return self._layout
+
+    # -- the chart, made the first time it shows ----------------------------------------------
+
+    def _make_figure(self) -> None:
+        """The figure, made once by HoloViews; its updates go to its data sources alone.
+
+        A ``Pipe`` into a ``DynamicMap`` re-renders the elements on every update: 40-150 ms
+        of the server's loop per page at load 10 (the fan-out's budget is 150 ms). The hooks
+        keep this page's Bokeh data sources and x range instead, and ``_show`` sets their
+        data (about a millisecond), so the figure is never rebuilt nor re-rendered.
+        """
+        line, marks = self._data
+        keep = self._keep
+        figure = (_line(line, (keep("band"), keep("line"))) * _marks(marks, (keep("marks"),))).opts(
+            **{**FIGURE_OPTS, "hooks": [_whole_events, keep("figure")]}
+        )
+        self._figure = pn.pane.HoloViews(
+            figure, sizing_mode="stretch_width", min_height=240, css_classes=["win-figure"]
+        )
+        self._layout.extend([self._figure, self.down])
+
+    def _keep(self, what: str):
+        """A hook that keeps this page's Bokeh handle of ``what`` and shows the newest data."""
+
+        def hook(plot, _element) -> None:
+            self._handles[what] = plot.state if what == "figure" else plot.handles["source"]
+            if len(self._handles) == 4:
+                self._show()
+
+        return hook
+
+    def _show(self) -> None:
+        """Put ``self._data`` into the figure's data sources (once it is drawn)."""
+        if len(self._handles) < 4:
+            return
+        line, marks = self._data
+        events = line["event"]
+        self._handles["band"].data = {
+            "x": events + events[::-1], "y": line["high"] + line["low"][::-1]
+        }  # fmt: skip
+        self._handles["line"].data = {"event": events, "chance": line["chance"]}
+        self._handles["marks"].data = marks
+        if events:
+            x = self._handles["figure"].x_range
+            start, end = min(events), max(events)
+            pad = max(1.0, 0.03 * (end - start))  # a mark at either end stays whole
+            x.start, x.end = start - pad, end + pad
+
+    # -- binding to a table ---------------------------------------------------------------------
+
+    def bind(self, table, doc=None) -> None:
+        """Show ``table``'s chance (its one ``Momentum``), updated on this page's loop."""
+        self.unbind()
+        if RUN_OPTIONS["fights"] <= 0:  # turned off for this server
+            self._layout.visible = False
+            return
+        self._doc = doc if doc is not None else pn.state.curdoc
+        self.momentum = momentum_for(table, **RUN_OPTIONS)
+        self._shown_points = -1
+        self._handle = self.momentum.watch(self._heard, self.audience)
+        self.refresh()
+
+    def unbind(self) -> None:
+        """Stop listening (the page closed or opened another table)."""
+        if self.momentum is not None and self._handle is not None:
+            self.momentum.unwatch(self._handle)
+        self.momentum = None
+        self._handle = None
+
+    def _heard(self, what: str) -> None:
+        """From the momentum's threads: one refresh on this page's next tick."""
+        if self.audience != "gm" and what == "working":
+            return  # the players' pages wait for results only
+        with self._lock:
+            if self._scheduled:
+                return
+            self._scheduled = True
+        doc = self._doc
+        if doc is None or getattr(doc, "session_context", None) is None:
+            self._refresh_now()
+            return
+        try:
+            doc.add_next_tick_callback(self._refresh_now)
+        except Exception:  # noqa: BLE001 - the session is gone
+            self.unbind()
+
+    def _refresh_now(self) -> None:
+        with self._lock:
+            self._scheduled = False
+        doc = self._doc
+        if doc is None or getattr(doc, "session_context", None) is None:
+            self.refresh()
+            return
+        with set_curdoc(doc), hold(doc):
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Show the momentum's newest numbers (in this page's document)."""
+        m = self.momentum
+        if m is None:
+            return
+        shown = self.audience == "gm" or m.shared
+        self._layout.visible = shown
+        if self.audience == "gm":
+            update(self.share, value=m.shared)
+        if not shown:
+            return
+        if self._figure is None:
+            if self.audience != "gm":
+                self._layout.extend(self._items)
+            self._make_figure()
+        update(self.head, object=headline(m, self.audience))
+        points = m.series(self.audience)
+        key = (len(points), points[-1].version if points else -1)
+        if key != self._shown_points:
+            self._shown_points = key
+            self._data = series_data(points)
+            self._show()
+            update(self.down, object=down_table(m, self.audience))
+
+    def _share(self, event) -> None:
+        m = self.momentum
+        if self._send is not None and m is not None and bool(event.new) != m.shared:
+            self._send({"type": "table_option", "option": SHARE_OPTION, "on": bool(event.new)})
+
+
+__all__ = [
+    "RUN_OPTIONS",
+    "WinChart",
+    "down_plot",
+    "down_table",
+    "headline",
+    "momentum_plot",
+    "series_data",
+]

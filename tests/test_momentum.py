@@ -1,0 +1,235 @@
+"""The fight's momentum (issue 23, items 1-3): ``lab.momentum``, Panel-free.
+
+- One run per table version a page watches (none while no page watches); a version that
+  changes nothing the fight reads (a note, a table option) takes the previous chance at once.
+- A newer version cancels the run in progress: only the newest version's point arrives.
+- Watchers hear "working" then "result"; the points carry the markers (critical, catastrophe,
+  down, Fate Token) of the events between two points, each at its own version.
+- Shared with the players while a foe is hidden: the players' point is worked out from the
+  state without it (its id nowhere in the players' series, nor its markers); with nobody hidden
+  the players' point is the GM's.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from tb_playground.lab.momentum import (
+    SHARE_OPTION,
+    Momentum,
+    markers_of,
+    momentum_for,
+    visible_state,
+)
+from tb_playground.lab.win_from_here import win_from_here
+from tb_playground.models.roster import build_encounter
+from tb_playground.table.attack_options import TABLE_OPTIONS
+from tests.table_helpers import new_table
+
+WAREHOUSE = "warehouse.encounter.yaml"
+
+
+def _warehouse(tmp_path, seed: int = 7):
+    return new_table(tmp_path, build_encounter(WAREHOUSE, [], []), "Night shift", seed)[1]
+
+
+class Heard:
+    """A watcher that records what it hears and lets a test wait for a result."""
+
+    def __init__(self):
+        self.heard: list[str] = []
+        self.result = threading.Event()
+
+    def __call__(self, what: str) -> None:
+        self.heard.append(what)
+        if what == "result":
+            self.result.set()
+
+    def wait(self, momentum: Momentum, version: int, audience: str = "gm", timeout=60) -> None:
+        """Until ``momentum``'s newest point for ``audience`` is at ``version``."""
+        for _ in range(200):
+            point = momentum.latest(audience)
+            if point is not None and point.version >= version:
+                return
+            self.result.wait(timeout / 200)
+            self.result.clear()
+        raise AssertionError(f"no point at version {version} for {audience}")
+
+
+def _momentum(table, fights=300):
+    m = Momentum(table, fights=fights, seed=3, process=False)
+    heard = Heard()
+    m.watch(heard)
+    return m, heard
+
+
+def test_the_share_option_is_a_table_option():
+    assert SHARE_OPTION in TABLE_OPTIONS
+
+
+def test_one_run_per_version_and_the_point_is_win_from_here(tmp_path):
+    table = _warehouse(tmp_path)
+    m, heard = _momentum(table)
+    try:
+        heard.wait(m, table.version)
+        table.apply({"type": "start", "initiative": dict.fromkeys(table.state["ids"], 5)})
+        heard.wait(m, table.version)
+        point = m.latest()
+        assert point.chance == win_from_here(table, fights=300, seed=3)
+        assert [v for v, _ in m.asked] == [1, 2]
+        assert heard.heard[:2] == ["working", "result"]
+        assert not m.working()
+        # a note changes nothing the fight reads: the same chance, no run
+        table.apply({"type": "note", "text": "the lights flicker"})
+        heard.wait(m, table.version)
+        assert len(m.asked) == 2
+        assert m.latest().chance.p_win == point.chance.p_win
+        assert [p.version for p in m.series()] == [1, 2, 3]
+    finally:
+        m.close()
+
+
+def test_no_run_while_no_page_watches(tmp_path):
+    table = _warehouse(tmp_path)
+    m = Momentum(table, fights=300, seed=3, process=False)
+    try:
+        table.apply({"type": "start"})
+        table.apply({"type": "note", "text": "quiet"})
+        time.sleep(0.2)
+        assert not m.asked and m.latest() is None
+        heard = Heard()
+        m.watch(heard)  # the first page asks for the table as it stands
+        heard.wait(m, 3)
+        assert [v for v, _ in m.asked] == [3]
+    finally:
+        m.close()
+
+
+def _current(m: Momentum, version: int, timeout: float = 30.0):
+    """The run in progress once it is the one for ``version``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        run = m._runs.current if m._runs is not None else None
+        if run is not None and run.version == version:
+            return run
+        time.sleep(0.01)
+    raise AssertionError(f"no run for version {version}")
+
+
+def test_a_newer_version_cancels_the_run_in_progress(tmp_path):
+    table = _warehouse(tmp_path)
+    m, heard = _momentum(table, fights=200_000)
+    try:
+        table.apply({"type": "start", "initiative": dict.fromkeys(table.state["ids"], 5)})
+        first = _current(m, 2)  # the run for the start is under way
+        ids = table.state["ids"]
+        table.apply({"type": "declare", "combatant": ids[0], "bracket": "fast", "bumps": 0})
+        _current(m, 3).cancel()  # the newer one is asked for; stop it too (200,000 fights)
+        assert first.wait(30) and first.cancelled and first.result is None
+        assert all(p.version != 2 for p in m.series())
+        assert (2, "gm") in m.asked and (3, "gm") in m.asked
+    finally:
+        m.close()
+
+
+def test_markers_name_criticals_downs_and_fate_spends(tmp_path):
+    table = _warehouse(tmp_path)
+    before = table.state
+    ids = before["ids"]
+    who, other = ids[0], ids[-1]
+    after = {**before, "version": 9}
+    after["combatants"] = {**before["combatants"]}
+    down = dict(before["combatants"][other])
+    down["now"] = {**down["now"], "health": 0}
+    after["combatants"][other] = down
+    events = [
+        {"seq": 7, "type": "to_hit_rolled",
+         "data": {"attacker": who, "target": other, "outcome": "critical"}},
+        {"seq": 8, "type": "fate_spent", "data": {"combatant": who, "spend": "reroll"}},
+        {"seq": 9, "type": "gift_check_rolled",
+         "data": {"combatant": who, "outcome": "catastrophe"}},
+    ]  # fmt: skip
+    found = markers_of(events, before, after)
+    kinds = [(m.version, m.kind) for m in found]
+    assert kinds == [(7, "critical"), (8, "fate"), (9, "catastrophe"), (9, "down")]
+    name, other_name = before["combatants"][who]["name"], before["combatants"][other]["name"]
+    assert found[0].text == f"{name}: a critical against {other_name}"
+    assert found[3].text == f"{other_name} is down"
+    assert found[1].text.startswith(f"{name} spends a Fate Token")
+
+
+def test_shared_with_a_hidden_foe_the_players_never_meet_it(tmp_path):
+    table = _warehouse(tmp_path)
+    ids = table.state["ids"]
+    foe = next(c for c in ids if table.state["combatants"][c]["side"] == "Foes")
+    table.apply({"type": "hide", "combatant": foe})
+    m, heard = _momentum(table)
+    try:
+        table.apply({"type": "table_option", "option": SHARE_OPTION, "on": True})
+        heard.wait(m, table.version, "players")
+        assert m.shared
+        players = m.latest("players")
+        gm = m.latest("gm")
+        assert foe in gm.chance.down_next_round
+        assert foe not in players.chance.down_next_round and foe not in players.names
+        expected = win_from_here(visible_state(table.state), fights=300, seed=3)
+        assert players.chance.p_win == expected.p_win
+        # shown again: one run, the players' point is the GM's
+        table.apply({"type": "show", "combatant": foe})
+        heard.wait(m, table.version, "players")
+        assert m.latest("players").chance == m.latest("gm").chance
+    finally:
+        m.close()
+
+
+def test_visible_state_drops_the_hidden_everywhere(tmp_path):
+    table = _warehouse(tmp_path)
+    ids = table.state["ids"]
+    table.apply({"type": "hide", "combatant": ids[1]})
+    table.apply({"type": "start", "initiative": dict.fromkeys(ids, 5)})
+    for cid in ids:
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal", "bumps": 0})
+    if table.state["phase"] == "declare":
+        table.apply({"type": "reveal"})
+    state = visible_state(table.state)
+    assert ids[1] not in state["ids"] and ids[1] not in state["combatants"]
+    assert ids[1] not in state["order"] and ids[1] not in state["initiative_order"]
+    assert state["up"] != ids[1]
+    assert visible_state(state) is state  # nobody hidden: the same state
+
+
+def test_one_momentum_per_table(tmp_path):
+    table = _warehouse(tmp_path)
+    a = momentum_for(table, fights=100, process=False)
+    try:
+        assert momentum_for(table) is a
+    finally:
+        a.close()
+    assert momentum_for(table, fights=100, process=False) is not a
+    momentum_for(table).close()
+
+
+def test_a_table_no_one_holds_is_let_go(tmp_path):
+    import gc
+    import weakref
+
+    from tb_playground.lab import momentum
+
+    store, table = new_table(tmp_path, build_encounter(WAREHOUSE, [], []), "Gone", 7)
+    m = momentum_for(table, fights=100, process=False)
+    heard = Heard()
+    handle = m.watch(heard)
+    heard.wait(m, table.version)
+    m.unwatch(handle)  # the last page: no subscription, no thread, no worker
+    assert table.subscriber_count == 0
+    gone = weakref.ref(table)
+    store._open.clear()
+    del table
+    for _ in range(50):  # the momentum's thread ends on its own
+        gc.collect()
+        if gone() is None:
+            break
+        time.sleep(0.05)
+    assert gone() is None and m.table is None
+    assert all(t is not None for t in momentum._MOMENTA.keys())

@@ -1,0 +1,109 @@
+"""The chance to win's view (views/win_chart.py) outside a server: words, escaping, sharing.
+
+- The headline says the chance, its interval ("exactly" for an exact one), the rounds left and
+  the event, in plain words; chances near the ends read "over 99%" / "under 1%".
+- Names are escaped in the table of chances to go down.
+- A GM's chart shows the table's points; a player's holds nothing until the GM shares the
+  chance, then shows the players' series (without a hidden foe); the switch sends the table
+  option.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tb_playground.lab.momentum import Point
+from tb_playground.lab.win_from_here import WinChance
+from tb_playground.views import win_chart
+from tb_playground.views.win_chart import WinChart, _pct, down_table, headline
+from tests.test_momentum import _warehouse
+
+
+class _Fixed:
+    """A stand-in Momentum with one point."""
+
+    def __init__(self, point, working=False, version=None):
+        self.point = point
+        self._working = working
+        self.version = version if version is not None else point.version
+        self.error = ""
+
+    def latest(self, _audience="gm"):
+        return self.point
+
+    def working(self, _audience="gm"):
+        return self._working
+
+
+def _chance(**kw) -> WinChance:
+    base = {
+        "p_win": 0.62,
+        "p_win_interval": (0.6, 0.64),
+        "rounds_left": 3.14,
+        "rounds_left_interval": (3.0, 3.3),
+        "down_next_round": {"a": 0.25},
+        "next_round": 2,
+    }
+    return WinChance(**{**base, **kw})  # fmt: skip
+
+
+def test_the_headline_in_words():
+    point = Point(7, _chance(), (), {"a": "Ronan"})
+    text = headline(_Fixed(point), "gm")
+    assert "<b>Party: 62%</b> chance to win from here (95%: 60% to 64%)" in text
+    assert "about 3.1 rounds left · after event 7" in text and "working" not in text
+    assert "working…" in headline(_Fixed(point, working=True, version=8), "gm")
+    exact = Point(3, _chance(p_win=0.5, p_win_interval=(0.5, 0.5), exact=True), (), {})
+    assert "(exactly)" in headline(_Fixed(exact), "gm")
+    assert [_pct(p) for p in (0.0, 0.004, 0.5, 0.996, 1.0)] == [
+        "0%", "under 1%", "50%", "over 99%", "100%"
+    ]  # fmt: skip
+
+
+def test_names_are_escaped():
+    point = Point(2, _chance(down_next_round={"x": 0.5}), (), {"x": "<b>Bad</b> & co"})
+    html = down_table(_Fixed(point), "gm")
+    assert "&lt;b&gt;Bad&lt;/b&gt; &amp; co" in html and "<b>Bad" not in html
+    assert "Down by the end of round 2" in html
+
+
+def _until(check, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.02)
+    raise AssertionError("never")
+
+
+@pytest.fixture
+def small_runs(monkeypatch):
+    monkeypatch.setitem(win_chart.RUN_OPTIONS, "fights", 300)
+    monkeypatch.setitem(win_chart.RUN_OPTIONS, "process", False)
+
+
+def test_gm_and_player_charts(tmp_path, small_runs):
+    table = _warehouse(tmp_path)
+    foe = next(c for c in table.state["ids"] if table.state["combatants"][c]["side"] == "Foes")
+    name = table.state["combatants"][foe]["name"]
+    table.apply({"type": "hide", "combatant": foe})
+    sent = []
+    gm = WinChart("gm", send=lambda command: sent.append(command) or table.apply(command))
+    player = WinChart("players")
+    gm.bind(table)
+    player.bind(table)
+    try:
+        _until(lambda: "after event 2" in gm.head.object)
+        assert name in gm.down.object
+        assert not player._layout.visible and not player._layout.objects  # nothing built
+        gm.share.value = True  # the GM's switch
+        assert sent == [{"type": "table_option", "option": "share_chance", "on": True}]
+        _until(lambda: "after event 3" in player.head.object)
+        assert player._layout.visible and name not in player.down.object
+        assert "Down by the end of round 1" in player.down.object
+        _until(lambda: gm.share.value)
+    finally:
+        gm.unbind()
+        player.unbind()

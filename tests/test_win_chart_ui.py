@@ -1,0 +1,130 @@
+"""The chance to win from here in Debian's Chromium (issue 23): /gm's chart, shared on /table.
+
+The runs are held at a gate the test opens, so the test knows when a result is on its way:
+after a GM action the players' pages show the new event while the GM's chart still says
+"working"; once the gate opens, the chart's line gains the new event's point (the figure's
+data, not a new figure). The GM's switch then shows the chart on the players' page, worked
+out without the hidden foe (its name nowhere in the players' chart). Screenshots of /gm with
+the chart at 390 and 1280 px go to ``screenshots/``.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from test_combat_ui import KEY, click, fight, join, served  # noqa: F401
+
+from tb_playground.views import win_chart
+
+pytestmark = pytest.mark.ui
+
+SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+
+#: The chart's line: how many points its data source holds, and the figures it draws.
+LINE_POINTS_JS = """() => {
+  let n = -1, figures = 0;
+  for (const doc of Bokeh.documents) {
+    for (const m of doc.all_models) {
+      if (m.type === 'Figure' || (m.constructor && m.constructor.name === 'Figure')) figures++;
+      let data = m.data;
+      if (data instanceof Map) data = Object.fromEntries(data);
+      if (data && data.chance !== undefined && data.event !== undefined
+          && data.what === undefined) {
+        n = Math.max(n, data.chance.length);
+      }
+    }
+  }
+  return [n, figures];
+}"""
+
+
+@pytest.fixture
+def gate(monkeypatch):
+    """Runs wait here until the test sets the event (then run at once, small)."""
+    module = sys.modules["tb_playground.lab.win_from_here"]
+    real = module.win_from_here
+    opened = threading.Event()
+
+    def held(state, fights, seed, cancel=None, **kw):
+        while not opened.wait(0.02):
+            if cancel is not None and (cancel.is_set() if hasattr(cancel, "is_set") else cancel()):
+                break
+        return real(state, fights, seed, cancel=cancel, **kw)
+
+    monkeypatch.setattr(module, "win_from_here", held)
+    monkeypatch.setitem(win_chart.RUN_OPTIONS, "fights", 400)
+    monkeypatch.setitem(win_chart.RUN_OPTIONS, "process", False)
+    return opened
+
+
+def _points(page) -> int:
+    return page.evaluate(LINE_POINTS_JS)[0]
+
+
+def test_the_chart_follows_the_gm_and_the_players_never_wait(served, browser, gate):  # noqa: F811
+    base, service, _ = served
+    table = service.create("Story", fight())
+    code = table.view_for("gm")["join_code"]
+    gm = browser.new_context(viewport={"width": 1280, "height": 1600}).new_page()
+    ronan = browser.new_context().new_page()
+
+    gm.goto(f"{base}/gm?key={KEY}&table=Story")
+    expect(gm.locator(".win-now")).to_contain_text("Working out the chance")
+    gate.set()
+    expect(gm.locator(".win-now")).to_contain_text("chance to win from here")
+    expect(gm.locator(".win-now")).to_contain_text("after event 1")
+    assert _points(gm) == 1
+    figures = gm.evaluate(LINE_POINTS_JS)[1]
+
+    join(ronan, base, code, "Ronan")
+    expect(ronan.locator(".win-now")).to_have_count(0)  # not shared: nothing of it
+
+    # Hold the next run: the GM hides the Nightmare; the player's page shows the new event
+    # while the GM's chart is still working on it.
+    gate.clear()
+    gm.locator(".gm-tool-who select").select_option(label="Nightmare")
+    click(gm, "gm-hide")
+    expect(ronan.locator(".tp-header .counter")).to_have_text("round 0 · event 2")
+    expect(gm.locator(".win-now")).to_contain_text("working")
+    expect(gm.locator(".win-now")).to_contain_text("after event 1")
+    gate.set()
+    expect(gm.locator(".win-now")).to_contain_text("after event 2")
+    expect(gm.locator(".win-now")).not_to_contain_text("working")
+    assert _points(gm) == 2
+    assert gm.evaluate(LINE_POINTS_JS)[1] == figures  # the same figure, new data
+
+    # Start the fight: its point arrives too.
+    gm.locator(".gm-init-faces input").fill("10 10 1 1")
+    click(gm, "gm-start")
+    expect(gm.locator(".win-now")).to_contain_text("after event 3")
+    expect(gm.locator(".win-chances")).to_contain_text("Down by the end of round 1")
+    expect(gm.locator(".win-chances")).to_contain_text("Nightmare")
+
+    # Shared: the players' page shows the chart, worked out without the hidden Nightmare.
+    gm.locator(".win-share button").click()
+    expect(ronan.locator(".win-now")).to_contain_text("chance to win from here")
+    expect(ronan.locator(".win-chances")).to_contain_text("Guard dog")
+    expect(ronan.locator(".win-chances")).not_to_contain_text("Nightmare")
+    expect(gm.locator(".win-chances")).to_contain_text("Nightmare")
+
+    SHOTS.mkdir(exist_ok=True)
+    ronan.set_viewport_size({"width": 390, "height": 900})
+    ronan.locator(".win-chart").scroll_into_view_if_needed()
+    ronan.wait_for_timeout(400)
+    assert ronan.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    ronan.locator(".win-chart").screenshot(path=str(SHOTS / "table-chance-390-light.png"))
+    for width in (390, 1280):
+        for theme in ("light", "dark"):
+            gm.set_viewport_size({"width": width, "height": 900})
+            gm.goto(f"{base}/gm?key={KEY}&table=Story&theme={theme}")
+            expect(gm.locator(".win-now")).to_contain_text("after event")
+            chart = gm.locator(".win-chart")
+            chart.scroll_into_view_if_needed()
+            gm.wait_for_timeout(400)
+            wide = gm.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            assert wide, f"sideways scroll at {width} px"
+            chart.screenshot(path=str(SHOTS / f"gm-chance-{width}-{theme}.png"))
