@@ -28,7 +28,7 @@ from tb_playground.models.combatants import encounter_records
 from . import view as views
 from .command_tools import check_shape, check_version
 from .commands import check_sender, decide
-from .errors import ConflictError, RaceError
+from .errors import ConflictError, RaceError, TableFileError
 from .export import party_documents
 from .state import fold, step, undo_stack, undo_step
 
@@ -49,6 +49,18 @@ CHECKPOINT_EVERY = 100
 
 #: Longest table name.
 MAX_NAME = 80
+
+#: Seconds a write waits for another process's write lock before the GM is told (the wait
+#: happens off the server's event loop: ``TableSession.submit``).
+WRITE_WAIT = 5.0
+
+#: Each try for the write lock waits this long (ms) inside SQLite; between two tries the table
+#: and the store are free for readers (pages, the service's watcher) for ``BUSY_PAUSE`` s.
+BUSY_STEP_MS = 40
+BUSY_PAUSE = 0.02
+
+#: Seconds a read waits for a lock (reads of a WAL file wait only in rare moments).
+READ_WAIT = 5.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -73,11 +85,33 @@ def default_path() -> Path:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+    conn = sqlite3.connect(
+        path, timeout=READ_WAIT, check_same_thread=False, isolation_level=None
+    )
     conn.execute("PRAGMA journal_mode=WAL")
     # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
     conn.execute("PRAGMA synchronous=FULL")
     return conn
+
+
+class _Busy(Exception):
+    """Another connection holds the file's write lock (try again shortly)."""
+
+
+def _file_error(path: Path, exc: BaseException) -> TableFileError:
+    """``exc`` (an sqlite3 error met while writing) as a ``TableFileError`` in plain words."""
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        kind = "locked"
+    elif name.startswith("SQLITE_FULL") or "full" in text:
+        kind = "full"
+    elif name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        kind = "read-only"
+    else:
+        kind = "failing"
+    log.error("table file %s: %s (%s)", path, exc, name or "no code")
+    return TableFileError(kind, path, str(exc))
 
 
 def _code_after(events: list[dict]) -> str | None:
@@ -306,38 +340,56 @@ class Table:
         ConflictError
             ``expected_version`` is older than the table; or (``RaceError``) another process
             kept writing first.
+        TableFileError
+            The file is locked by another process for longer than ``write_wait`` seconds, full,
+            read-only or failing (a ValueError in plain words naming the file; nothing changed).
         """
-        with self._lock:
-            for attempt in range(TRIES):
-                # Optimistic first (the file is locked only to insert); after a few lost races
-                # the command is decided holding the file's write lock.
-                hold = attempt >= OPTIMISTIC_TRIES
-                with self._store._holding() if hold else contextlib.nullcontext():
-                    self._catch_up()
-                    check_sender(self._state, role, seat)
-                    check_version(expected_version)
-                    check_shape(command)
-                    if expected_version is not None and expected_version != self.version:
-                        since = views.log_lines(
-                            self._state, self._events[expected_version:], role, seat
-                        )
-                        raise ConflictError(expected_version, self.version, since)
-                    kind = command.get("type") if isinstance(command, dict) else None
-                    if kind in ("undo", "redo"):
-                        made = self._undo_redo(kind, role)
-                    else:
-                        made = decide(
-                            self._state, command, role, seat, self._roller(self.version + 1)
-                        )
-                    events = self._stamp(made, role, seat)
-                    if self._store._append(self.name, events, _code_after(events)):
-                        break
-                self._seen = None  # another process wrote these seqs: read them, decide again
-            else:
-                raise RaceError(self.name, self._store.path, TRIES)
-            self._take(events)
-            self._notify(events)
-            return json.loads(json.dumps(events))
+        deadline = time.monotonic() + self._store.write_wait
+        while True:
+            try:
+                with self._lock:
+                    events = self._decide_and_append(command, role, seat, expected_version)
+                    self._take(events)
+                    self._notify(events)
+                    return json.loads(json.dumps(events))
+            except _Busy:
+                # Another process holds the file's write lock: wait outside the table's lock,
+                # so that pages and the watcher can read it meanwhile.
+                if time.monotonic() >= deadline:
+                    raise TableFileError("locked", self._store.path) from None
+            time.sleep(BUSY_PAUSE)
+
+    def _decide_and_append(
+        self, command: dict, role: str, seat: str | None, expected_version: int | None
+    ) -> list[dict]:
+        """Decide ``command`` on the file's state and commit its events (under the lock).
+
+        Raises ``_Busy`` when the file's write lock is held elsewhere (nothing changed).
+        """
+        for attempt in range(TRIES):
+            # Optimistic first (the file is locked only to insert); after a few lost races
+            # the command is decided holding the file's write lock.
+            hold = attempt >= OPTIMISTIC_TRIES
+            with self._store._holding() if hold else contextlib.nullcontext():
+                self._catch_up()
+                check_sender(self._state, role, seat)
+                check_version(expected_version)
+                check_shape(command)
+                if expected_version is not None and expected_version != self.version:
+                    since = views.log_lines(
+                        self._state, self._events[expected_version:], role, seat
+                    )
+                    raise ConflictError(expected_version, self.version, since)
+                kind = command.get("type") if isinstance(command, dict) else None
+                if kind in ("undo", "redo"):
+                    made = self._undo_redo(kind, role)
+                else:
+                    made = decide(self._state, command, role, seat, self._roller(self.version + 1))
+                events = self._stamp(made, role, seat)
+                if self._store._append(self.name, events, _code_after(events)):
+                    return events
+            self._seen = None  # another process wrote these seqs: read them, decide again
+        raise RaceError(self.name, self._store.path, TRIES)
 
     def _undo_redo(self, kind: str, role: str) -> list:
         if role != "gm":
@@ -410,6 +462,8 @@ class TableStore:
         self._data_version: int | None = None
         self._changes = 0
         self._unsaved = 0
+        #: Seconds a write waits for another process's write lock (``WRITE_WAIT``).
+        self.write_wait = WRITE_WAIT
         try:
             self._conn = _connect(self.path)
             with self._lock:
@@ -559,19 +613,18 @@ class TableStore:
             "round": 0,
             "time": time.time(),
         }
+
+        def insert() -> None:
+            self._conn.execute(
+                "INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), data["join_code"])
+            )
+            self._conn.execute("INSERT INTO events VALUES (?, 1, ?)", (name, json.dumps(created)))
+
+        try:  # outside the store's lock: readers go on while it waits for the file
+            self._write(insert)
+        except sqlite3.IntegrityError:
+            raise ValueError(f"name: a table called {name!r} already exists") from None
         with self._lock:
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                self._conn.execute(
-                    "INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), data["join_code"])
-                )
-                self._conn.execute(
-                    "INSERT INTO events VALUES (?, 1, ?)", (name, json.dumps(created))
-                )
-                self._conn.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                self._conn.execute("ROLLBACK")
-                raise ValueError(f"name: a table called {name!r} already exists") from None
             self._saved(1)
             table = Table(self, name, [created], seen=self._poll())
             self._open[name] = table
@@ -649,22 +702,20 @@ class TableStore:
             code = fold(events)["join_code"]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise ValueError(f"events: the log of {name!r} does not fold ({exc!r})") from None
+
+        def insert() -> None:
+            self._conn.execute("INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), code))
+            self._conn.executemany(
+                "INSERT INTO events VALUES (?, ?, ?)", [(name, n, b) for n, b in rows]
+            )
+
+        try:
+            self._write(insert)
+        except sqlite3.IntegrityError:
+            raise ValueError(
+                f"name: a table called {name!r} already exists in {self.path}"
+            ) from None
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._conn.execute("INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), code))
-                self._conn.executemany(
-                    "INSERT INTO events VALUES (?, ?, ?)", [(name, n, b) for n, b in rows]
-                )
-            except sqlite3.IntegrityError:
-                self._conn.execute("ROLLBACK")
-                raise ValueError(
-                    f"name: a table called {name!r} already exists in {self.path}"
-                ) from None
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
             self._saved(len(rows))
         return self.open(name)
 
@@ -676,36 +727,103 @@ class TableStore:
     def _append(self, name: str, events: list[dict], code: str | None = None) -> bool:
         """Commit ``events`` (and the table's new join ``code``); whether it was written.
 
-        False: another process wrote these seqs first, nothing was written.
+        False: another process wrote these seqs first, nothing was written. Raises ``_Busy``
+        when another process holds the write lock, ``TableFileError`` when the file cannot be
+        written (nothing was written either way).
         """
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
         with self._lock:
             if not self._conn.in_transaction:  # else ``_holding`` began it
-                self._conn.execute("BEGIN IMMEDIATE")
+                self._begin()
             try:
                 self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
                 if code is not None:
                     self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
             except sqlite3.IntegrityError:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 return False
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise _file_error(self.path, exc) from None
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 raise
-            self._conn.execute("COMMIT")
+            self._commit()
             self._saved(len(rows))
             return True
+
+    def _begin(self) -> None:
+        """Take the file's write lock (``BEGIN IMMEDIATE``), waiting ``BUSY_STEP_MS`` at most.
+
+        Raises ``_Busy`` when another connection holds it, ``TableFileError`` when the file
+        cannot be written. Call it holding the store's lock.
+        """
+        self._conn.execute(f"PRAGMA busy_timeout={BUSY_STEP_MS}")
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            error = _file_error(self.path, exc) if "locked" not in str(exc) else None
+            if error is None:
+                raise _Busy() from None
+            raise error from None
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout={int(READ_WAIT * 1000)}")
+
+    def _commit(self) -> None:
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:  # full, read-only, failing: nothing was written
+            self._rollback()
+            raise _file_error(self.path, exc) from None
+
+    def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error as exc:  # SQLite rolls back by itself on such errors
+                log.warning("table file %s: rollback failed (%s)", self.path, exc)
+
+    def _write(self, work: Callable[[], object]) -> object:
+        """``work()`` in one transaction holding the write lock, committed; its result.
+
+        Waits ``write_wait`` seconds at most for another process's write lock, with the store
+        free for readers between tries. An ``IntegrityError`` from ``work`` is rolled back and
+        raised as is; other file errors as ``TableFileError``.
+        """
+        deadline = time.monotonic() + self.write_wait
+        while True:
+            with self._lock:
+                try:
+                    self._begin()
+                except _Busy:
+                    pass
+                else:
+                    try:
+                        result = work()
+                    except sqlite3.IntegrityError:
+                        self._rollback()
+                        raise
+                    except sqlite3.Error as exc:
+                        self._rollback()
+                        raise _file_error(self.path, exc) from None
+                    except BaseException:
+                        self._rollback()
+                        raise
+                    self._commit()
+                    return result
+            if time.monotonic() >= deadline:
+                raise TableFileError("locked", self.path)
+            time.sleep(BUSY_PAUSE)
 
     @contextlib.contextmanager
     def _holding(self):
         """Hold the file's write lock (a transaction ``_append`` commits, else rolled back)."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 yield
             finally:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
+                self._rollback()
 
     def _saved(self, count: int) -> None:
         self._unsaved += count
