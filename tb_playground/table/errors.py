@@ -59,8 +59,7 @@ class TableFileError(ValueError):
         ),
         "read-only": (
             "is read-only (or its folder is)",
-            "Let this server write to it (or serve another file with TB_TABLE_DB), then try "
-            "again.",
+            "Let this server write to it (or serve another file with TB_TABLE_DB), then try again.",
         ),
         "failing": (
             "could not be written",

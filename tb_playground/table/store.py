@@ -85,16 +85,14 @@ def default_path() -> Path:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(
-        path, timeout=READ_WAIT, check_same_thread=False, isolation_level=None
-    )
+    conn = sqlite3.connect(path, timeout=READ_WAIT, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
     conn.execute("PRAGMA synchronous=FULL")
     return conn
 
 
-class _Busy(Exception):
+class _BusyError(Exception):
     """Another connection holds the file's write lock (try again shortly)."""
 
 
@@ -352,7 +350,7 @@ class Table:
                     self._take(events)
                     self._notify(events)
                     return json.loads(json.dumps(events))
-            except _Busy:
+            except _BusyError:
                 # Another process holds the file's write lock: wait outside the table's lock,
                 # so that pages and the watcher can read it meanwhile.
                 if time.monotonic() >= deadline:
@@ -364,7 +362,7 @@ class Table:
     ) -> list[dict]:
         """Decide ``command`` on the file's state and commit its events (under the lock).
 
-        Raises ``_Busy`` when the file's write lock is held elsewhere (nothing changed).
+        Raises ``_BusyError`` when the file's write lock is held elsewhere (nothing changed).
         """
         for attempt in range(TRIES):
             # Optimistic first (the file is locked only to insert); after a few lost races
@@ -727,7 +725,7 @@ class TableStore:
     def _append(self, name: str, events: list[dict], code: str | None = None) -> bool:
         """Commit ``events`` (and the table's new join ``code``); whether it was written.
 
-        False: another process wrote these seqs first, nothing was written. Raises ``_Busy``
+        False: another process wrote these seqs first, nothing was written. Raises ``_BusyError``
         when another process holds the write lock, ``TableFileError`` when the file cannot be
         written (nothing was written either way).
         """
@@ -755,7 +753,7 @@ class TableStore:
     def _begin(self) -> None:
         """Take the file's write lock (``BEGIN IMMEDIATE``), waiting ``BUSY_STEP_MS`` at most.
 
-        Raises ``_Busy`` when another connection holds it, ``TableFileError`` when the file
+        Raises ``_BusyError`` when another connection holds it, ``TableFileError`` when the file
         cannot be written. Call it holding the store's lock.
         """
         self._conn.execute(f"PRAGMA busy_timeout={BUSY_STEP_MS}")
@@ -764,7 +762,7 @@ class TableStore:
         except sqlite3.OperationalError as exc:
             error = _file_error(self.path, exc) if "locked" not in str(exc) else None
             if error is None:
-                raise _Busy() from None
+                raise _BusyError() from None
             raise error from None
         finally:
             self._conn.execute(f"PRAGMA busy_timeout={int(READ_WAIT * 1000)}")
@@ -795,7 +793,7 @@ class TableStore:
             with self._lock:
                 try:
                     self._begin()
-                except _Busy:
+                except _BusyError:
                     pass
                 else:
                     try:

@@ -19,6 +19,7 @@ from tb_playground.service import CombatService, get_service
 from . import combat_render as render
 from .combat_session import (
     BRACKET_LABELS,
+    NOT_SENT,
     SpendControls,
     TableSession,
     TurnControls,
@@ -282,16 +283,26 @@ class TablePage(pn.viewable.Viewer):
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, command: dict) -> bool:
-        """Send ``command`` as this seat; show the reason when the table refuses it."""
+    def send(self, command: dict, then: Callable | None = None) -> None:
+        """Send ``command`` as this seat (off the event loop, after checking the join code).
+
+        Shows the reason when the table refuses it, else runs ``then()``.
+        """
         if self.session is None:
-            return False
-        if not self.session.table.code_matches(self.code):
+            return
+        table, code = self.session.table, self.code
+        self.session.submit(
+            command, done=lambda problem: self._sent(problem, then),
+            allowed=lambda: table.code_matches(code),
+        )  # fmt: skip
+
+    def _sent(self, problem: str | None, then: Callable | None) -> None:
+        if problem is NOT_SENT:
             self.drop("The GM changed the join code: ask for the new one.")
-            return False
-        problem = self.session.send(command)
+            return
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
-        return not problem
+        if not problem and then is not None:
+            then()
 
     def _declare(self) -> None:
         self.send(
@@ -316,13 +327,13 @@ class TablePage(pn.viewable.Viewer):
     def _distracted(self, typed: bool) -> None:
         command = {"type": "distracted", "combatant": self._seat()}
         command = with_typed_faces(command, typed, self.distracted_faces, self.message)
-        if command is not None and self.send(command):
-            self.distracted_faces.value = ""
+        if command is not None:
+            self.send(command, then=lambda: setattr(self.distracted_faces, "value", ""))
 
     def _roll(self, typed: bool) -> None:
         command = with_typed_faces({"type": "roll"}, typed, self.faces, self.message)
-        if command is not None and self.send(command):
-            self.faces.value = ""
+        if command is not None:
+            self.send(command, then=lambda: setattr(self.faces, "value", ""))
 
     # -- drawing -------------------------------------------------------------------------------
 
