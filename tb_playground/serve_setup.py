@@ -2,7 +2,9 @@
 
 Imports every page and makes the combat service (the GM link printed at start), then freezes
 the imported libraries' heap (``gc.freeze()``) while no session exists. Why and the figures:
-docs/notes/0009-combat-panel.md, "Session 6".
+docs/notes/0009-combat-panel.md, "Session 6". It also gives the server ``SERVER_SETTINGS``
+(issue 21: sessions of plain GETs expire in seconds, big websocket messages are refused unread,
+an open page reconnects after a restart), unless the command line sets them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,50 @@ import pkgutil
 
 import tb_playground.views
 from tb_playground.service import get_service
+
+#: The server's settings the README's command relies on (``server_settings``); the flag of the
+#: same name on ``panel serve``'s command line wins.
+SERVER_SETTINGS = {
+    # --unused-session-lifetime: a session whose page never opened its websocket (a plain GET,
+    # a crawler, a script looping on the page) is dropped after 5 s, checked every second.
+    "unused_session_lifetime_milliseconds": 5_000,
+    # --check-unused-sessions
+    "check_unused_sessions_milliseconds": 1_000,
+    # --websocket-max-message-size: an upload within ``kit.MAX_UPLOAD`` fits (base64 makes it a
+    # third bigger); a bigger message closes its connection before it is read.
+    "websocket_max_message_size": 4 * 1024 * 1024,
+    # --session-token-expiration: a page open all evening reconnects after a restart (its token
+    # makes the new session); Bokeh's default of 5 minutes would refuse it.
+    "session_token_expiration": 7 * 24 * 3600,
+}
+
+
+def server_settings() -> None:
+    """Give the server ``SERVER_SETTINGS`` where its command line left Bokeh's defaults.
+
+    ``--setup`` runs before ``panel serve`` makes its server, so the settings are put on the
+    server's constructor (once per process).
+    """
+    from bokeh.server import tornado
+
+    init = tornado.BokehTornado.__init__
+    if getattr(init, "_tb_settings", False):
+        return
+    defaults = {
+        "unused_session_lifetime_milliseconds": tornado.DEFAULT_UNUSED_LIFETIME_MS,
+        "check_unused_sessions_milliseconds": tornado.DEFAULT_CHECK_UNUSED_MS,
+        "websocket_max_message_size": tornado.DEFAULT_WEBSOCKET_MAX_MESSAGE_SIZE_BYTES,
+        "session_token_expiration": tornado.DEFAULT_SESSION_TOKEN_EXPIRATION,
+    }
+
+    def with_settings(self, *args, **kwargs):
+        for key, ours in SERVER_SETTINGS.items():
+            if kwargs.get(key, defaults[key]) == defaults[key]:
+                kwargs[key] = ours
+        init(self, *args, **kwargs)
+
+    with_settings._tb_settings = True
+    tornado.BokehTornado.__init__ = with_settings
 
 
 def log_to_console(level: int = logging.INFO) -> logging.Handler | None:
@@ -57,4 +103,5 @@ def warm() -> int:
 
 if __name__ in ("__main__", "panel_setup_module"):  # run as a script, or by ``--setup``
     log_to_console()
+    server_settings()
     warm()

@@ -38,12 +38,14 @@ from .kit import (
     WRAP_BUTTONS,
     ActionToggle,
     CardBoard,
+    UploadBox,
     button,
     client_address,
     html_pane,
     on_session_end,
     page,
     query_arg,
+    resume_from_browser_url,
     row,
     set_query,
     update,
@@ -143,7 +145,7 @@ class GMPage(pn.viewable.Viewer):
             label="Encounter", options={k: str(v) for k, v in files.items()},
             css_classes=["gm-encounter"], width=260,
         )  # fmt: skip
-        self.encounter_upload = pn.widgets.FileInput(
+        self.encounter_upload = UploadBox(
             accept=".yaml,.yml,.json", css_classes=["gm-upload"], width=260
         )
         creatures = self.service.creature_files()
@@ -724,4 +726,6 @@ def draw_gm(v: dict) -> dict:
 
 def gm_page(service: CombatService | None = None) -> pn.Template:
     """The whole GM page, one per session."""
-    return page("GM dashboard", [GMPage(service)], current="gm", light=True)
+    holder = pn.Column(GMPage(service), sizing_mode="stretch_width")
+    resume_from_browser_url(holder, lambda: [GMPage(service)])  # after a server restart
+    return page("GM dashboard", [holder], current="gm", light=True)

@@ -45,6 +45,7 @@ from .panes import (
     update,
 )
 from .shell import (
+    DISCONNECTED,
     PAGES,
     PROJECT,
     VIEWPORT,
@@ -56,6 +57,7 @@ from .shell import (
     theme_from_query,
     use_known_theme,
 )
+from .upload import MAX_UPLOAD, UploadBox
 from .url import (
     apply_query,
     client_address,
@@ -63,6 +65,7 @@ from .url import (
     query_arg,
     query_string,
     query_value,
+    resume_from_browser_url,
     served,
     set_query,
     settings_query,
@@ -71,6 +74,7 @@ from .url import (
 )
 
 __all__ = [
+    "DISCONNECTED",
     "CARD_ROW_CSS",
     "CodeInput",
     "COMBAT_CSS",
@@ -94,8 +98,10 @@ __all__ = [
     "TABLE_CSS",
     "VIEWPORT",
     "WRAP_BUTTONS",
+    "MAX_UPLOAD",
     "ActionToggle",
     "CardBoard",
+    "UploadBox",
     "LiveHTML",
     "PlainButtons",
     "PageInfo",
@@ -117,6 +123,7 @@ __all__ = [
     "client_address",
     "query_string",
     "query_value",
+    "resume_from_browser_url",
     "row",
     "served",
     "set_query",

@@ -176,7 +176,23 @@ LIGHT_TEMPLATE = """{% extends base %}
 {% block preamble %}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 {% endblock %}
-{% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}{% endblock %}"""
+{% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}
+{% if notifications %}{{ embed(roots.notifications) }}{% endif %}{% endblock %}"""
+
+#: What an open page says while the server is unreachable (Panel adds the seconds left).
+DISCONNECTED = "Connection lost, reconnecting..."
+
+
+def keep_connected() -> None:
+    """Make the session's page say when the server is gone, and reconnect (issue 21).
+
+    Panel's reconnect support: Bokeh tries again at once, then after 2, 4, 8 and 16 s, and
+    then offers a button; a server that came back makes the page anew for the same address
+    (``url.resume_from_browser_url`` restores what the page added to it).
+    """
+    pn.config.notifications = True
+    pn.config.disconnect_notification = DISCONNECTED
+    pn.config.reconnect = True
 
 
 def page(
@@ -215,6 +231,7 @@ def page(
     -------
     pn.template.BaseTemplate
     """
+    keep_connected()
     if light:
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
