@@ -27,7 +27,7 @@ SERVER_SETTINGS = {
     "check_unused_sessions_milliseconds": 1_000,
     # --websocket-max-message-size: an upload within ``kit.MAX_UPLOAD`` fits (base64 makes it a
     # third bigger); a bigger message closes its connection before it is read.
-    "websocket_max_message_size": 4 * 1024 * 1024,
+    "websocket_max_message_size_bytes": 4 * 1024 * 1024,
     # --session-token-expiration: a page open all evening reconnects after a restart (its token
     # makes the new session); Bokeh's default of 5 minutes would refuse it.
     "session_token_expiration": 7 * 24 * 3600,
@@ -48,7 +48,7 @@ def server_settings() -> None:
     defaults = {
         "unused_session_lifetime_milliseconds": tornado.DEFAULT_UNUSED_LIFETIME_MS,
         "check_unused_sessions_milliseconds": tornado.DEFAULT_CHECK_UNUSED_MS,
-        "websocket_max_message_size": tornado.DEFAULT_WEBSOCKET_MAX_MESSAGE_SIZE_BYTES,
+        "websocket_max_message_size_bytes": tornado.DEFAULT_WEBSOCKET_MAX_MESSAGE_SIZE_BYTES,
         "session_token_expiration": tornado.DEFAULT_SESSION_TOKEN_EXPIRATION,
     }
 
@@ -60,6 +60,24 @@ def server_settings() -> None:
 
     with_settings._tb_settings = True
     tornado.BokehTornado.__init__ = with_settings
+    distinct_model_ids()
+
+
+def distinct_model_ids() -> None:
+    """Number this process's Bokeh models from its start time, not from 1000 as every process.
+
+    A page that reconnects after a restart may still send a change for a model of the old
+    server; with the same numbers in both processes it would land on an unrelated model of the
+    new session (a select receiving an old box's value). Started at the second the process
+    began times a million, the numbers of two runs never meet (the old one would need a million
+    models per second it ran), and an old model's number is refused as unknown.
+    """
+    import time
+
+    from bokeh.util import serialization
+
+    with serialization._simple_id_lock:
+        serialization._simple_id = max(serialization._simple_id, int(time.time()) * 1_000_000)
 
 
 def log_to_console(level: int = logging.INFO) -> logging.Handler | None:

@@ -45,7 +45,6 @@ from .kit import (
     on_session_end,
     page,
     query_arg,
-    resume_from_browser_url,
     row,
     set_query,
     update,
@@ -726,6 +725,4 @@ def draw_gm(v: dict) -> dict:
 
 def gm_page(service: CombatService | None = None) -> pn.Template:
     """The whole GM page, one per session."""
-    holder = pn.Column(GMPage(service), sizing_mode="stretch_width")
-    resume_from_browser_url(holder, lambda: [GMPage(service)])  # after a server restart
-    return page("GM dashboard", [holder], current="gm", light=True)
+    return page("GM dashboard", [GMPage(service)], current="gm", light=True)

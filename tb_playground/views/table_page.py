@@ -37,7 +37,6 @@ from .kit import (
     on_session_end,
     page,
     query_arg,
-    resume_from_browser_url,
     row,
     set_query,
     update,
@@ -496,6 +495,4 @@ def _shared_card(c: dict, phase: str, card: Callable | None) -> str:
 
 def table_page(service: CombatService | None = None) -> pn.Template:
     """The whole players' page, one per session."""
-    holder = pn.Column(TablePage(service), sizing_mode="stretch_width")
-    resume_from_browser_url(holder, lambda: [TablePage(service)])  # after a server restart
-    return page("at the table", [holder], current="table", light=True)
+    return page("at the table", [TablePage(service)], current="table", light=True)

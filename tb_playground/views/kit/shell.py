@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import panel as pn
+from bokeh.models import CustomJS
 
 from .css import NAV_CSS, SITE_CSS
 
@@ -183,16 +184,79 @@ LIGHT_TEMPLATE = """{% extends base %}
 DISCONNECTED = "Connection lost, reconnecting..."
 
 
+#: Browser side, each time the connection is lost: (1) the session token the page reconnects
+#: with gets the address bar's arguments, so the session a restarted server makes for it
+#: opens what the page showed (the table, the join code, the seat the page added to its
+#: address), not what it was first opened with (Bokeh's token keeps the first); only an
+#: unsigned token, as ``panel serve`` makes by default, can be changed; (2) once Bokeh's five
+#: tries (over about 30 s) are spent, try again every 5 s, so a server that takes longer to
+#: come back still finds its pages.
+RECONNECT_JS = r"""
+const lost = (cb_data && cb_data.reconnect) ? cb_data : cb_obj
+const conn = lost && lost.connection && lost.connection.deref && lost.connection.deref()
+const b64decode = (s) => {
+  s = s.replace(/-/g, "+").replace(/_/g, "/")
+  while (s.length % 4) s += "="
+  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
+}
+const b64encode = (bytes) => {
+  let bin = ""
+  for (const b of bytes) bin += String.fromCharCode(b)
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+const pipe = async (bytes, stream) =>
+  new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
+const retoken = async () => {
+  if (!conn || conn.token.includes(".") || typeof CompressionStream === "undefined") return
+  const outer = JSON.parse(new TextDecoder().decode(b64decode(conn.token)))
+  const key = "__bk__zlib_"
+  let extra = {}
+  if (outer[key]) {
+    extra = JSON.parse(new TextDecoder().decode(
+      await pipe(b64decode(outer[key]), new DecompressionStream("deflate"))))
+  }
+  const args = {}
+  for (const [k, v] of new URLSearchParams(window.location.search)) {
+    (args[k] = args[k] || []).push({bytes: b64encode(new TextEncoder().encode(v))})
+  }
+  extra.arguments = args
+  const packed = await pipe(new TextEncoder().encode(JSON.stringify(extra)),
+                            new CompressionStream("deflate"))
+  outer[key] = b64encode(packed)
+  conn.token = b64encode(new TextEncoder().encode(JSON.stringify(outer)))
+}
+retoken().catch((e) => console.warn("tb_playground: keeping the address failed", e))
+if (lost && lost.timeout == null && lost.reconnect) {
+  setTimeout(() => lost.reconnect(), 5000)
+}
+"""
+
+
 def keep_connected() -> None:
     """Make the session's page say when the server is gone, and reconnect (issue 21).
 
     Panel's reconnect support: Bokeh tries again at once, then after 2, 4, 8 and 16 s, and
-    then offers a button; a server that came back makes the page anew for the same address
-    (``url.resume_from_browser_url`` restores what the page added to it).
+    then every 5 s (``RECONNECT_JS``); a server that came back makes the page anew for the
+    address the browser shows (the table, the code and the seat the page put there).
     """
-    pn.config.notifications = True
-    pn.config.disconnect_notification = DISCONNECTED
-    pn.config.reconnect = True
+    if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
+        return  # a notebook or a test: no server to lose
+    # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).
+    pn.extension("notifications", disconnect_notification=DISCONNECTED, reconnect=True)
+    doc = pn.state.curdoc
+    doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS))
+    if str(getattr(doc.session_context.request, "path", "")).endswith("/ws"):
+        # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
+        # stylesheets on its CDN, out of reach of a table without internet; use the server's.
+        doc.add_next_tick_callback(lambda: _served_stylesheets(doc))
+
+
+def _served_stylesheets(doc) -> None:
+    """Point the stylesheets of ``doc``'s models at the server's copies (as a served page)."""
+    from panel.io.resources import LOCAL_DIST, patch_model_css
+
+    for root in doc.roots:
+        patch_model_css(root, dist_url=LOCAL_DIST)
 
 
 def page(
@@ -252,6 +316,9 @@ def _light_page(main: list, title: str, current: str | None) -> pn.Template:
     """``main`` under the navigation, on a bare page phones lay out at their own width."""
     template = pn.Template(LIGHT_TEMPLATE, location=True)
     template.add_panel("main", pn.Column(nav(current), *main, sizing_mode="stretch_width"))
+    if pn.state.notifications is not None:  # "Connection lost, reconnecting..." (keep_connected)
+        template.add_panel("notifications", pn.state.notifications)
+        template.add_variable("notifications", True)
     doc = pn.state.curdoc
     if doc is not None and doc.session_context is not None:
         pn.state.onload(lambda: setattr(doc, "title", title))

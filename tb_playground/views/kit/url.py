@@ -11,7 +11,7 @@ import base64
 import json
 import weakref
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
@@ -148,7 +148,6 @@ def set_query(**values: str | None) -> None:
     query = _query_state()
     if query is None:
         return
-    _stop_resuming()
     for key, value in values.items():
         if value is None:
             query.pop(key, None)
@@ -185,64 +184,3 @@ def unpack_text(token: str, limit: int = MAX_SHEET_CHARS) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError("the link's character is not readable") from exc
-
-
-#: The sessions still waiting for their browser's address (``resume_from_browser_url``).
-_WAITING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-#: Seconds after a session starts during which its browser's address may rebuild the page.
-RESUME_WINDOW = 15.0
-
-
-def resume_from_browser_url(holder: pn.Column, build: Callable[[], list]) -> None:
-    """Rebuild ``holder`` from ``build()`` if the browser's address is not the session's.
-
-    Issue 21: a page reconnected after a server restart shows the same table.
-
-    A reconnecting page gets a new session made from the address it was first opened with (the
-    session token carries it); what the page wrote into the address since (``set_query``: the
-    table, the join code, the seat) reaches the server just after, when the browser's location
-    is synced. If that differs, the session's arguments become the browser's, the old content
-    is closed (``close()``) and ``holder`` shows a page built anew. The first change of the
-    address (or the page's own ``set_query``, or ``RESUME_WINDOW`` seconds) ends the waiting.
-    """
-    if not served() or pn.state.location is None:
-        return
-    doc = pn.state.curdoc
-    location = pn.state.location
-    request = doc.session_context.request
-
-    def stop() -> None:
-        watcher = _WAITING.pop(doc, None)
-        if watcher is not None:
-            location.param.unwatch(watcher)
-
-    def arrived(event) -> None:
-        stop()
-        wanted: dict[str, list[str]] = {}
-        for key, value in parse_qsl((event.new or "").lstrip("?")):
-            wanted.setdefault(key, []).append(value)
-        if wanted == {k: [_text(v) for v in vs] for k, vs in (request.arguments or {}).items()}:
-            return
-        request._arguments = {k: [v.encode("utf-8") for v in vs] for k, vs in wanted.items()}
-        _QUERIES.pop(location, None)
-        for old in list(holder.objects):
-            close = getattr(old, "close", None)
-            if callable(close):
-                close()
-        holder[:] = build()
-
-    _WAITING[doc] = location.param.watch(arrived, "search")
-    doc.add_timeout_callback(stop, int(RESUME_WINDOW * 1000))
-
-
-def _stop_resuming() -> None:
-    """The page changes its own address: the browser's is no longer news (``set_query``)."""
-    doc = pn.state.curdoc
-    watcher = _WAITING.pop(doc, None) if doc is not None else None
-    if watcher is not None and pn.state.location is not None:
-        pn.state.location.param.unwatch(watcher)
-
-
-def _text(value: object) -> str:
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
