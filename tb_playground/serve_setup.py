@@ -15,6 +15,7 @@ import logging
 import pkgutil
 
 import tb_playground.views
+from tb_playground import guard
 from tb_playground.service import get_service
 
 #: The server's settings the README's command relies on (``server_settings``); the flag of the
@@ -61,6 +62,38 @@ def server_settings() -> None:
     with_settings._tb_settings = True
     tornado.BokehTornado.__init__ = with_settings
     distinct_model_ids()
+    limit_page_loads()
+
+
+#: What a client over ``guard.PageLoads``' limit is told (HTTP 429).
+TOO_MANY_PAGES = "Too many pages opened from your address at once: wait a moment, then reload."
+
+
+def limit_page_loads(loads: guard.PageLoads | None = None) -> guard.PageLoads:
+    """Answer 429 to a page request over ``guard.PageLoads``' limit, before any session is made.
+
+    Returns the counter (tests read ``refused``).
+    """
+    from panel.io import server
+
+    handler = server.DocHandler
+    if getattr(handler.get, "_tb_loads", None) is not None:
+        return handler.get._tb_loads
+    loads = loads or guard.PageLoads()
+    original = handler.get
+
+    async def get(self, *args, **kwargs):
+        if not loads.allow(str(self.request.remote_ip or "unknown")):
+            self.set_status(429)
+            self.set_header("Retry-After", "2")
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.finish(TOO_MANY_PAGES)
+            return None
+        return await original(self, *args, **kwargs)
+
+    get._tb_loads = loads
+    handler.get = get
+    return loads
 
 
 def distinct_model_ids() -> None:

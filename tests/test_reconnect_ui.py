@@ -106,6 +106,9 @@ def test_a_restarted_server_brings_open_pages_back_without_a_reload(tmp_path, br
             expect(page.locator(log_css)).to_contain_text("while it was down", timeout=40_000)
             assert page.evaluate("() => window.__same_page === true"), "the page was reloaded"
         expect(player.locator(".tp-header .counter")).not_to_have_text(counter)
+        said = log.read_text(errors="replace")  # the setup's settings, as the server logs them
+        assert "Unused sessions last for 5000 milliseconds" in said
+        assert "websocket_max_message_size set to 4194304 bytes" in said
         expect(gm.locator(".gm-header .counter")).to_have_text(
             player.locator(".tp-header .counter").inner_text()
         )
