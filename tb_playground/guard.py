@@ -116,8 +116,8 @@ class Guard:
 
 
 #: Pages an address may open at once, and how many more per second after that (``PageLoads``).
-PAGE_BURST = 20
-PAGE_RATE = 2.0
+PAGE_BURST = 10
+PAGE_RATE = 0.5
 
 
 class PageLoads:
