@@ -59,3 +59,5 @@ SHEET_CSS = stylesheet("sheet.css")
 SHEET_PAGE_CSS = stylesheet("sheet_page.css")
 #: The encounter planner's panes.
 PLANNER_CSS = stylesheet("planner.css")
+#: The upload box: its limit and its refusals (``kit.UploadBox``).
+UPLOAD_CSS = stylesheet("upload.css")

@@ -17,6 +17,7 @@ import panel as pn
 from bokeh.models import CustomJS
 
 from .css import NAV_CSS, SITE_CSS
+from .js import script
 
 #: The project's name, as a player would say it.
 PROJECT = "20 Below playground"
@@ -191,45 +192,7 @@ DISCONNECTED = "Connection lost, reconnecting..."
 #: unsigned token, as ``panel serve`` makes by default, can be changed; (2) once Bokeh's five
 #: tries (over about 30 s) are spent, try again every 5 s, so a server that takes longer to
 #: come back still finds its pages.
-RECONNECT_JS = r"""
-const lost = (cb_data && cb_data.reconnect) ? cb_data : cb_obj
-const conn = lost && lost.connection && lost.connection.deref && lost.connection.deref()
-const b64decode = (s) => {
-  s = s.replace(/-/g, "+").replace(/_/g, "/")
-  while (s.length % 4) s += "="
-  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
-}
-const b64encode = (bytes) => {
-  let bin = ""
-  for (const b of bytes) bin += String.fromCharCode(b)
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-const pipe = async (bytes, stream) =>
-  new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
-const retoken = async () => {
-  if (!conn || conn.token.includes(".") || typeof CompressionStream === "undefined") return
-  const outer = JSON.parse(new TextDecoder().decode(b64decode(conn.token)))
-  const key = "__bk__zlib_"
-  let extra = {}
-  if (outer[key]) {
-    extra = JSON.parse(new TextDecoder().decode(
-      await pipe(b64decode(outer[key]), new DecompressionStream("deflate"))))
-  }
-  const args = {}
-  for (const [k, v] of new URLSearchParams(window.location.search)) {
-    (args[k] = args[k] || []).push({bytes: b64encode(new TextEncoder().encode(v))})
-  }
-  extra.arguments = args
-  const packed = await pipe(new TextEncoder().encode(JSON.stringify(extra)),
-                            new CompressionStream("deflate"))
-  outer[key] = b64encode(packed)
-  conn.token = b64encode(new TextEncoder().encode(JSON.stringify(outer)))
-}
-retoken().catch((e) => console.warn("tb_playground: keeping the address failed", e))
-if (lost && lost.timeout == null && lost.reconnect) {
-  setTimeout(() => lost.reconnect(), 5000)
-}
-"""
+RECONNECT_JS = script("reconnect.js")
 
 
 def keep_connected() -> None:

@@ -15,6 +15,9 @@ import binascii
 import param
 from panel.custom import JSComponent
 
+from .css import UPLOAD_CSS
+from .js import script
+
 #: The largest file a page takes (bytes): a roster or encounter file is a few kilobytes.
 MAX_UPLOAD = 1_000_000
 
@@ -52,53 +55,9 @@ class UploadBox(JSComponent):
 
     refused = param.String(default="", doc="Why the last file was not taken ('' if it was).")
 
-    _esm = """
-    function words(n) {
-      if (n < 1000) return `${n} bytes`
-      if (n < 1000000) return `${Math.round(n / 1000)} kB`
-      return `${(n / 1000000).toFixed(1)} MB`.replace(".0 MB", " MB")
-    }
-    export function render({ model, el }) {
-      const input = document.createElement("input")
-      input.type = "file"
-      input.accept = model.accept
-      const limit = document.createElement("div")
-      limit.className = "upload-limit"
-      limit.textContent = model.limit_text
-      const said = document.createElement("div")
-      said.className = "upload-refused"
-      said.setAttribute("role", "alert")
-      input.addEventListener("change", () => {
-        const file = input.files && input.files[0]
-        if (!file) return
-        if (file.size > model.max_bytes) {  // never read: only its size is known
-          said.textContent = `${file.name} is ${words(file.size)}: files up to ` +
-            `${words(model.max_bytes)} are taken.`
-          input.value = ""
-          model.refused = said.textContent
-          return
-        }
-        said.textContent = ""
-        const reader = new FileReader()
-        reader.onload = () => {
-          const data = String(reader.result).split(",", 2)[1] || ""
-          model.send_msg({ name: file.name, data: data })
-        }
-        reader.readAsDataURL(file)
-      })
-      model.on("msg:custom", (msg) => {
-        if (msg.clear) input.value = ""
-        if (msg.refused !== undefined) said.textContent = msg.refused
-      })
-      el.append(input, limit, said)
-    }
-    """
+    _esm = script("upload.js")
 
-    _stylesheets = [
-        ".upload-limit { font-size: 0.85em; opacity: 0.75; }"
-        " .upload-refused { color: #b00020; font-size: 0.9em; }"
-        " input { max-width: 100%; }"
-    ]
+    _stylesheets = [UPLOAD_CSS]
 
     def __init__(self, **params):
         params.pop("multiple", None)  # one file, as every page here takes
