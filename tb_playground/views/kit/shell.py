@@ -204,9 +204,13 @@ def keep_connected() -> None:
     """
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return  # a notebook or a test: no server to lose
+    doc = pn.state.curdoc
+    if doc not in pn.state._extensions_:  # the app loaded its extensions outside a session:
+        from panel.config import panel_extension  # keep them for this one too
+
+        pn.state._extensions_[doc] = list(panel_extension._loaded_extensions)
     # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).
     pn.extension("notifications", disconnect_notification=DISCONNECTED, reconnect=True)
-    doc = pn.state.curdoc
     doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS))
     if str(getattr(doc.session_context.request, "path", "")).endswith("/ws"):
         # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
