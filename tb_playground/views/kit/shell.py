@@ -262,8 +262,8 @@ def page(
     -------
     pn.template.BaseTemplate
     """
-    keep_connected()
-    if light:
+    if light:  # the combat pages: open all evening, they reconnect (issue 21)
+        keep_connected()
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
     use_known_theme()
