@@ -115,6 +115,50 @@ class Guard:
                 del self._addresses[a]
 
 
+#: Pages an address may open at once, and how many more per second after that (``PageLoads``).
+PAGE_BURST = 10
+PAGE_RATE = 0.5
+
+
+class PageLoads:
+    """How many pages each client address may open: a burst, then a steady rate (issue 21).
+
+    Each page opened builds a session on the server's one event loop; a script looping plain
+    GETs from a few clients kept it busy and left everyone else's page waiting for seconds. An
+    address may open ``burst`` pages at once and ``rate`` more per second; beyond that the
+    server answers "too many" at once, at almost no cost (``serve_setup.limit_page_loads``).
+    """
+
+    def __init__(
+        self,
+        burst: int = PAGE_BURST,
+        rate: float = PAGE_RATE,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self._burst, self._rate, self._clock = burst, rate, clock
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # address: (tokens, when)
+        self.refused = 0
+
+    def allow(self, address: str) -> bool:
+        """Whether ``address`` may open a page now (and count it)."""
+        now = self._clock()
+        with self._lock:
+            tokens, when = self._buckets.get(address, (float(self._burst), now))
+            tokens = min(float(self._burst), tokens + (now - when) * self._rate)
+            if tokens < 1.0:
+                self._buckets[address] = (tokens, now)
+                self.refused += 1
+                if self.refused % 100 == 1:
+                    log.warning("too many pages opened from %s (%d refused)", address, self.refused)
+                return False
+            self._buckets[address] = (tokens - 1.0, now)
+            if len(self._buckets) > 10_000:  # addresses with a full bucket are forgotten
+                full = self._burst / self._rate
+                self._buckets = {a: b for a, b in self._buckets.items() if now - b[1] < full}
+            return True
+
+
 def expected_days_to_find(codes: int, tables: int, per_minute: int = TOTAL_TRIES) -> float:
     """Days an attacker at the total limit takes, on average, to hit any of ``tables`` codes."""
     return codes / max(1, tables) / per_minute / (60 * 24)

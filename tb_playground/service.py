@@ -34,6 +34,10 @@ MIN_GM_KEY = 16
 #: Seconds after the last page closed before freed heap is handed back to the system.
 TRIM_DELAY = 3.0
 
+#: Seconds between two looks at the file for other processes' events, while pages are open
+#: (issue 21: another process's command shows within 200 ms).
+WATCH_EVERY = 0.1
+
 
 def _libc_trim():
     """The C library's ``malloc_trim`` (None where there is none)."""
@@ -190,6 +194,32 @@ class CombatService:
         self._last_close = 0.0
         #: How many times freed heap was handed back (tests).
         self.trims = 0
+        self._watcher = _Watcher(self)
+
+    # -- other processes -----------------------------------------------------------------------
+
+    def watched(self) -> list[Table]:
+        """The open tables some page (or other subscriber) listens to."""
+        return [t for t in self.store.open_tables() if t.subscriber_count]
+
+    def look_at_the_file(self) -> int:
+        """Catch every watched table up with the file; how many had new events.
+
+        One ``PRAGMA data_version`` per watched table when nothing changed. The watcher thread
+        calls it every ``WATCH_EVERY`` s; ``Table.refresh`` tells the pages (each redraws on its
+        document's next tick). A damaged table is logged and left as it was.
+        """
+        changed = 0
+        for table in self.watched():
+            try:
+                changed += table.refresh()
+            except ValueError as exc:  # a damaged row or a file that cannot be read: say so
+                log.error("%s", exc)
+        return changed
+
+    def close(self) -> None:
+        """Stop watching the file (tests; a server's service lives as long as the process)."""
+        self._watcher.stop()
 
     # -- memory ------------------------------------------------------------------------------
 
@@ -414,6 +444,33 @@ class CombatService:
     def creature_files(self) -> dict[str, Path]:
         """The example roster files (characters and creatures) by file name."""
         return roster.creature_files()
+
+
+class _Watcher:
+    """A daemon thread: ``look_at_the_file`` every ``WATCH_EVERY`` s.
+
+    It holds the service weakly and ends with it (or at ``stop``).
+    """
+
+    def __init__(self, service: CombatService):
+        self._service = weakref.ref(service)
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="tb-file-watcher", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        while not self._stop.wait(WATCH_EVERY):
+            service = self._service()
+            if service is None or service.store._closed:
+                return
+            try:
+                service.look_at_the_file()
+            except Exception:  # noqa: BLE001 - the watcher must outlive one bad look
+                log.exception("watching %s for other processes' events", service.store.path)
+            del service
 
 
 #: Parts of the table state attack previews never read.

@@ -30,7 +30,7 @@ from . import view as views
 from .command_tools import check_fields, check_shape, check_version
 from .commands import MAX_TEXT, check_sender, decide
 from .dice_typed import typed_odds
-from .errors import ConflictError, RaceError
+from .errors import ConflictError, RaceError, TableFileError
 from .export import party_documents
 from .night import night_numbers
 from .replay import Replay, round_starts
@@ -57,6 +57,18 @@ MAX_NAME = 80
 #: The side record of what was acknowledged, next to the file: ``tables.sqlite-acked``.
 ACKED_SUFFIX = "-acked"
 
+#: Seconds a write waits for another process's write lock before the GM is told (the wait
+#: happens off the server's event loop: ``TableSession.submit``).
+WRITE_WAIT = 5.0
+
+#: Each try for the write lock waits this long (ms) inside SQLite; between two tries the table
+#: and the store are free for readers (pages, the service's watcher) for ``BUSY_PAUSE`` s.
+BUSY_STEP_MS = 40
+BUSY_PAUSE = 0.02
+
+#: Seconds a read waits for a lock (reads of a WAL file wait only in rare moments).
+READ_WAIT = 5.0
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, created REAL NOT NULL, code TEXT);
@@ -80,7 +92,7 @@ def default_path() -> Path:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+    conn = sqlite3.connect(path, timeout=READ_WAIT, check_same_thread=False, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
     conn.execute("PRAGMA synchronous=FULL")
@@ -141,6 +153,26 @@ def _loss_words(had: int, acked: int, replaced: bool) -> str:
     if had == acked - 1:
         return f"event {acked}, acknowledged, is missing"
     return f"events {had + 1} to {acked}, acknowledged, are missing"
+
+
+class _BusyError(Exception):
+    """Another connection holds the file's write lock (try again shortly)."""
+
+
+def _file_error(path: Path, exc: BaseException) -> TableFileError:
+    """``exc`` (an sqlite3 error met while writing) as a ``TableFileError`` in plain words."""
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        kind = "locked"
+    elif name.startswith("SQLITE_FULL") or "full" in text:
+        kind = "full"
+    elif name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        kind = "read-only"
+    else:
+        kind = "failing"
+    log.error("table file %s: %s (%s)", path, exc, name or "no code")
+    return TableFileError(kind, path, str(exc))
 
 
 def _code_after(events: list[dict]) -> str | None:
@@ -415,39 +447,57 @@ class Table:
         ConflictError
             ``expected_version`` is older than the table; or (``RaceError``) another process
             kept writing first.
+        TableFileError
+            The file is locked by another process for longer than ``write_wait`` seconds, full,
+            read-only or failing (a ValueError in plain words naming the file; nothing changed).
         """
-        with self._lock:
-            for attempt in range(TRIES):
-                # Optimistic first (the file is locked only to insert); after a few lost races
-                # the command is decided holding the file's write lock.
-                hold = attempt >= OPTIMISTIC_TRIES
-                with self._store._holding() if hold else contextlib.nullcontext():
-                    self._catch_up()
-                    check_sender(self._state, role, seat)
-                    check_version(expected_version)
-                    check_shape(command)
-                    if expected_version is not None and expected_version != self.version:
-                        since = views.log_lines(
-                            self._state, self._events, role, seat, since=expected_version
-                        )
-                        raise ConflictError(expected_version, self.version, since)
-                    kind = command.get("type") if isinstance(command, dict) else None
-                    if kind in ("undo", "redo"):
-                        check_fields(command, ())  # they take no field but "type"
-                        made = self._undo_redo(kind, role)
-                    else:
-                        made = decide(
-                            self._state, command, role, seat, self._roller(self.version + 1)
-                        )
-                    events = self._stamp(made, role, seat)
-                    if self._store._append(self.name, events, _code_after(events)):
-                        break
-                self._seen = None  # another process wrote these seqs: read them, decide again
-            else:
-                raise RaceError(self.name, self._store.path, TRIES)
-            self._take(events)
-            self._notify(events)
-            return json.loads(json.dumps(events))
+        deadline = time.monotonic() + self._store.write_wait
+        while True:
+            try:
+                with self._lock:
+                    events = self._decide_and_append(command, role, seat, expected_version)
+                    self._take(events)
+                    self._notify(events)
+                    return json.loads(json.dumps(events))
+            except _BusyError:
+                # Another process holds the file's write lock: wait outside the table's lock,
+                # so that pages and the watcher can read it meanwhile.
+                if time.monotonic() >= deadline:
+                    raise TableFileError("locked", self._store.path) from None
+            time.sleep(BUSY_PAUSE)
+
+    def _decide_and_append(
+        self, command: dict, role: str, seat: str | None, expected_version: int | None
+    ) -> list[dict]:
+        """Decide ``command`` on the file's state and commit its events (under the lock).
+
+        Raises ``_BusyError`` when the file's write lock is held elsewhere (nothing changed).
+        """
+        for attempt in range(TRIES):
+            # Optimistic first (the file is locked only to insert); after a few lost races
+            # the command is decided holding the file's write lock.
+            hold = attempt >= OPTIMISTIC_TRIES
+            with self._store._holding() if hold else contextlib.nullcontext():
+                self._catch_up()
+                check_sender(self._state, role, seat)
+                check_version(expected_version)
+                check_shape(command)
+                if expected_version is not None and expected_version != self.version:
+                    since = views.log_lines(
+                        self._state, self._events, role, seat, since=expected_version
+                    )
+                    raise ConflictError(expected_version, self.version, since)
+                kind = command.get("type") if isinstance(command, dict) else None
+                if kind in ("undo", "redo"):
+                    check_fields(command, ())  # they take no field but "type"
+                    made = self._undo_redo(kind, role)
+                else:
+                    made = decide(self._state, command, role, seat, self._roller(self.version + 1))
+                events = self._stamp(made, role, seat)
+                if self._store._append(self.name, events, _code_after(events)):
+                    return events
+            self._seen = None  # another process wrote these seqs: read them, decide again
+        raise RaceError(self.name, self._store.path, TRIES)
 
     def _undo_redo(self, kind: str, role: str) -> list:
         if role != "gm":
@@ -520,6 +570,8 @@ class TableStore:
         self._data_version: int | None = None
         self._changes = 0
         self._unsaved = 0
+        #: Seconds a write waits for another process's write lock (``WRITE_WAIT``).
+        self.write_wait = WRITE_WAIT
         try:
             self._conn = _connect(self.path)
             with self._lock:
@@ -775,19 +827,18 @@ class TableStore:
             "round": 0,
             "time": time.time(),
         }
+
+        def insert() -> None:
+            self._conn.execute(
+                "INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), data["join_code"])
+            )
+            self._conn.execute("INSERT INTO events VALUES (?, 1, ?)", (name, json.dumps(created)))
+
+        try:  # outside the store's lock: readers go on while it waits for the file
+            self._write(insert)
+        except sqlite3.IntegrityError:
+            raise ValueError(f"name: a table called {name!r} already exists") from None
         with self._lock:
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                self._conn.execute(
-                    "INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), data["join_code"])
-                )
-                self._conn.execute(
-                    "INSERT INTO events VALUES (?, 1, ?)", (name, json.dumps(created))
-                )
-                self._conn.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                self._conn.execute("ROLLBACK")
-                raise ValueError(f"name: a table called {name!r} already exists") from None
             self._saved(1)
             self._acknowledge(name, 1, json.dumps(created))
             self.losses.pop(name, None)
@@ -869,22 +920,20 @@ class TableStore:
             code = fold(events)["join_code"]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             raise ValueError(f"events: the log of {name!r} does not fold ({exc!r})") from None
+
+        def insert() -> None:
+            self._conn.execute("INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), code))
+            self._conn.executemany(
+                "INSERT INTO events VALUES (?, ?, ?)", [(name, n, b) for n, b in rows]
+            )
+
+        try:
+            self._write(insert)
+        except sqlite3.IntegrityError:
+            raise ValueError(
+                f"name: a table called {name!r} already exists in {self.path}"
+            ) from None
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._conn.execute("INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), code))
-                self._conn.executemany(
-                    "INSERT INTO events VALUES (?, ?, ?)", [(name, n, b) for n, b in rows]
-                )
-            except sqlite3.IntegrityError:
-                self._conn.execute("ROLLBACK")
-                raise ValueError(
-                    f"name: a table called {name!r} already exists in {self.path}"
-                ) from None
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
             self._saved(len(rows))
             self._acknowledge(name, len(rows), rows[-1][1])
         return self.open(name)
@@ -897,37 +946,104 @@ class TableStore:
     def _append(self, name: str, events: list[dict], code: str | None = None) -> bool:
         """Commit ``events`` (and the table's new join ``code``); whether it was written.
 
-        False: another process wrote these seqs first, nothing was written.
+        False: another process wrote these seqs first, nothing was written. Raises ``_BusyError``
+        when another process holds the write lock, ``TableFileError`` when the file cannot be
+        written (nothing was written either way).
         """
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
         with self._lock:
             if not self._conn.in_transaction:  # else ``_holding`` began it
-                self._conn.execute("BEGIN IMMEDIATE")
+                self._begin()
             try:
                 self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
                 if code is not None:
                     self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
             except sqlite3.IntegrityError:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 return False
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise _file_error(self.path, exc) from None
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                self._rollback()
                 raise
-            self._conn.execute("COMMIT")
+            self._commit()
             self._saved(len(rows))
             self._acknowledge(name, rows[-1][1], rows[-1][2])
             return True
+
+    def _begin(self) -> None:
+        """Take the file's write lock (``BEGIN IMMEDIATE``), waiting ``BUSY_STEP_MS`` at most.
+
+        Raises ``_BusyError`` when another connection holds it, ``TableFileError`` when the file
+        cannot be written. Call it holding the store's lock.
+        """
+        self._conn.execute(f"PRAGMA busy_timeout={BUSY_STEP_MS}")
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            error = _file_error(self.path, exc) if "locked" not in str(exc) else None
+            if error is None:
+                raise _BusyError() from None
+            raise error from None
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout={int(READ_WAIT * 1000)}")
+
+    def _commit(self) -> None:
+        try:
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:  # full, read-only, failing: nothing was written
+            self._rollback()
+            raise _file_error(self.path, exc) from None
+
+    def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error as exc:  # SQLite rolls back by itself on such errors
+                log.warning("table file %s: rollback failed (%s)", self.path, exc)
+
+    def _write(self, work: Callable[[], object]) -> object:
+        """``work()`` in one transaction holding the write lock, committed; its result.
+
+        Waits ``write_wait`` seconds at most for another process's write lock, with the store
+        free for readers between tries. An ``IntegrityError`` from ``work`` is rolled back and
+        raised as is; other file errors as ``TableFileError``.
+        """
+        deadline = time.monotonic() + self.write_wait
+        while True:
+            with self._lock:
+                try:
+                    self._begin()
+                except _BusyError:
+                    pass
+                else:
+                    try:
+                        result = work()
+                    except sqlite3.IntegrityError:
+                        self._rollback()
+                        raise
+                    except sqlite3.Error as exc:
+                        self._rollback()
+                        raise _file_error(self.path, exc) from None
+                    except BaseException:
+                        self._rollback()
+                        raise
+                    self._commit()
+                    return result
+            if time.monotonic() >= deadline:
+                raise TableFileError("locked", self.path)
+            time.sleep(BUSY_PAUSE)
 
     @contextlib.contextmanager
     def _holding(self):
         """Hold the file's write lock (a transaction ``_append`` commits, else rolled back)."""
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._begin()
             try:
                 yield
             finally:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
+                self._rollback()
 
     def _saved(self, count: int) -> None:
         self._unsaved += count

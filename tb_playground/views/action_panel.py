@@ -91,7 +91,7 @@ class ActionPanel:
     end_label : str
         The end-of-turn button's words.
     send : callable
-        ``send(command) -> bool``: the page sends a command and shows a refusal.
+        ``send(command, then=None)``: the page sends a command and shows a refusal.
     menu_of : callable
         ``menu_of(choices) -> dict``: ``table.menu.menu`` for this page's role and actor.
     """

@@ -16,7 +16,7 @@ import panel as pn
 from tb_playground.formatting import escape, reason_line
 from tb_playground.models.files import parse
 
-from .kit import button, html_pane, row
+from .kit import UploadBox, button, html_pane, row
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +43,7 @@ class AddCombatant(pn.viewable.Viewer):
         self.pick = pn.widgets.Select(
             label="Character or creature", options=options, css_classes=["gm-add-pick"], width=220
         )
-        self.upload = pn.widgets.FileInput(
-            accept=".yaml,.yml,.json", css_classes=["gm-add-upload"], width=220
-        )
+        self.upload = UploadBox(accept=".yaml,.yml,.json", css_classes=["gm-add-upload"], width=220)
         self.side = pn.widgets.TextInput(
             label="Side", value="Foes", css_classes=["gm-add-side"], width=120
         )

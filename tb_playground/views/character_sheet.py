@@ -42,6 +42,7 @@ from .kit import (
     SHEET_CSS,
     SHEET_PAGE_CSS,
     TABLE_CSS,
+    UploadBox,
     csv_button,
     pack_text,
     page,
@@ -448,9 +449,7 @@ class CharacterSheet(pn.viewable.Viewer):
             label="Download YAML",
             embed=False,
         )
-        self._upload = pn.widgets.FileInput(
-            accept=".json,.yaml,.yml", multiple=False, css_classes=["upload"]
-        )
+        self._upload = UploadBox(accept=".json,.yaml,.yml", multiple=False, css_classes=["upload"])
         self._upload.param.watch(self._on_upload, ["value"])
         self._file_message = self._html("file-message")
 

@@ -1,15 +1,19 @@
 """One browser session bound to one live table: its role and seat, its updates, its commands.
 
 Updates arrive on any thread and become one refresh on the document's next tick; ``send`` always
-passes the role and seat verified on the server. The controls both combat pages share are here
-too. Notes: docs/notes/0009-combat-panel.md, "How a change reaches every page".
+passes the role and seat verified on the server, and a served page's ``submit`` applies it off
+the event loop (a locked file freezes no page: issue 21). The controls both combat pages share
+are here too. Notes: docs/notes/0009-combat-panel.md, "How a change reaches every page".
 """
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
+import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import panel as pn
@@ -18,10 +22,26 @@ from panel.io.state import set_curdoc
 
 from tb_playground.engine import FATE_SPENDS
 from tb_playground.table import Table
+from tb_playground.table.errors import TableFileError
 from tb_playground.table.rules import KI_PURPOSES
 
 from . import combat_render as render
 from .kit import button, html_pane, row, update
+
+log = logging.getLogger(__name__)
+
+#: One thread applies the commands of every served page, in the order they were clicked: the
+#: file takes one writer at a time anyway, and the event loop never waits for it (issue 21).
+_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tb-table-writer")
+
+#: Every live session (weakly), to tell a table's GM pages about a file problem a player met.
+_LIVE: weakref.WeakSet = weakref.WeakSet()
+
+#: What a page says when applying a command failed in a way the table did not foresee.
+FAILED = "The server could not apply that command, so nothing changed: try again."
+
+#: ``submit``'s answer when its ``allowed()`` check said no (nothing was sent).
+NOT_SENT = None
 
 #: Linux's TCP_CORK (None elsewhere): a socket holds what is written until it is uncorked.
 _CORK = getattr(socket, "TCP_CORK", None)
@@ -72,6 +92,9 @@ class TableSession:
         ``on_change()`` runs in the page's own document after the table changed.
     doc : bokeh Document, optional
         The page's document (default: ``pn.state.curdoc``).
+    on_problem : callable, optional
+        ``on_problem(text)`` runs in the page's document when a command of another page of
+        this table failed because of the file (locked, full, read-only): the GM's page says so.
     """
 
     def __init__(
@@ -81,6 +104,7 @@ class TableSession:
         seat: str | None,
         on_change: Callable[[], None],
         doc=None,
+        on_problem: Callable[[str], None] | None = None,
     ):
         self.table = table
         self.role = role
@@ -91,7 +115,9 @@ class TableSession:
         self._lock = threading.Lock()
         self._closed = False
         self._acting = False  # in send(): this page's own command
+        self._on_problem = on_problem
         self._handle = table.subscribe(self._changed)
+        _LIVE.add(self)
 
     # -- from the table's thread ---------------------------------------------------------------
 
@@ -138,7 +164,11 @@ class TableSession:
         return self.table.view_for(self.role, self.seat)
 
     def send(self, command: dict, expected_version: int | None = None) -> str:
-        """Apply ``command`` as this session's role and seat; "" or the reason it was refused."""
+        """Apply ``command`` as this session's role and seat; "" or the reason it was refused.
+
+        Runs where it is called (it may wait up to the store's ``write_wait`` seconds for a
+        file another process holds): a served page uses ``submit``.
+        """
         if self._closed:
             return "This page has left the table."
         self._acting = True
@@ -146,11 +176,78 @@ class TableSession:
             self.table.apply(
                 command, role=self.role, seat=self.seat, expected_version=expected_version
             )
+        except TableFileError as err:  # already plain words, naming the file and what to do
+            self._tell_the_gm(str(err))
+            return str(err)
         except (ValueError, TypeError, PermissionError) as err:  # a ConflictError is one too
             return render.refusal_words(err)  # plain words, no field names (issue 20)
+        except Exception:  # noqa: BLE001 - never silence: the page says it, the log tells why
+            log.exception("table %r: a %s's command failed", self.table.name, self.role)
+            return FAILED
         finally:
             self._acting = False
         return ""
+
+    @property
+    def served(self) -> bool:
+        """Whether this session belongs to a browser page of a running server."""
+        return getattr(self._doc, "session_context", None) is not None
+
+    def submit(
+        self,
+        command: dict,
+        expected_version: int | None = None,
+        done: Callable[[str | None], None] | None = None,
+        allowed: Callable[[], bool] | None = None,
+    ) -> None:
+        """``send`` off the event loop; then ``done(problem)`` in the page's document.
+
+        ``problem`` is "" (applied) or the reason, or ``NOT_SENT`` when ``allowed()`` (run
+        first, off the loop too: it may read the file) said no. Outside a server everything
+        runs here and now. The wait for a locked file is bounded by the store's
+        ``write_wait``; meanwhile every page, this one included, goes on.
+        """
+
+        def work() -> None:
+            try:
+                ok = allowed is None or allowed()
+            except Exception:  # noqa: BLE001 - a check that cannot read the file: say so
+                log.exception("table %r: checking a command failed", self.table.name)
+                ok, problem = True, FAILED
+            else:
+                problem = self.send(command, expected_version) if ok else NOT_SENT
+            if done is not None:
+                self._in_document(lambda: done(problem))
+
+        if not self.served:
+            work()
+            return
+        _WRITER.submit(work)
+
+    def _in_document(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` in this page's document (at once outside a server)."""
+        if not self.served:
+            callback()
+            return
+        doc = self._doc
+
+        def run() -> None:
+            with set_curdoc(doc), hold(doc):
+                callback()
+
+        try:
+            doc.add_next_tick_callback(run)
+        except Exception:  # noqa: BLE001 - the session is gone
+            self.close()
+
+    def _tell_the_gm(self, text: str) -> None:
+        """Show a file problem on the GM pages of this table (the GM can fix it)."""
+        if self.role == "gm":
+            return
+        for other in list(_LIVE):
+            if other.table is self.table and other.role == "gm" and other._on_problem:
+                if not other._closed:
+                    other._in_document(lambda o=other: o._on_problem(text))
 
     def close(self) -> None:
         """Stop listening to the table (idempotent)."""

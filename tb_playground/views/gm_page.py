@@ -8,6 +8,7 @@ docs/notes/0009-combat-panel.md.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import panel as pn
 
@@ -38,6 +39,7 @@ from .kit import (
     READABLE_BUTTONS,
     ActionToggle,
     CardBoard,
+    UploadBox,
     button,
     client_address,
     html_pane,
@@ -146,7 +148,7 @@ class GMPage(pn.viewable.Viewer):
             label="Encounter", options={k: str(v) for k, v in files.items()},
             css_classes=["gm-encounter"], width=260,
         )  # fmt: skip
-        self.encounter_upload = pn.widgets.FileInput(
+        self.encounter_upload = UploadBox(
             accept=".yaml,.yml,.json", css_classes=["gm-upload"], width=260
         )
         creatures = self.service.creature_files()
@@ -229,7 +231,7 @@ class GMPage(pn.viewable.Viewer):
             self.chooser_message.object = f'<p class="err">{escape(err)}</p>'
             return
         self.close()
-        self.session = TableSession(table, "gm", None, self.refresh)
+        self.session = TableSession(table, "gm", None, self.refresh, on_problem=self._file_problem)
         self.service.sessions.add(self.session)
         self.chance.bind(table)
         set_query(table=name)
@@ -435,13 +437,26 @@ class GMPage(pn.viewable.Viewer):
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, command: dict, expected_version: int | None = None) -> bool:
-        """Send ``command`` as the GM; show the reason when the table refuses it."""
-        if self.session is None:
-            return False
-        problem = self.session.send(command, expected_version)
+    def send(
+        self, command: dict, expected_version: int | None = None, then: Callable | None = None
+    ) -> None:
+        """Send ``command`` as the GM (off the event loop).
+
+        Shows the reason when the table refuses it, else runs ``then()``.
+        """
+        if self.session is not None:
+            self.session.submit(
+                command, expected_version, lambda problem: self._sent(problem, then)
+            )
+
+    def _sent(self, problem: str, then: Callable | None) -> None:
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
-        return not problem
+        if not problem and then is not None:
+            then()
+
+    def _file_problem(self, text: str) -> None:
+        """A player's command failed because of the file: the GM is told too."""
+        self.message.object = f'<p class="err">{escape(text)}</p>'
 
     def _send_at_version(self, command: dict) -> None:
         # Undo and redo act on what the GM saw: refused if the table moved on meanwhile.
@@ -462,8 +477,7 @@ class GMPage(pn.viewable.Viewer):
                 )
                 return
             command["initiative"] = dict(zip(ids, faces, strict=True))
-        if self.send(command):
-            self.initiative_faces.value = ""
+        self.send(command, then=lambda: setattr(self.initiative_faces, "value", ""))
 
     def _share(self, event) -> None:
         if self.view is not None and event.new != self.view["share_foes"]:
@@ -537,8 +551,7 @@ class GMPage(pn.viewable.Viewer):
             return
         if faces is not None:
             command["faces"] = faces
-        if self.send(command):
-            self.distracted_faces.value = ""
+        self.send(command, then=lambda: setattr(self.distracted_faces, "value", ""))
 
     def _ask_distracted(self) -> None:
         self.send(
@@ -562,8 +575,8 @@ class GMPage(pn.viewable.Viewer):
         )
 
     def _note(self) -> None:
-        if self.send({"type": "note", "text": self.note.value}):
-            self.note.value = ""
+        self.send({"type": "note", "text": self.note.value},
+                  then=lambda: setattr(self.note, "value", ""))  # fmt: skip
 
     # -- drawing -------------------------------------------------------------------------------
 

@@ -144,9 +144,10 @@ class StepControls:
     """The pending step's sentence, the last result and the controls of whoever makes it.
 
     ``prefix`` starts every CSS class ("gm" or "tp": ``tp-roll``, ``gm-boost``, ``tp-keep``,
-    ``tp-take``...). ``send(command)`` sends for the page (True when the table took it);
-    ``message`` is the page's pane for what went wrong. The page places ``result`` (at the
-    top of the area of play), ``whose`` (above the attack's details) and ``controls`` (below).
+    ``tp-take``...). ``send(command, then=None)`` sends for the page (``then()`` once the
+    table took it); ``message`` is the page's pane for what went wrong. The page places
+    ``result`` (at the top of the area of play), ``whose`` (above the attack's details) and
+    ``controls`` (below).
     The rows of controls are built the first time they show.
 
     Parameters
@@ -154,7 +155,7 @@ class StepControls:
     prefix : str
         "gm" or "tp".
     send : callable
-        ``send(command) -> bool``.
+        ``send(command, then=None)``.
     message : pn.pane.HTML
         Where a typed-dice mistake is said.
     typed_label, typed_button : str
@@ -279,8 +280,8 @@ class StepControls:
 
     def _roll(self, typed: bool) -> None:
         command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
-        if command is not None and self._send(command):
-            self._clear_faces()
+        if command is not None:
+            self._send(command, then=self._clear_faces)
 
     def _clear_faces(self) -> None:
         update(self.faces, value="", value_input="")
@@ -289,12 +290,14 @@ class StepControls:
     def _distracted(self, typed: bool) -> None:
         command = {"type": "distracted", "combatant": self._seat}
         command = with_typed_faces(command, typed, self.distracted_faces, self._message)
-        if command is not None and self._send(command):
-            self.distracted_faces.value = ""
+        if command is not None:
+            self._send(command, then=lambda: setattr(self.distracted_faces, "value", ""))
 
     def _boost(self, dice: list[int]) -> None:
-        if self._send({"type": "boost", "dice": sorted(int(d) for d in dice)}):
-            self.boost_dice.value = []
+        self._send(
+            {"type": "boost", "dice": sorted(int(d) for d in dice)},
+            then=lambda: setattr(self.boost_dice, "value", []),
+        )
 
     def _prevent(self, levels: int) -> None:
         self._send({"type": "prevent", "ki": int(levels)})

@@ -331,13 +331,19 @@ class TablePage(pn.viewable.Viewer):
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, command: dict) -> bool:
-        """Send ``command`` as this seat; show the reason when the table refuses it."""
+    def send(self, command: dict, then: Callable | None = None) -> None:
+        """Send ``command`` as this seat (off the event loop, once the page may still act).
+
+        Shows the reason when the table refuses it, else runs ``then()``.
+        """
         if self.session is None or not self._still_here():
-            return False
-        problem = self.session.send(command)
+            return
+        self.session.submit(command, done=lambda problem: self._sent(problem, then))
+
+    def _sent(self, problem: str | None, then: Callable | None) -> None:
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
-        return not problem
+        if not problem and then is not None:
+            then()
 
     def _declare(self) -> None:
         self.send(

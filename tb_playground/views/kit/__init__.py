@@ -47,6 +47,7 @@ from .panes import (
     update,
 )
 from .shell import (
+    DISCONNECTED,
     PAGES,
     PROJECT,
     VIEWPORT,
@@ -58,6 +59,7 @@ from .shell import (
     theme_from_query,
     use_known_theme,
 )
+from .upload import MAX_UPLOAD, UploadBox
 from .url import (
     apply_query,
     client_address,
@@ -74,6 +76,7 @@ from .url import (
 
 __all__ = [
     "ACTION_PANEL_CSS",
+    "DISCONNECTED",
     "CARD_ROW_CSS",
     "CodeInput",
     "COMBAT_CSS",
@@ -98,8 +101,10 @@ __all__ = [
     "TABLE_CSS",
     "VIEWPORT",
     "WRAP_BUTTONS",
+    "MAX_UPLOAD",
     "ActionToggle",
     "CardBoard",
+    "UploadBox",
     "LiveHTML",
     "PlainButtons",
     "PageInfo",

@@ -65,3 +65,5 @@ PLANNER_CSS = stylesheet("planner.css")
 ACTION_PANEL_CSS = stylesheet("action_panel.css")
 #: The chance to win from here and its chart (views/win_chart.py).
 WIN_CSS = stylesheet("win_chart.css")
+#: The upload box: its limit and its refusals (``kit.UploadBox``).
+UPLOAD_CSS = stylesheet("upload.css")

@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import panel as pn
+from bokeh.models import CustomJS
 
 from .css import NAV_CSS, SITE_CSS
+from .js import script
 
 #: The project's name, as a player would say it.
 PROJECT = "20 Below playground"
@@ -176,7 +178,52 @@ LIGHT_TEMPLATE = """{% extends base %}
 {% block preamble %}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 {% endblock %}
-{% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}{% endblock %}"""
+{% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}
+{% if notifications %}{{ embed(roots.notifications) }}{% endif %}{% endblock %}"""
+
+#: What an open page says while the server is unreachable (Panel adds the seconds left).
+DISCONNECTED = "Connection lost, reconnecting..."
+
+
+#: Browser side, each time the connection is lost: (1) the session token the page reconnects
+#: with gets the address bar's arguments, so the session a restarted server makes for it
+#: opens what the page showed (the table, the join code, the seat the page added to its
+#: address), not what it was first opened with (Bokeh's token keeps the first); only an
+#: unsigned token, as ``panel serve`` makes by default, can be changed; (2) once Bokeh's five
+#: tries (over about 30 s) are spent, try again every 5 s, so a server that takes longer to
+#: come back still finds its pages.
+RECONNECT_JS = script("reconnect.js")
+
+
+def keep_connected() -> None:
+    """Make the session's page say when the server is gone, and reconnect (issue 21).
+
+    Panel's reconnect support: Bokeh tries again at once, then after 2, 4, 8 and 16 s, and
+    then every 5 s (``RECONNECT_JS``); a server that came back makes the page anew for the
+    address the browser shows (the table, the code and the seat the page put there).
+    """
+    if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
+        return  # a notebook or a test: no server to lose
+    doc = pn.state.curdoc
+    if doc not in pn.state._extensions_:  # the app loaded its extensions outside a session:
+        from panel.config import panel_extension  # keep them for this one too
+
+        pn.state._extensions_[doc] = list(panel_extension._loaded_extensions)
+    # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).
+    pn.extension("notifications", disconnect_notification=DISCONNECTED, reconnect=True)
+    doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS))
+    if str(getattr(doc.session_context.request, "path", "")).endswith("/ws"):
+        # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
+        # stylesheets on its CDN, out of reach of a table without internet; use the server's.
+        doc.add_next_tick_callback(lambda: _served_stylesheets(doc))
+
+
+def _served_stylesheets(doc) -> None:
+    """Point the stylesheets of ``doc``'s models at the server's copies (as a served page)."""
+    from panel.io.resources import LOCAL_DIST, patch_model_css
+
+    for root in doc.roots:
+        patch_model_css(root, dist_url=LOCAL_DIST)
 
 
 def page(
@@ -215,7 +262,8 @@ def page(
     -------
     pn.template.BaseTemplate
     """
-    if light:
+    if light:  # the combat pages: open all evening, they reconnect (issue 21)
+        keep_connected()
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
     use_known_theme()
@@ -235,6 +283,9 @@ def _light_page(main: list, title: str, current: str | None) -> pn.Template:
     """``main`` under the navigation, on a bare page phones lay out at their own width."""
     template = pn.Template(LIGHT_TEMPLATE, location=True)
     template.add_panel("main", pn.Column(nav(current), *main, sizing_mode="stretch_width"))
+    if pn.state.notifications is not None:  # "Connection lost, reconnecting..." (keep_connected)
+        template.add_panel("notifications", pn.state.notifications)
+        template.add_variable("notifications", True)
     doc = pn.state.curdoc
     if doc is not None and doc.session_context is not None:
         pn.state.onload(lambda: setattr(doc, "title", title))

@@ -1,0 +1,38 @@
+// Each time a page loses the server (kit/shell.py, keep_connected; see RECONNECT_JS there).
+const lost = (cb_data && cb_data.reconnect) ? cb_data : cb_obj
+const conn = lost && lost.connection && lost.connection.deref && lost.connection.deref()
+const b64decode = (s) => {
+  s = s.replace(/-/g, "+").replace(/_/g, "/")
+  while (s.length % 4) s += "="
+  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0))
+}
+const b64encode = (bytes) => {
+  let bin = ""
+  for (const b of bytes) bin += String.fromCharCode(b)
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+const pipe = async (bytes, stream) =>
+  new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
+const retoken = async () => {
+  if (!conn || conn.token.includes(".") || typeof CompressionStream === "undefined") return
+  const outer = JSON.parse(new TextDecoder().decode(b64decode(conn.token)))
+  const key = "__bk__zlib_"
+  let extra = {}
+  if (outer[key]) {
+    extra = JSON.parse(new TextDecoder().decode(
+      await pipe(b64decode(outer[key]), new DecompressionStream("deflate"))))
+  }
+  const args = {}
+  for (const [k, v] of new URLSearchParams(window.location.search)) {
+    (args[k] = args[k] || []).push({bytes: b64encode(new TextEncoder().encode(v))})
+  }
+  extra.arguments = args
+  const packed = await pipe(new TextEncoder().encode(JSON.stringify(extra)),
+                            new CompressionStream("deflate"))
+  outer[key] = b64encode(packed)
+  conn.token = b64encode(new TextEncoder().encode(JSON.stringify(outer)))
+}
+retoken().catch((e) => console.warn("tb_playground: keeping the address failed", e))
+if (lost && lost.timeout == null && lost.reconnect) {
+  setTimeout(() => lost.reconnect(), 5000)
+}

@@ -1,0 +1,50 @@
+"""Opening pages is limited per address, and the server's settings come from the setup (issue 21).
+
+A script looping plain GETs made a session each and kept the event loop busy for everyone;
+``guard.PageLoads`` lets an address open a burst of pages and then a steady rate, and
+``serve_setup`` answers 429 beyond it, gives GET sessions seconds, bounds websocket messages and
+numbers each process's models apart.
+"""
+
+from __future__ import annotations
+
+from tb_playground import guard
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_address_opens_a_burst_then_a_steady_rate():
+    clock = Clock()
+    loads = guard.PageLoads(burst=5, rate=2.0, clock=clock)
+    assert [loads.allow("a") for _ in range(7)] == [True] * 5 + [False] * 2
+    assert loads.allow("b")  # another address is not held back
+    clock.now += 0.5  # one more page a half second
+    assert loads.allow("a") and not loads.allow("a")
+    clock.now += 60  # a minute later: a whole burst again, never more
+    assert sum(loads.allow("a") for _ in range(10)) == 5
+    assert loads.refused == 2 + 1 + 5
+
+
+def test_the_setup_patches_the_server_once():
+    """The constructor's settings are checked on a real server in tests/test_reconnect_ui.py
+    (its log); here: one wrapper, the model numbering, the page-load limit in place."""
+    from bokeh.server import tornado
+    from bokeh.util import serialization
+    from panel.io import server
+
+    from tb_playground import serve_setup
+
+    serve_setup.server_settings()
+    wrapper = tornado.BokehTornado.__init__
+    serve_setup.server_settings()
+    assert tornado.BokehTornado.__init__ is wrapper and wrapper._tb_settings
+    assert serve_setup.SERVER_SETTINGS["unused_session_lifetime_milliseconds"] <= 5_000
+    assert serve_setup.SERVER_SETTINGS["websocket_max_message_size_bytes"] < 20 * 1024 * 1024
+    assert serialization._simple_id >= 1_000_000_000_000_000  # numbered from the start time
+    assert server.DocHandler.get._tb_loads is serve_setup.limit_page_loads()
