@@ -5,7 +5,8 @@ seeded random game is driven on the server: the commands of tests/test_table_vis
 random game, tests/test_table_leaks.py's leaky ones (hidden joiners added, hide and show, undo
 and redo, Ki spends by foes), and foes' attacks on the players (the hidden ones' too) played
 out. Every websocket frame each phone receives is kept (Playwright's ``framereceived``) and
-searched for what that phone may not learn: a hidden combatant's name or id, "nobody", the
+searched for what that phone may not learn: a hidden combatant's name or id, "Waiting for:
+nobody", the
 odds or TN of an attack that does not involve its seat, a foe's numbers (never shared here);
 the event numbers each log it was sent shows run without a gap, and so do the ones it shows at
 the end, where its counter says the last of them.
@@ -13,6 +14,7 @@ the end, where its counter says the last of them.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -52,7 +54,7 @@ def _strings(payload) -> list[str]:
     while todo:
         item = todo.pop()
         if isinstance(item, str):
-            out.append(item)
+            out.append(html.unescape(item))  # a pane's HTML travels escaped
         elif isinstance(item, dict):
             todo.extend(item.keys())
             todo.extend(item.values())
@@ -76,7 +78,7 @@ def _problems(strings: list[str], seat: str | None, secrets: set[str], state: di
         for secret in secrets:
             if secret in low:
                 found.append(("a hidden one", secret, s[:200]))
-        if "nobody" in low:
+        if re.search(r"waiting for:? nobody", low):  # "Declared: nobody yet." tells nothing
             found.append(("nobody", s[:200]))
         for m in ATTACK.finditer(s):  # the pending attack: odds and TN to attacker and target
             if mine not in (m["a"], m["t"]) and ('class="odds"' in s or re.search(r"TN \d", s)):
@@ -198,11 +200,16 @@ def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
     for cid in unseen:  # the lurker and the joiners were never shown (undo drops them)
         assert table.state["combatants"].get(cid, {"hidden": True})["hidden"], cid
     secrets = {SECRET.lower(), "zyxwv", DRAGON.lower()} | {c.lower() for c in unseen}
-    total = 0
+    total, read = 0, {}
     for seat, got in frames.items():
         total += len(got)
-        strings = [s for payload in got for s in _strings(payload)]
+        strings = read[seat] = [s for payload in got for s in _strings(payload)]
+        assert sum('class="log"' in s for s in strings) > 20  # the logs were read
+        assert any(ATTACK.search(s) for s in strings)  # and attacks under way
         found = _problems(strings, seat, secrets, table.state)
         assert not found, (seat, found[:5])
+    # The search finds what it looks for: Ronan's own odds and TNs, read as the Brick's.
+    kinds_found = {f[0] for f in _problems(read["ronan"], "the-brick", set(), table.state)}
+    assert {"odds of another's attack", "TN of another's attack"} <= kinds_found, kinds_found
     assert total > 300, total
     print(f"{accepted} commands, {total} frames")
