@@ -24,7 +24,7 @@ import pytest
 import test_combat_ui
 from playwright.sync_api import expect
 from table_helpers import encounter, roster, soak7
-from test_table_leaks import DRAGON, _captain, _dragon_document, _foe_numbers, _leaky_command
+from test_table_leaks import DRAGON, _captain, _foe_numbers, _leaky_command
 from test_table_visibility import SECRET, _random_command
 
 from tb_playground.models.files import document
