@@ -25,6 +25,7 @@ round) go to ``screenshots/e2e-*.png``.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -291,6 +292,9 @@ def test_a_whole_round_gm_and_three_phones(served, browser):
     r.end_turn(brick, "tp")
     r.until("ronan")
     ronan.locator(".tp-attack select").select_option(label="Onslaught (Gift 5, 7 dice)")
+    # Helped, Aim changes nothing: no "85% -> 85%" on any button.
+    panel = ronan.locator(".tp-action-panel")
+    expect(panel).not_to_contain_text(re.compile(r"(\d+(\.\d)?%) -> \1(?!\d)"))
     r.pick(ronan, "tp", "empowered", "Called Shot")
     expect(ronan.locator(".tp-f-zone select")).to_have_value("Head")
     r.shoot("called-shot", ronan, ronan.locator(".tp-action-panel"), wide=True)
