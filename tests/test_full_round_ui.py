@@ -66,8 +66,8 @@ def fight() -> Encounter:
 class Round:
     """The table, the GM's page and the phones, with the small moves every step makes."""
 
-    def __init__(self, table, gm, phones: dict):
-        self.table, self.gm, self.phones = table, gm, phones
+    def __init__(self, table, gm):
+        self.table, self.gm = table, gm
         self.shots = 0
 
     def wait(self, before: int, timeout: float = 15.0) -> None:
@@ -170,7 +170,7 @@ def test_a_whole_round_gm_and_three_phones(served, browser):
     join(brick, base, code, "The Brick")
     join(third, base, code, "Just watch")
     expect(third.locator(".tp-header")).to_contain_text("watching")
-    r = Round(table, gm, {"ronan": first, "brick": brick, "watch": third})
+    r = Round(table, gm)
     ronan = first
 
     # Round 1: brackets in secret from the phones; the GM the bear's, then the reveal.
