@@ -3,7 +3,9 @@
 Many refused commands are driven through ``Table.apply`` (the random game of
 tests/test_table_visibility.py, with fuzz-like bad values in random fields); each refusal goes
 through ``combat_render.refusal_words``, which is what ``TableSession.send`` shows. The shown
-text holds no field name, Python value or exception class name.
+text holds no field name, Python value or exception class name. So do the action panel's
+refusals (``table/menu.py``'s reasons), the steps' (boost, prevent, rolls at the wrong step or
+with bad dice) and what a phone reads when its seat is lost.
 """
 
 from __future__ import annotations
@@ -126,3 +128,82 @@ def test_a_page_shows_the_plain_words(tmp_path):
         text = session.send(cmd)
         assert text and not shown(text), (cmd, text)
     session.close()
+
+
+def _plain(text: str) -> bool:
+    """A sentence in plain words: capitalised, ended, no code word."""
+    return bool(text) and text[0].isupper() and text.rstrip()[-1] in '.!?)"' and not shown(text)
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_the_action_panel_s_refusals_are_plain(seed):
+    """What the action panel says of an action it may not take now (table/menu.py's reasons,
+    shown through ``action_panel._refusal``) and why the panel is closed, over a random game."""
+    import tempfile
+    from pathlib import Path
+
+    from tb_playground.table.menu import menu
+    from tb_playground.views.action_panel import _refusal
+
+    rng = random.Random(seed)
+    t = _game(Path(tempfile.mkdtemp()))
+    t.apply({"type": "start"})
+    said: dict[str, str] = {}
+    for i in range(400):
+        cmd, role, seat = _random_command(rng, t)
+        try:
+            t.apply(cmd, role=role, seat=seat)
+        except (ValueError, PermissionError):
+            pass
+        if i % 4:
+            continue
+        for who, where in (("gm", None), ("player", "ronan"), ("player", "the-brick")):
+            m = menu(t.state, who, where)
+            if m["why"]:
+                said.setdefault(m["why"], "why")
+            for entry in m["actions"]:
+                if not entry["allowed"]:
+                    said.setdefault(_refusal(entry), entry["reason"])
+    assert len(said) > 15
+    bad = {text: reason for text, reason in said.items() if not _plain(text)}
+    assert not bad, list(bad.items())[:10]
+
+
+def test_the_steps_refusals_are_plain(tmp_path):
+    """A boost, a keep, a prevention and a roll sent at the wrong step or with bad dice."""
+    t = _game(tmp_path)
+    t.apply({"type": "start"})
+    for cid in t.state["ids"]:
+        if t.state["phase"] == "declare":
+            t.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    session = TableSession(t, "player", "ronan", lambda: None)
+    gm = TableSession(t, "gm", None, lambda: None)
+    while t.state["up"] != "ronan":
+        gm.send({"type": "end_turn"})
+    for cmd in (
+        {"type": "boost", "dice": [0]},
+        {"type": "prevent", "ki": 2},
+        {"type": "roll", "faces": [3, 4]},
+    ):
+        text = session.send(cmd)
+        assert _plain(text), (cmd, text)
+    assert not session.send({"type": "attack", "attacker": "ronan", "target": "opponent"})
+    for cmd in (
+        {"type": "roll", "faces": [3, 12]},
+        {"type": "roll", "faces": [3]},
+        {"type": "prevent", "ki": 1},
+        {"type": "boost", "dice": [99]},
+        {"type": "end_turn"},
+    ):
+        text = session.send(cmd)
+        assert _plain(text), (cmd, text)
+    session.close()
+    gm.close()
+
+
+def test_the_seats_words_are_plain():
+    """What a phone reads when its seat is taken, freed or open elsewhere, and the question."""
+    from tb_playground.views.seat_session import LOST_WORDS
+
+    for words in LOST_WORDS.values():
+        assert _plain(words.format(name="Ronan")), words

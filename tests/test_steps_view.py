@@ -43,13 +43,16 @@ def test_the_target_prevents_a_hidden_attack_without_learning_who(tmp_path):
     assert p["ki_costs"] == [0, 1, 2, 3] and p["ki_now"] == 14
     assert p["odds"] is None and p["tn"] is None and p["attack"] is None
     assert _leaks(mine, bear_id) == []
-    assert mine["log"][-1]["text"] == "Ronan may spend Ki to prevent up to 3 levels."
+    assert mine["log"][-1]["text"] == (
+        "Someone unseen hits you: you may spend Ki to prevent up to 3 levels."
+    )
     # Nobody else sees the attack, the step or its result.
     for role, seat in (("player", "the-brick"), ("spectator", None)):
         other = t.view_for(role, seat)
         assert other["pending"] is None and other["result"] is None
         assert _leaks(other, bear_id) == []
         assert not any("unseen" in e["text"] for e in other["log"])
+        assert not any("prevent" in e["text"] for e in other["log"])  # no hit from nowhere
     # "Take the damage": nothing prevented; the hit leaves a line on Ronan's phone.
     t.apply({"type": "prevent", "ki": 0}, role="player", seat="ronan")
     mine = t.view_for("player", "ronan")

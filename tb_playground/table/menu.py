@@ -412,7 +412,8 @@ def menu(
         now = _hit(state, role, c, command)
         odds = ""
         if tried[1] is None and was is not None and now is not None:
-            odds = f"hit {_pct(was)} -> {_pct(now)}"
+            same = abs(now - was) < 1e-12  # no "85% -> 85%" (the Advantage is had already)
+            odds = f"hit {_pct(now)}" if same else f"hit {_pct(was)} -> {_pct(now)}"
         acts.append(
             _entry(
                 key,

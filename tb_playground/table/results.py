@@ -98,9 +98,10 @@ def _line(state: dict, event: dict, name: Callable, tn_ok: Callable, numbers: Ca
     if kind == "boosted":
         levels = plural(d["levels"], "level")
         dice = plural(len(d["dice"]), "die", "dice")
+        did = f"boosts {dice}" if d["dice"] else "keeps the dice as rolled"
         return {
             "dice": [],
-            "text": f"{name(d['attacker'])} boosts {dice}: {levels}",
+            "text": f"{name(d['attacker'])} {did}: {levels}",
             "outcome": levels,
         }
     if kind == "attack_resolved":

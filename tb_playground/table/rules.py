@@ -524,7 +524,13 @@ def after_damage_events(state: dict, p: dict, levels: int, extra_changes: list) 
         waiting = {**p, "step": "prevent", "levels": levels, "would_take": take}
         waiting["opened"] = state["version"] + 1
         return [
-            ("awaiting_prevention", {"target": t["id"], "levels": take}, [[["pending"], waiting]])
+            # The attacker is named, so no phone that may not see it learns of the hit
+            # (its target reads "someone unseen hits you": results.unseen_line).
+            (
+                "awaiting_prevention",
+                {"attacker": p["attacker"], "target": t["id"], "levels": take},
+                [[["pending"], waiting]],
+            )
         ]
     return resolve_events(state, {**p, "levels": levels}, levels, 0)
 

@@ -423,9 +423,9 @@ def _event_text(look: _Look, event: dict) -> str | None:  # noqa: C901
         auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
         levels = plural(d["levels"], "level")
         return f"{n(d['attacker'])} rolls damage: {faces}{auto}: {levels} so far."
-    if kind == "boosted" and not d["dice"]:
-        return f"{n(d['attacker'])} keeps the dice as rolled: {plural(d['levels'], 'level')}."
     if kind == "boosted":
+        if not d["dice"]:  # "Keep the dice as rolled" (issue 20), never "boosts 0 dice"
+            return f"{n(d['attacker'])} keeps the dice as rolled: {plural(d['levels'], 'level')}."
         ki = f"for {d['ki']} Ki" if _numbers(state, d["attacker"], role) else "with Ki"
         boosted = f"{dice_text(len(d['dice']))} {ki}"
         return f"{n(d['attacker'])} boosts {boosted}: {plural(d['levels'], 'level')}."
