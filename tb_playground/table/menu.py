@@ -58,6 +58,16 @@ COVER_WORDS = {"none": "No cover", "partial": "Partial cover", "full": "Full cov
 RELOAD_WORDS = {"magazine": "A magazine", "tube": "A tube, shell by shell", "quiver": "A quiver"}
 
 
+def _dice(role: str, name: str = "faces", whose: str = "") -> dict:
+    """A box for the dice thrown by hand, sent as the command's ``name`` (blank: the table rolls).
+
+    The page reads what is typed as the attack's dice box does and adds it to the command;
+    the table checks the count and the faces (``command_tools.read``).
+    """
+    who = f"{whose}'s dice" if whose else ("Your dice" if role == "player" else "Dice thrown")
+    return _field(name, f"{who} (blank: the table rolls)", "faces", "", clear=True)
+
+
 def _roller(n: int) -> list[int]:
     return [5] * n
 
@@ -513,7 +523,8 @@ def menu(
                 label,
                 _group(key, bracket),
                 _cost_words(key, bracket),
-                [_field("target", "Target", "select", g_target, targets)],
+                [_field("target", "Target", "select", g_target, targets)]
+                + ([_dice(role)] if key == "grab" else []),
                 command,
                 tried,
                 odds,
@@ -533,7 +544,7 @@ def menu(
             "Escape the hold",
             _group("escape", bracket) if grabbed else None,
             _cost_words("escape", bracket),
-            [],
+            [_dice(role)],
             command,
             tried,
             odds,
@@ -633,6 +644,7 @@ def menu(
                         start=0,
                         end=10,
                     ),
+                    _dice(role),
                 ],
                 command,
                 tried,
@@ -660,7 +672,7 @@ def menu(
             "Stabilise (First Aid)",
             _group("skill", bracket) if who else None,
             _cost_words("skill", bracket),
-            [_field("patient", "Who", "select", who, dying)],
+            [_field("patient", "Who", "select", who, dying), _dice(role)],
             command,
             tried,
         )
@@ -773,6 +785,9 @@ def _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket) -
     fields.append(
         _field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10)
     )
+    fields.append(_dice(role, "actor_faces", c["name"]))
+    if r is not None and r["kind"] == "character":
+        fields.append(_dice(role, "resister_faces", r["name"]))
     tried = _try(state, command, role, seat)
     odds, p = "", {}
     if tried[1] is None:
@@ -852,7 +867,7 @@ def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) ->
             "Chase roll",
             group,
             "the chase round's roll",
-            [],
+            [_dice(role)],
             command,
             tried,
             odds,

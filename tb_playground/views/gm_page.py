@@ -15,6 +15,7 @@ from tb_playground.formatting import escape, reason_line
 from tb_playground.guard import SlowDownError
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.gm_tools import GM_GROUPS, gm_menu
 from tb_playground.table.menu import menu
 from tb_playground.table.rules import (
     DEFAULT_UNTIL,
@@ -301,6 +302,8 @@ class GMPage(pn.viewable.Viewer):
         self.turn = ActionPanel("gm", "End turn", self.send, self._menu)
         self.turn_row = self.turn.row
         self.nod = ApproachNod(self.send, lambda: self.session.table.state)
+        # Group rolls and the chase's controls (table/gm_tools.py), through the same panel.
+        self.calls = ActionPanel("gm-calls", "", self.send, self._calls_menu, GM_GROUPS)
 
         # The attack under way, one step at a time (views/steps.py).
         self.steps = StepControls(
@@ -399,6 +402,7 @@ class GMPage(pn.viewable.Viewer):
             self.board,
             self.seat_list,
             pn.pane.Markdown("### GM tools"),
+            self.calls.row,
             row(self.tool_who, self.hide_button, self.show_button),
             row(
                 self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
@@ -475,6 +479,9 @@ class GMPage(pn.viewable.Viewer):
     def _menu(self, choices: dict) -> dict:
         # What whoever is up may do, from the table's own checks (table/menu.py).
         return menu(self.session.table.state, "gm", None, None, choices)
+
+    def _calls_menu(self, choices: dict) -> dict:
+        return gm_menu(self.session.table.state, choices)
 
     def _tool(self, kind: str) -> None:
         self.send({"type": kind, "combatant": self.tool_who.value})
@@ -617,6 +624,7 @@ class GMPage(pn.viewable.Viewer):
         up = by_id.get(v["up"]) if v["up"] else None
         self.turn.show(p is None and (up is not None and phase == "resolve" or phase == "chase"))
         self.nod.show(self.session.table.state)  # the GM's nod on a player's approach
+        self.calls.show(True)  # hides itself when nothing is to call now
 
         self.steps.show(v, None)
 
