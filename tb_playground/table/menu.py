@@ -681,7 +681,7 @@ def menu(
     # -- the other actions (round_actions.py) --------------------------------------------------
     conditions = c["conditions"]
     simple = [
-        # Taken once, they hold for the round: not offered again (the table takes a second).
+        # Taken once, they hold for the round: not offered again (the table refuses a second).
         ("reckless", "Reckless", "reckless" not in c["actions"]),
         ("full defense", "Full Defense", "full defense" not in c["actions"]),
         ("belly down", "Belly Down", "Belly Down" not in conditions),
