@@ -538,13 +538,15 @@ def menu(
         p = {"p_escape": tried[0][0][1]["p_escape"]}
         odds = f"escape {_pct(p['p_escape'])}"
     grabbed = "Grabbed" in c["conditions"]
+    holder = state["combatants"].get((c["conditions"].get("Grabbed") or {}).get("by"))
+    rolls = holder is not None and not holder["out"] and rules.can_act(holder)  # else it's over
     acts.append(
         _entry(
             "escape",
             "Escape the hold",
             _group("escape", bracket) if grabbed else None,
             _cost_words("escape", bracket),
-            [_dice(role)],
+            [_dice(role)] if rolls else [],
             command,
             tried,
             odds,
