@@ -934,3 +934,42 @@ def approach_ruling(state: dict) -> dict | None:
         "options": options,
         "command": {"type": "attack_ruling", "approach": p["element"]},
     }
+
+
+def spends(state: dict, role: str, seat: str | None, cid: str) -> dict:
+    """The Ki and Fate spends outside an attack the table takes from ``cid`` now.
+
+    After a fight (phase "over") the phones offer only these (issue 20): Ki back from 0 Poise
+    or Sanity and the Fate spends are not bound to a fight (rules/000 "Ki", rules/004 "Fate
+    Tokens"), but most need something the table checks (a track at 0, a condition to shrug
+    off, a roll waiting for its dice). Each command is tried on ``decide``, as the menu's.
+
+    Returns
+    -------
+    dict
+        "ki": the Ki purposes taken; "fate": {spend: [conditions]} for the Fate spends taken
+        (the conditions a "shrug off" takes; empty for the others).
+    """
+    c = state["combatants"].get(cid)
+    if c is None:
+        return {"ki": [], "fate": {}}
+    ki = [
+        purpose
+        for purpose in rules.KI_PURPOSES
+        if _try(state, {"type": "spend_ki", "combatant": cid, "purpose": purpose}, role, seat)[1]
+        is None
+    ]
+    fate: dict[str, list[str]] = {}
+    for kind in rules.FATE_SPEND_KINDS:
+        command = {"type": "spend_fate", "combatant": cid, "spend": kind}
+        if kind == "shrug off":
+            taken = [
+                name
+                for name in c["conditions"]
+                if _try(state, {**command, "condition": name}, role, seat)[1] is None
+            ]
+            if taken:
+                fate[kind] = taken
+        elif _try(state, command, role, seat)[1] is None:
+            fate[kind] = []
+    return {"ki": ki, "fate": fate}
