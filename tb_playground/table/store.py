@@ -787,7 +787,7 @@ class TableStore:
                 self._conn.execute("COMMIT")
             except sqlite3.IntegrityError:
                 self._conn.execute("ROLLBACK")
-                raise ValueError(f"name: a table called {name!r} already exists") from None
+                raise ValueError(f'name: a table called "{name}" already exists') from None
             self._saved(1)
             self._acknowledge(name, 1, json.dumps(created))
             self.losses.pop(name, None)
@@ -808,7 +808,7 @@ class TableStore:
             seen = self._poll()
             rows = self._rows(name, 0)
             if not rows:
-                raise ValueError(f"name: there is no table called {name!r} in {self.path}")
+                raise ValueError(f'name: there is no table called "{name}" in {self.path}')
             table = Table(self, name, _parse(self, name, rows, 0), seen=seen)
             self._open[name] = table
         log.info("table %r opened from %s (%d events)", name, self.path, table.version)
@@ -846,7 +846,7 @@ class TableStore:
         """Every event of table ``name`` as stored (checked, not folded)."""
         rows = self._rows(name, 0)
         if not rows:
-            raise ValueError(f"name: there is no table called {name!r} in {self.path}")
+            raise ValueError(f'name: there is no table called "{name}" in {self.path}')
         return _parse(self, name, rows, 0)
 
     def import_events(self, events: list[dict], name: str | None = None) -> Table:
@@ -868,7 +868,7 @@ class TableStore:
         try:
             code = fold(events)["join_code"]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-            raise ValueError(f"events: the log of {name!r} does not fold ({exc!r})") from None
+            raise ValueError(f'events: the log of "{name}" does not fold ({exc!r})') from None
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -879,7 +879,7 @@ class TableStore:
             except sqlite3.IntegrityError:
                 self._conn.execute("ROLLBACK")
                 raise ValueError(
-                    f"name: a table called {name!r} already exists in {self.path}"
+                    f'name: a table called "{name}" already exists in {self.path}'
                 ) from None
             except BaseException:
                 self._conn.execute("ROLLBACK")
