@@ -531,6 +531,9 @@ class TableStore:
                 self._record: int | None = None  # the record, open for appending
                 self._record_failed = False
                 self.losses: dict[str, str] = self._find_losses()
+                #: {table: the GM's words} for each loss noted in a table's log by this process
+                #: (``gm_loss``): the whole path and what to do, for the GM page only.
+                self.noted_losses: dict[str, str] = {}
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
 
@@ -674,6 +677,22 @@ class TableStore:
             return
         with self._lock:
             self.losses.pop(table.name, None)
+            self.noted_losses[table.name] = (
+                f"The table file {self.path} lost what was saved: {words}. Its -wal part "
+                f"({self.path}-wal) was lost or damaged, or an older copy replaced the file. "
+                "If you have a backup of that file newer than the loss, stop the server, put "
+                "the backup in its place (with its -wal file, if it has one) and start the "
+                f"server again; otherwise play on: the table goes on from event {table.version}."
+            )
+
+    def gm_loss(self, name: str) -> str | None:
+        """The GM's words about what table ``name`` lost (None: nothing lost).
+
+        The log's note names the file by its name only, because players read the log; the GM
+        page shows these words, with the file's whole path and what to do, while this process
+        serves the table (the server's log keeps them too).
+        """
+        return self.noted_losses.get(name)
 
     def _poll(self) -> int:
         """A count that grows each time another connection has committed to the file."""

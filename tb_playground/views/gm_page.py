@@ -250,6 +250,7 @@ class GMPage(pn.viewable.Viewer):
         self.board = CardBoard("gm-board")
         self.log = html_pane("gm-log")
         self.pending = html_pane("gm-pending")
+        self.loss = html_pane("gm-loss")  # what the table file lost: the GM's words only
 
         self.start_button = button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
@@ -390,6 +391,7 @@ class GMPage(pn.viewable.Viewer):
                 self.share_toggle,
                 self.rotate_button,
             ),  # fmt: skip
+            self.loss,
             self.message,
             self.steps.result,
             self.status,
@@ -601,6 +603,8 @@ class GMPage(pn.viewable.Viewer):
         phase = v["phase"]
         for pane in ("header", "status", "log", "pending"):
             update(getattr(self, pane), object=d[pane])
+        loss = self.service.store.gm_loss(self.session.table.name)
+        update(self.loss, object=f'<p class="err">{escape(loss)}</p>' if loss else "")
         self.board.show(d["cards"])
 
         self.start_button.visible = self.initiative_faces.visible = phase == "setup"
