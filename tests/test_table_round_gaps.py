@@ -98,3 +98,12 @@ def test_reckless_and_full_defense_once_a_round(table, action):
         table.apply({"type": "end_turn"})
     _round(table)  # a new round: it may be taken again
     table.apply({"type": "act", "combatant": "ronan", "action": action})
+
+
+def test_an_escape_from_a_hold_nobody_keeps_reads_in_words(table):
+    """The GM set Grabbed by hand: the log says so, never "None's hold"."""
+    _escape(table)
+    for role, seat in (("gm", None), ("player", "ronan"), ("spectator", None)):
+        lines = [line["text"] for line in table.view_for(role, seat)["log"]]
+        assert any(t.endswith("Ronan is free: nobody was holding on.") for t in lines)
+        assert not any("None" in t for t in lines)
