@@ -308,7 +308,10 @@ class ActionPanel:
             try:
                 faces = parse_faces(self.fields[spec["name"]].value)
             except ValueError as err:
-                update(self.detail, object=f'<p class="err">{render.escape(err)}</p>')
+                words = (
+                    f'<div class="ap-detail"><span class="err">{render.escape(err)}</span></div>'
+                )
+                update(self.detail, object=words)
                 return
             if faces is not None:
                 command[spec["name"]] = faces
