@@ -355,7 +355,7 @@ def test_a_whole_round_gm_and_three_phones(served, browser):
     r.pick(ronan, "tp", "act", "Escape the hold")
     r.press(ronan, "tp-go")
     # The GM's "Grabbed" names no holder: no roll, and no "None" in the line.
-    expect(brick.locator(".tp-log")).to_contain_text("Ronan is free of the hold")
+    expect(brick.locator(".tp-log")).to_contain_text("Ronan is free: nobody was holding on.")
     expect(brick.locator(".tp-log")).not_to_contain_text("None")
     r.shoot("escape", ronan, ronan.locator(".tp-log"), wide=True)
 

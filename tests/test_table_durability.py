@@ -146,7 +146,7 @@ def test_backup_export_import_round_trip(tmp_path, cli):
     code, _, err = cli("import", str(path), stdin='{"seq": 1, "type": "created"}\n')
     assert code == 1 and err.startswith("error: events:")
     code, _, err = cli("export", str(path), "Nobody")
-    assert code == 1 and "no table called 'Nobody'" in err
+    assert code == 1 and 'no table called "Nobody"' in err
     code, _, err = cli("export", str(tmp_path / "none.sqlite"), "T")
     assert code == 1 and "none.sqlite" in err and not (tmp_path / "none.sqlite").exists()
 

@@ -209,7 +209,9 @@ def start(state, command, role, seat, roll) -> list[Event]:
     scores = {}
     for cid, value in given.items():
         if cid not in [quarry["id"], *pursuers] or state["combatants"][cid]["kind"] == "character":
-            raise ValueError(f"scores: {cid!r} is not a creature in this chase")
+            raise ValueError(
+                "scores: a Chase number was given for someone who is not a creature in this chase"
+            )
         scores[cid] = require_int(f"scores[{cid}]", value, 0, 10)
     for cid in [quarry["id"], *pursuers]:
         c = state["combatants"][cid]

@@ -290,26 +290,8 @@ def plain_refusal(c: dict, key: str, problem: str) -> str:
     )
 
 
-#: What each action did to the conditions the round's plan is replayed from.
-_UNDO = {"belly down": ("Belly Down", False), "stand up": ("Belly Down", True),
-         "recover from prone": ("Prone", True), "escape": ("Grabbed", True)}  # fmt: skip
-
-
-def start_of_round(c: dict) -> dict:
-    """``c`` with the conditions it had before this round's actions.
-
-    The engine replays the round's plan from them, so a Belly Down taken this round is not
-    "already on the ground" when the next action is checked.
-    """
-    conditions = dict(c["conditions"])
-    for action in reversed(c["actions"]):
-        if action in _UNDO:
-            name, had = _UNDO[action]
-            if had:
-                conditions[name] = {"until": "manual", "since": 0, "own_turn": False}
-            else:
-                conditions.pop(name, None)
-    return {**c, "conditions": conditions}
+#: ``c`` with the conditions it had before this round's actions (``rules.start_of_round``).
+start_of_round = rules.start_of_round
 
 
 def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
@@ -319,7 +301,7 @@ def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
     """
     if not in_fight(state):
         return []
-    problem = rules.next_action_problem(state, start_of_round(c), key, metres)
+    problem = rules.next_action_problem(state, c, key, metres)
     if problem:
         raise ValueError(plain_refusal(c, key, problem))
     return rules.spend_action(c, key)

@@ -433,8 +433,8 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     who = from_dict(KINDS[doc["kind"]], doc["data"])
     cid = _new_id(state, who.name, hidden)
     record = combatant_record(Combatant(side=side, who=who), cid)
-    # Numbered after the ones of its name already in ("Guard dog 3"); they keep theirs.
-    record["name"] = joiner_name(record["name"], [c["name"] for c in state["combatants"].values()])
+    name, renamed = _joiner_names(state, record["name"], hidden)
+    record["name"] = name
     record["hidden"] = hidden
     joined = combatant_state(record)
     ids = [*state["ids"], cid]
@@ -442,6 +442,10 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     if side not in state["sides"]:
         changes.append([["sides"], [*state["sides"], side]])
     data = {"combatant": cid, "name": record["name"], "side": side}
+    if renamed:  # the GM's log says so; no player saw the hidden one's name
+        hid, new = renamed
+        changes.append([_path(hid, "name"), new])
+        data["renamed"] = {"id": hid, "was": name, "name": new}
     chase = state.get("chase") or {}  # a chase from the Scene: no Initiative yet
     if state["phase"] != "setup" and chase.get("back", "fight") != "setup":
         face = command.get("initiative")
@@ -458,6 +462,27 @@ def _add(state, command, role, seat, roll) -> list[Event]:
         ]
         data["initiative"] = total
     return [("added", data, changes)]
+
+
+def _joiner_names(state: dict, name: str, hidden: bool) -> tuple[str, tuple[str, str] | None]:
+    """A joiner's name, and (id, new name) of a hidden namesake that gives its name up.
+
+    Numbered after the ones of its name already in ("Guard dog 3"); they keep theirs (notes
+    0009, "Names numbered once"). A joiner players see is numbered among the ones they see, so
+    a hidden namesake leaves no trace ("Secret Dragon 2" with only one in sight told them of
+    another, issue 20): should a hidden one hold the name it takes, the hidden one takes the
+    next number after every name instead (its name was never shown to a player). A hidden
+    joiner is numbered after every name (only the GM sees it).
+    """
+    everyone = [c for c in state["combatants"].values()]
+    if hidden:
+        return joiner_name(name, [c["name"] for c in everyone]), None
+    chosen = joiner_name(name, [c["name"] for c in everyone if not c["hidden"]])
+    holder = next((c for c in everyone if c["hidden"] and c["name"] == chosen), None)
+    if holder is None:
+        return chosen, None
+    taken = [c["name"] for c in everyone] + [chosen]
+    return chosen, (holder["id"], joiner_name(name, taken))
 
 
 def _new_id(state: dict, name: str, hidden: bool) -> str:

@@ -30,7 +30,7 @@ class RaceError(ConflictError):
     def __init__(self, table: str, path: object, tries: int):
         ValueError.__init__(
             self,
-            f"table {table!r} in {path}: another process kept changing it while this command "
+            f'table "{table}" in {path}: another process kept changing it while this command '
             f"was decided ({tries} tries); nothing was changed, send it again",
         )
         self.table = table

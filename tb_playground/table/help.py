@@ -67,7 +67,7 @@ def helpers_for(state: dict, roller: dict, skill: str | None, named: object = No
         raise ValueError("helpers must be a list of distinct combatant ids")
     for hid in named:
         if hid not in cs:
-            raise ValueError(f"helpers: {hid!r} is not a combatant at this table")
+            raise ValueError("helpers: one of the helpers named is not at this table")
         h = cs[hid]
         if helping(h) != roller["id"]:
             raise ValueError(

@@ -94,9 +94,12 @@ def log_text(kind: str, d: dict, n, shown, numbers, attack: bool) -> str | None:
         return f"{line}; {n(d['target'])} keeps hold of {item}."
     if kind == "escape_rolled":
         roll = d.get("roll")
-        if roll is None:  # no one holds on (none named, or the holder is down): no roll
-            holder = f" of {n(d['holder'])}'s hold" if d.get("holder") else " of the hold"
-            return f"{n(d['combatant'])} is free{holder}: no one holds on now."
+        if d.get("holder") is None:  # the GM set Grabbed by hand: nobody holds on
+            return f"{n(d['combatant'])} is free: nobody was holding on."
+        if roll is None:  # the holder is down (grab.escape)
+            return (
+                f"{n(d['combatant'])} breaks free of {n(d['holder'])}'s hold: the holder is down."
+            )
         line = f"{n(d['combatant'])} tries to break {n(d['holder'])}'s hold: "
         line += roll_words(roll, _mine(roll, numbers))
         return f"{line}; " + ("breaks free." if d.get("escaped") else "still held.")

@@ -58,6 +58,16 @@ COVER_WORDS = {"none": "No cover", "partial": "Partial cover", "full": "Full cov
 RELOAD_WORDS = {"magazine": "A magazine", "tube": "A tube, shell by shell", "quiver": "A quiver"}
 
 
+def _dice(role: str, name: str = "faces", whose: str = "") -> dict:
+    """A box for the dice thrown by hand, sent as the command's ``name`` (blank: the table rolls).
+
+    The page reads what is typed as the attack's dice box does and adds it to the command;
+    the table checks the count and the faces (``command_tools.read``).
+    """
+    who = f"{whose}'s dice" if whose else ("Your dice" if role == "player" else "Dice thrown")
+    return _field(name, f"{who} (blank: the table rolls)", "faces", "", clear=True)
+
+
 def _roller(n: int) -> list[int]:
     return [5] * n
 
@@ -514,7 +524,8 @@ def menu(
                 label,
                 _group(key, bracket),
                 _cost_words(key, bracket),
-                [_field("target", "Target", "select", g_target, targets)],
+                [_field("target", "Target", "select", g_target, targets)]
+                + ([_dice(role)] if key == "grab" else []),
                 command,
                 tried,
                 odds,
@@ -528,13 +539,15 @@ def menu(
         p = {"p_escape": tried[0][0][1]["p_escape"]}
         odds = f"escape {_pct(p['p_escape'])}"
     grabbed = "Grabbed" in c["conditions"]
+    holder = state["combatants"].get((c["conditions"].get("Grabbed") or {}).get("by"))
+    rolls = holder is not None and not holder["out"] and rules.can_act(holder)  # else it's over
     acts.append(
         _entry(
             "escape",
             "Escape the hold",
             _group("escape", bracket) if grabbed else None,
             _cost_words("escape", bracket),
-            [],
+            [_dice(role)] if rolls else [],
             command,
             tried,
             odds,
@@ -634,6 +647,7 @@ def menu(
                         start=0,
                         end=10,
                     ),
+                    _dice(role),
                 ],
                 command,
                 tried,
@@ -661,7 +675,7 @@ def menu(
             "Stabilise (First Aid)",
             _group("skill", bracket) if who else None,
             _cost_words("skill", bracket),
-            [_field("patient", "Who", "select", who, dying)],
+            [_field("patient", "Who", "select", who, dying), _dice(role)],
             command,
             tried,
         )
@@ -670,7 +684,7 @@ def menu(
     # -- the other actions (round_actions.py) --------------------------------------------------
     conditions = c["conditions"]
     simple = [
-        # Taken once, they hold for the round: not offered again (the table takes a second).
+        # Taken once, they hold for the round: not offered again (the table refuses a second).
         ("reckless", "Reckless", "reckless" not in c["actions"]),
         ("full defense", "Full Defense", "full defense" not in c["actions"]),
         ("belly down", "Belly Down", "Belly Down" not in conditions),
@@ -774,6 +788,9 @@ def _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket) -
     fields.append(
         _field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10)
     )
+    fields.append(_dice(role, "actor_faces", c["name"]))
+    if r is not None and r["kind"] == "character":
+        fields.append(_dice(role, "resister_faces", r["name"]))
     tried = _try(state, command, role, seat)
     odds, p = "", {}
     if tried[1] is None:
@@ -853,7 +870,7 @@ def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) ->
             "Chase roll",
             group,
             "the chase round's roll",
-            [],
+            [_dice(role)],
             command,
             tried,
             odds,
@@ -918,3 +935,42 @@ def approach_ruling(state: dict) -> dict | None:
         "options": options,
         "command": {"type": "attack_ruling", "approach": p["element"]},
     }
+
+
+def spends(state: dict, role: str, seat: str | None, cid: str) -> dict:
+    """The Ki and Fate spends outside an attack the table takes from ``cid`` now.
+
+    After a fight (phase "over") the phones offer only these (issue 20): Ki back from 0 Poise
+    or Sanity and the Fate spends are not bound to a fight (rules/000 "Ki", rules/004 "Fate
+    Tokens"), but most need something the table checks (a track at 0, a condition to shrug
+    off, a roll waiting for its dice). Each command is tried on ``decide``, as the menu's.
+
+    Returns
+    -------
+    dict
+        "ki": the Ki purposes taken; "fate": {spend: [conditions]} for the Fate spends taken
+        (the conditions a "shrug off" takes; empty for the others).
+    """
+    c = state["combatants"].get(cid)
+    if c is None:
+        return {"ki": [], "fate": {}}
+    ki = [
+        purpose
+        for purpose in rules.KI_PURPOSES
+        if _try(state, {"type": "spend_ki", "combatant": cid, "purpose": purpose}, role, seat)[1]
+        is None
+    ]
+    fate: dict[str, list[str]] = {}
+    for kind in rules.FATE_SPEND_KINDS:
+        command = {"type": "spend_fate", "combatant": cid, "spend": kind}
+        if kind == "shrug off":
+            taken = [
+                name
+                for name in c["conditions"]
+                if _try(state, {**command, "condition": name}, role, seat)[1] is None
+            ]
+            if taken:
+                fate[kind] = taken
+        elif _try(state, command, role, seat)[1] is None:
+            fate[kind] = []
+    return {"ki": ki, "fate": fate}

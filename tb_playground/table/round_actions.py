@@ -53,6 +53,23 @@ _EFFECTS = {
 }
 
 
+#: Actions that hold for the rest of the round once taken (rules/001 "Combat Actions": Reckless
+#: gives Advantage "this round", Full Defense lasts the round and leaves "your other action" for
+#: a move): a second in the same round changes nothing, so the table refuses it in these words.
+ONCE_A_ROUND = {
+    "reckless": (
+        "{name} is already Reckless this round: the Advantage on their attacks (and on attacks "
+        "against them) lasts to the end of the round, so a second changes nothing (rules/001 "
+        '"Combat Actions"). Attack, or take another action.'
+    ),
+    "full defense": (
+        "{name} is already on Full Defense this round: it lasts to the end of the round, so a "
+        'second would spend the other action for nothing (rules/001 "Combat Actions": your '
+        "other action can still be a move). Move, or end the turn."
+    ),
+}
+
+
 def act(state, command, role, seat, roll) -> list:
     """One action of the round that is not a roll or a move (see the module docstring)."""
     c = tools.combatant(state, command)
@@ -70,6 +87,8 @@ def act(state, command, role, seat, roll) -> list:
         asked = {"type": "help", "combatant": c["id"], "ally": ally}
         return help_command(state, asked, role, seat, roll)
     tools.on_turn(state, c, "act")
+    if action in ONCE_A_ROUND and action in c["actions"]:
+        raise ValueError(ONCE_A_ROUND[action].format(name=c["name"]))
     key = action
     if action == "reload":
         how = require_choice("reload", command.get("reload", "magazine"), tuple(RELOADS))

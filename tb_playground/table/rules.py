@@ -308,8 +308,37 @@ def movement_rate(c: dict) -> int:
     )
 
 
+#: What each action did to the conditions the round's plan is replayed from.
+_UNDO = {"belly down": ("Belly Down", False), "stand up": ("Belly Down", True),
+         "recover from prone": ("Prone", True), "escape": ("Grabbed", True)}  # fmt: skip
+
+
+def start_of_round(c: dict) -> dict:
+    """``c`` with the conditions it had before this round's actions.
+
+    The engine replays the round's plan from them, so a Belly Down taken this round is not
+    "already on the ground" when the next action is checked, and an Escape taken this round
+    still had a hold to escape. The same whatever the actions: applied twice it changes nothing.
+    """
+    conditions = dict(c["conditions"])
+    for action in reversed(c["actions"]):
+        if action in _UNDO:
+            name, had = _UNDO[action]
+            if had:
+                conditions[name] = {"until": "manual", "since": 0, "own_turn": False}
+            else:
+                conditions.pop(name, None)
+    return {**c, "conditions": conditions}
+
+
 def next_action_problem(state: dict, c: dict, key: str, metres: int = 0) -> str:
-    """Why ``c`` may not take the action ``key`` now, or "" (engine ``check_next_action``)."""
+    """Why ``c`` may not take the action ``key`` now, or "" (engine ``check_next_action``).
+
+    The round's actions so far are replayed from the conditions of the round's start
+    (``start_of_round``): every command that spends an action asks here, so an attack after an
+    Escape, a Stand up or a Belly Down is checked as the texts read it.
+    """
+    c = start_of_round(c)
     if shattered_alone(c):
         return (
             f"action: {c['name']} is Shattered: below 0 Sanity you can't act on your own; "

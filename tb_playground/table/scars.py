@@ -157,7 +157,7 @@ def name_scar(state, command, role, seat, roll) -> list:
     ]
     if same:
         raise ValueError(
-            f"effect: {c['name']} already has the scar {effect!r}; you can't take the same one "
+            f'effect: {c["name"]} already has the scar "{effect}"; you can\'t take the same one '
             "twice (rules/000 'Scars')"
         )
     scars[i]["effect"] = effect

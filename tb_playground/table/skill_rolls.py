@@ -134,8 +134,9 @@ def opposed_roll(state, command, role, seat, roll) -> list:
         if number is None:
             if "static" not in command:
                 raise ValueError(
-                    f"{card['name']}'s card gives no number against {mine!r}: give it as static "
-                    '(0..10; rules/000 "Opposed Rolls": "Its card gives you the number").'
+                    f"{card['name']}'s card gives no number against {mine or 'that Skill'}: the "
+                    'GM types the card\'s number, 0 to 10 (rules/000 "Opposed Rolls": '
+                    '"Its card gives you the number").'
                 )
             number = tools.difficulty(command, field="static")
         skill, score = _setup(state, roller, mine)
@@ -188,7 +189,7 @@ def group_roll(state, command, role, seat, roll) -> list:
         raise ValueError("faces must map a member's id to the faces they threw")
     for key in [*typed, *again]:
         if key not in members:
-            raise ValueError(f"faces: {key!r} is not one of the members")
+            raise ValueError("faces: dice were typed for someone who is not in the group")
     difficulty = tools.difficulty(command)
     rolls, changes, odds, readings = [], [], [], []
     for cid in members:

@@ -583,6 +583,9 @@ class TableStore:
                 self._record: int | None = None  # the record, open for appending
                 self._record_failed = False
                 self.losses: dict[str, str] = self._find_losses()
+                #: {table: the GM's words} for each loss noted in a table's log by this process
+                #: (``gm_loss``): the whole path and what to do, for the GM page only.
+                self.noted_losses: dict[str, str] = {}
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
 
@@ -726,6 +729,22 @@ class TableStore:
             return
         with self._lock:
             self.losses.pop(table.name, None)
+            self.noted_losses[table.name] = (
+                f"The table file {self.path} lost what was saved: {words}. Its -wal part "
+                f"({self.path}-wal) was lost or damaged, or an older copy replaced the file. "
+                "If you have a backup of that file newer than the loss, stop the server, put "
+                "the backup in its place (with its -wal file, if it has one) and start the "
+                f"server again; otherwise play on: the table goes on from event {table.version}."
+            )
+
+    def gm_loss(self, name: str) -> str | None:
+        """The GM's words about what table ``name`` lost (None: nothing lost).
+
+        The log's note names the file by its name only, because players read the log; the GM
+        page shows these words, with the file's whole path and what to do, while this process
+        serves the table (the server's log keeps them too).
+        """
+        return self.noted_losses.get(name)
 
     def _poll(self) -> int:
         """A count that grows each time another connection has committed to the file."""
@@ -837,7 +856,7 @@ class TableStore:
         try:  # outside the store's lock: readers go on while it waits for the file
             self._write(insert)
         except sqlite3.IntegrityError:
-            raise ValueError(f"name: a table called {name!r} already exists") from None
+            raise ValueError(f'name: a table called "{name}" already exists') from None
         with self._lock:
             self._saved(1)
             self._acknowledge(name, 1, json.dumps(created))
@@ -859,7 +878,7 @@ class TableStore:
             seen = self._poll()
             rows = self._rows(name, 0)
             if not rows:
-                raise ValueError(f"name: there is no table called {name!r} in {self.path}")
+                raise ValueError(f'name: there is no table called "{name}" in {self.path}')
             table = Table(self, name, _parse(self, name, rows, 0), seen=seen)
             self._open[name] = table
         log.info("table %r opened from %s (%d events)", name, self.path, table.version)
@@ -897,7 +916,7 @@ class TableStore:
         """Every event of table ``name`` as stored (checked, not folded)."""
         rows = self._rows(name, 0)
         if not rows:
-            raise ValueError(f"name: there is no table called {name!r} in {self.path}")
+            raise ValueError(f'name: there is no table called "{name}" in {self.path}')
         return _parse(self, name, rows, 0)
 
     def import_events(self, events: list[dict], name: str | None = None) -> Table:
@@ -919,7 +938,7 @@ class TableStore:
         try:
             code = fold(events)["join_code"]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-            raise ValueError(f"events: the log of {name!r} does not fold ({exc!r})") from None
+            raise ValueError(f'events: the log of "{name}" does not fold ({exc!r})') from None
 
         def insert() -> None:
             self._conn.execute("INSERT INTO tables VALUES (?, ?, ?)", (name, time.time(), code))
@@ -931,7 +950,7 @@ class TableStore:
             self._write(insert)
         except sqlite3.IntegrityError:
             raise ValueError(
-                f"name: a table called {name!r} already exists in {self.path}"
+                f'name: a table called "{name}" already exists in {self.path}'
             ) from None
         with self._lock:
             self._saved(len(rows))

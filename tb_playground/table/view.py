@@ -482,7 +482,10 @@ def _event_text(look: _Look, event: dict) -> str | None:  # noqa: C901
         return f"The GM sets {n(d['combatant'])}'s {field} to {d['value']}."
     if kind == "added":
         init = f", Initiative {d['initiative']}" if "initiative" in d else ""
-        return f"{n(d['combatant'])} joins the fight ({d['side']}{init})."
+        text = f"{n(d['combatant'])} joins the fight ({d['side']}{init})."
+        if d.get("renamed") and _sees_all(role):  # a hidden namesake gave its name up
+            text += f" The hidden {d['renamed']['was']} is now {d['renamed']['name']}."
+        return text
     if kind == "hidden":
         return f"{n(d['combatant'])} is hidden."
     if kind == "shown":

@@ -18,6 +18,7 @@ import panel as pn
 from tb_playground.table.menu import GROUPS, approach_ruling
 
 from . import combat_render as render
+from .combat_session import parse_faces
 from .kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, button, row, update
 
 #: The action chosen when the panel opens (or when the chosen one is gone).
@@ -69,14 +70,15 @@ def detail_html(entry: dict | None) -> str:
 
 
 def head_html(m: dict) -> str:
-    """Who acts, the bracket's choices in words and the "actions left" chips."""
+    """Who acts (or the menu's own heading), its choices in words and the "actions left" chips."""
     chips = "".join(
         f'<span class="chip{" left" if i == 0 else ""}">{render.escape(c)}</span>'
         for i, c in enumerate(m["chips"])
     )
     words = render.escape(m["words"])
+    head = m.get("head") or f"{m['name']}'s turn"
     return (
-        f'<div class="ap-head">{render.escape(m["name"])}\'s turn</div>'
+        f'<div class="ap-head">{render.escape(head)}</div>'
         f'<div class="ap-words">{words}</div><div class="chips">{chips}</div>'
     )
 
@@ -93,7 +95,15 @@ class ActionPanel:
     send : callable
         ``send(command, then=None)``: the page sends a command and shows a refusal.
     menu_of : callable
-        ``menu_of(choices) -> dict``: ``table.menu.menu`` for this page's role and actor.
+        ``menu_of(choices) -> dict``: ``table.menu.menu`` for this page's role and actor (or
+        ``table.gm_tools.gm_menu``, the GM's group rolls and chase controls).
+    groups : tuple, optional
+        The menu's groups, (key, heading) in order (default: ``table.menu.GROUPS``).
+
+    A field of kind "faces" is a box for the dice thrown by hand ("3 7"): read as the attack's
+    dice box reads it (``combat_session.parse_faces``) and sent in the command's field of that
+    name; blank, the table rolls. Fields marked "clear" (the dice, "sight is broken now") are
+    emptied once their command is taken.
     """
 
     def __init__(
@@ -102,6 +112,7 @@ class ActionPanel:
         end_label: str,
         send: Callable[[dict], bool],
         menu_of: Callable[[dict], dict],
+        groups: tuple = GROUPS,
     ):
         self.prefix = prefix
         self._send = send
@@ -114,7 +125,7 @@ class ActionPanel:
         self.headings: dict[str, LiveHTML] = {}
         self.groups: dict[str, pn.widgets.RadioButtonGroup] = {}
         boxes = []
-        for key, heading in GROUPS:
+        for key, heading in groups:
             self.headings[key] = _pane(f"{prefix}-ap-group-{key}")
             self.headings[key].object = f'<div class="ap-group">{render.escape(heading)}</div>'
             group = pn.widgets.RadioButtonGroup(
@@ -139,7 +150,7 @@ class ActionPanel:
             self.head, *boxes, self.detail, self.field_row, row(self.go, self.end_turn),
             sizing_mode="stretch_width", css_classes=[f"{prefix}-action-panel"],
         )  # fmt: skip
-        self._boxes = dict(zip((k for k, _ in GROUPS), boxes, strict=True))
+        self._boxes = dict(zip((k for k, _ in groups), boxes, strict=True))
 
     # -- the fields ----------------------------------------------------------------------------
 
@@ -156,12 +167,19 @@ class ActionPanel:
         elif kind == "int":
             widget = pn.widgets.IntInput(
                 label=spec["label"], start=spec.get("start", 0), end=spec.get("end", 10_000),
-                value=spec["value"], css_classes=css, width=120,
+                value=spec["value"], css_classes=css,
+                width=min(max(120, 7 * len(spec["label"])), 240),
             )  # fmt: skip
         elif kind == "bool":
             widget = pn.widgets.Checkbox(label=spec["label"], css_classes=css, width=120)
         elif kind == "text":
             widget = pn.widgets.TextInput(label=spec["label"], css_classes=css, width=220)
+        elif kind == "faces":
+            widget = pn.widgets.TextInput(
+                label=spec["label"], placeholder="e.g. 4 9", css_classes=css, width=220
+            )
+        elif kind == "multi":
+            widget = pn.widgets.MultiChoice(label=spec["label"], css_classes=css, width=280)
         else:  # "info": words only
             widget = pn.pane.HTML("", css_classes=css, stylesheets=[ACTION_PANEL_CSS], width=220)
         if kind != "info":
@@ -173,9 +191,11 @@ class ActionPanel:
     def _show_field(self, spec: dict) -> None:
         widget = self._field(spec)
         kind = spec["kind"]
-        if kind == "select":
+        if kind in ("select", "multi"):
             options = {label: value for label, value in spec["options"]}
             update(widget, options=options, value=spec["value"], label=spec["label"])
+        elif kind == "faces":
+            update(widget, label=spec["label"])
         elif kind == "info":
             text = f"<div class='ap-detail'>{render.escape(spec['label'])}: "
             update(widget, object=text + f"{render.escape(spec['value'])}</div>")
@@ -235,7 +255,12 @@ class ActionPanel:
                 continue
             options = {button_label(a): a["key"] for a in mine}
             value = self.chosen if self.chosen in options.values() else None
-            update(group, options=options)
+            if group.options != options:
+                # The browser keeps its pressed button by index: with new labels the index
+                # must be sent again, or a button moved under it looks pressed and a click on
+                # it sends nothing.
+                update(group, value=None)
+                update(group, options=options)
             update(group, value=value)
         entry = self.entry()
         update(self.detail, object=detail_html(entry))
@@ -250,7 +275,7 @@ class ActionPanel:
             label=entry["label"] if entry else "Act",
             disabled=entry is None or not entry["allowed"],
         )
-        update(self.end_turn, visible=m["phase"] != "chase")
+        update(self.end_turn, visible=m.get("end_turn", m["phase"] != "chase"))
         update(self.row, visible=m["open"])
 
     def entry(self) -> dict | None:
@@ -271,12 +296,30 @@ class ActionPanel:
         self.refresh()
 
     def _go(self) -> None:
-        """Send the chosen action's command as the menu made it from the fields."""
+        """Send the chosen action's command as the menu made it, with any dice typed."""
         self.refresh()
         entry = self.entry()
         if entry is None:
             return
-        self._send(dict(entry["command"]))
+        command = dict(entry["command"])
+        for spec in entry["fields"]:
+            if spec["kind"] != "faces":
+                continue
+            try:
+                faces = parse_faces(self.fields[spec["name"]].value)
+            except ValueError as err:
+                words = (
+                    f'<div class="ap-detail"><span class="err">{render.escape(err)}</span></div>'
+                )
+                update(self.detail, object=words)
+                return
+            if faces is not None:
+                command[spec["name"]] = faces
+        if self._send(command):
+            for spec in entry["fields"]:
+                if spec.get("clear"):
+                    widget = self.fields[spec["name"]]
+                    update(widget, value=False if spec["kind"] == "bool" else "")
 
     def select(self, key: str) -> None:
         """Choose action ``key`` (as a click on its button does)."""

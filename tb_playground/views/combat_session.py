@@ -341,17 +341,37 @@ class SpendControls:
         self._explain()
 
     def _explain(self) -> None:
-        rule = FATE_SPENDS[self.fate_kind.value]
-        update(self.fate_help, object=f'<div class="hint">{render.escape(rule.effect)}</div>')
-        self.fate_condition.visible = self.fate_kind.value in FATE_NEEDS_CONDITION
+        rule = FATE_SPENDS.get(self.fate_kind.value)
+        words = f'<div class="hint">{render.escape(rule.effect)}</div>' if rule else ""
+        update(self.fate_help, object=words)
+        needs = rule is not None and self.fate_kind.value in FATE_NEEDS_CONDITION
+        update(self.fate_condition, visible=needs)
 
-    def show(self, c: dict | None) -> None:
-        """Offer the spends of ``c`` (a view's combatant; None hides the row)."""
+    def show(self, c: dict | None, allowed: dict | None = None) -> None:
+        """Offer the spends of ``c`` (a view's combatant; None hides the row).
+
+        ``allowed`` (``table.menu.spends``), when given, keeps only the spends the table takes
+        now (after a fight); with none left the row hides.
+        """
         self.row.visible = c is not None and c["ki"] is not None
         if not self.row.visible:
             return
+        ki = KI_LABELS
+        fate = FATE_LABELS
         names = [x["name"] for x in c["conditions"]]
+        if allowed is not None:
+            ki = {label: k for label, k in KI_LABELS.items() if k in allowed["ki"]}
+            fate = {label: k for label, k in FATE_LABELS.items() if k in allowed["fate"]}
+            names = [n for n in names if n in allowed["fate"].get("shrug off", ())]
+            self.row.visible = bool(ki or fate)
+        for widget in (self.ki_purpose, self.ki_button):
+            update(widget, visible=bool(ki))
+        for widget in (self.fate_kind, self.fate_button, self.fate_help):
+            update(widget, visible=bool(fate))
+        update(self.ki_purpose, options=ki)
+        update(self.fate_kind, options=fate)
         update(self.fate_condition, options=names)
+        self._explain()
         update(self.fate_button, disabled=not c["fate"]["tokens"])
         update(self.ki_button, disabled=not c["ki"]["now"])
 

@@ -16,6 +16,7 @@ from tb_playground.formatting import escape, reason_line
 from tb_playground.guard import SlowDownError
 from tb_playground.models import Encounter, FileFormatError, load, loads
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.gm_tools import GM_GROUPS, gm_menu
 from tb_playground.table.menu import menu
 from tb_playground.table.rules import (
     DEFAULT_UNTIL,
@@ -255,6 +256,7 @@ class GMPage(pn.viewable.Viewer):
         self.log = html_pane("gm-log")
         self.pending = html_pane("gm-pending")
         self.chance = WinChart("gm", send=self.send)  # the chance to win and its chart
+        self.loss = html_pane("gm-loss")  # what the table file lost: the GM's words only
 
         self.start_button = button("Start the fight", "gm-start", "primary")
         self.initiative_faces = pn.widgets.TextInput(
@@ -307,6 +309,8 @@ class GMPage(pn.viewable.Viewer):
         self.turn = ActionPanel("gm", "End turn", self.send, self._menu)
         self.turn_row = self.turn.row
         self.nod = ApproachNod(self.send, lambda: self.session.table.state)
+        # Group rolls and the chase's controls (table/gm_tools.py), through the same panel.
+        self.calls = ActionPanel("gm-calls", "", self.send, self._calls_menu, GM_GROUPS)
 
         # The attack under way, one step at a time (views/steps.py).
         self.steps = StepControls(
@@ -398,6 +402,7 @@ class GMPage(pn.viewable.Viewer):
                 self.rotate_button,
             ),  # fmt: skip
             self.story.openers,
+            self.loss,
             self.message,
             self.steps.result,
             self.status,
@@ -412,6 +417,7 @@ class GMPage(pn.viewable.Viewer):
             self.seat_list,
             self.chance,
             pn.pane.Markdown("### GM tools"),
+            self.calls.row,
             row(self.tool_who, self.hide_button, self.show_button),
             row(
                 self.condition, self.until, self.set_condition, self.clear_which, self.clear_button
@@ -500,6 +506,9 @@ class GMPage(pn.viewable.Viewer):
     def _menu(self, choices: dict) -> dict:
         # What whoever is up may do, from the table's own checks (table/menu.py).
         return menu(self.session.table.state, "gm", None, None, choices)
+
+    def _calls_menu(self, choices: dict) -> dict:
+        return gm_menu(self.session.table.state, choices)
 
     def _tool(self, kind: str) -> None:
         self.send({"type": kind, "combatant": self.tool_who.value})
@@ -618,6 +627,8 @@ class GMPage(pn.viewable.Viewer):
         phase = v["phase"]
         for pane in ("header", "status", "log", "pending"):
             update(getattr(self, pane), object=d[pane])
+        loss = self.service.store.gm_loss(self.session.table.name)
+        update(self.loss, object=f'<p class="err">{escape(loss)}</p>' if loss else "")
         self.board.show(d["cards"])
         self.story.follow(self.session, v)
 
@@ -642,6 +653,7 @@ class GMPage(pn.viewable.Viewer):
         up = by_id.get(v["up"]) if v["up"] else None
         self.turn.show(p is None and (up is not None and phase == "resolve" or phase == "chase"))
         self.nod.show(self.session.table.state)  # the GM's nod on a player's approach
+        self.calls.show(True)  # hides itself when nothing is to call now
 
         self.steps.show(v, None)
 

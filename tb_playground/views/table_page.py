@@ -16,7 +16,7 @@ import panel as pn
 from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
-from tb_playground.table.menu import menu
+from tb_playground.table.menu import menu, spends
 from tb_playground.table.seats import new_token
 
 from . import combat_render as render
@@ -400,7 +400,10 @@ class TablePage(pn.viewable.Viewer):
             self.turn.show(True)
         self.steps.show(v, s.seat)
         if rows.show("spend", mine and me["ki"] is not None):
-            self.spend.show(me)
+            # After the fight, only the spends the table still takes (table/menu.py).
+            state = s.table.state
+            allowed = spends(state, "player", s.seat, s.seat) if phase == "over" else None
+            self.spend.show(me, allowed)
         if rows.show("story", phase == "over"):
             self.story.follow(s, v)
         elif rows.built("story"):
