@@ -114,30 +114,27 @@ def affordable(p: dict) -> int:
     return max(n for n, cost in enumerate(costs) if cost <= now)
 
 
-def boost_label(p: dict | None, picked: int) -> tuple[str, bool]:
-    """(The boost button's words, whether it may be pressed) for ``picked`` dice."""
-    if not picked or p is None:
-        return "Boost: pick dice", False
+def _spend_label(p: dict | None, n: int, what: str, empty: str) -> tuple[str, bool]:
+    """(A Ki button's words, whether it may be pressed) for ``n`` dice or levels (``what``)."""
+    if not n or p is None:
+        return empty, False
     costs = p.get("ki_costs") or []
-    cost = costs[picked] if picked < len(costs) else None
+    cost = costs[n] if n < len(costs) else None
     if cost is None:
-        return f"Boost {dice_text(picked)}", True
+        return what, True
     if cost > (p.get("ki_now") or 0):
         return f"Not enough Ki ({cost} needed)", False
-    return f"Boost {dice_text(picked)} ({cost} Ki)", True
+    return f"{what} ({cost} Ki)", True
+
+
+def boost_label(p: dict | None, picked: int) -> tuple[str, bool]:
+    """(The boost button's words, whether it may be pressed) for ``picked`` dice."""
+    return _spend_label(p, picked, f"Boost {dice_text(picked)}", "Boost: pick dice")
 
 
 def prevent_label(p: dict | None, levels: int) -> tuple[str, bool]:
     """(The prevention button's words, whether it may be pressed) for ``levels``."""
-    if not levels or p is None:
-        return "Prevent: choose levels", False
-    costs = p.get("ki_costs") or []
-    cost = costs[levels] if levels < len(costs) else None
-    if cost is None:
-        return f"Prevent {plural(levels, 'level')}", True
-    if cost > (p.get("ki_now") or 0):
-        return f"Not enough Ki ({cost} needed)", False
-    return f"Prevent {plural(levels, 'level')} ({cost} Ki)", True
+    return _spend_label(p, levels, f"Prevent {plural(levels, 'level')}", "Prevent: choose levels")
 
 
 class StepControls:
