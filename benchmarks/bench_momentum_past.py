@@ -45,8 +45,9 @@ def main() -> None:
         print(f"{table.version} events, {len(table.state['ids'])} combatants, {fights:,} fights "
               f"live, {m.past_fights:,} per past point")  # fmt: skip
         print(f"live point after {live:.2f} s; the past filled after {total:.2f} s")
+        each = (total - live) / max(len(past), 1)
         print(f"past events worked out: {len(past)} ({len(points)} points), skipped: "
-              f"{table.version - 1 - len(past)}; {(total - live) / max(len(past), 1):.3f} s each")  # fmt: skip
+              f"{table.version - 1 - len(past)}; {each:.3f} s each")  # fmt: skip
         m.close()
         store.close()
 

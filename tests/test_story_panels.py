@@ -200,7 +200,8 @@ def test_the_gm_replays_through_the_live_drawing_and_cannot_act(world):
     assert gm._layout.objects == [gm.table_view] and not story.night.is_open
     assert story.at is None and story.replay.count == table.version
     story.replay.opener.clicks += 1
-    assert story.at == table.version and gm._layout.objects == [story.replay.view, gm.chance._layout]
+    assert story.at == table.version
+    assert gm._layout.objects == [story.replay.view, gm.chance._layout]
     before = next(c for c in table.view_for("gm")["combatants"] if c["id"] == "guard-dog")
     assert before["vitals"]["health"]["now"] == 5
     story.replay.steps["back"].clicks += 1
