@@ -130,6 +130,11 @@ def test_the_cursor_follows_the_replay(tmp_path, small_runs):
         chart._figure.get_root()  # drawn: the hooks keep the figure and put the line on it
         span = chart.span
         assert span is not None and span in chart._handles["figure"].center
+        _until(lambda: not chart.momentum.filling)  # the past points too, each column as long
+        chart.refresh()
+        line = chart._handles["line"].data
+        assert len(line["event"]) > 3 and len(line["how"]) == len(line["event"])
+        assert line["how"][0] == "over 300 simulated fights"
         replay.bind(table, "gm")
         chart.follow(replay)
         assert chart.cursor is None and not span.visible and chart.at.object == ""

@@ -340,7 +340,7 @@ class WinChart(pn.viewable.Viewer):
         self._handles["band"].data = {
             "x": events + events[::-1], "y": line["high"] + line["low"][::-1]
         }  # fmt: skip
-        self._handles["line"].data = {"event": events, "chance": line["chance"]}
+        self._handles["line"].data = {"event": events, "chance": line["chance"], "how": line["how"]}
         self._handles["marks"].data = marks
         self._show_cursor()
 
