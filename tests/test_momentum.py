@@ -346,3 +346,31 @@ def test_a_new_event_goes_before_the_past_which_resumes(tmp_path):
         assert past == expected
     finally:
         m.close()
+
+
+def test_the_players_past_never_counts_a_hidden_foe(tmp_path):
+    table = _played(tmp_path, 20)
+    table.apply({"type": "table_option", "option": SHARE_OPTION, "on": True})
+    v0 = table.version
+    m = Momentum(table, fights=300, seed=3, process=False, past_fights=200)
+    m.watch(Heard(), "players")
+    try:
+        _wait_filled(m)
+        gm = {p.version: p for p in m.series("gm") if p.version < v0}
+        players = {p.version: p for p in m.series("players") if p.version < v0}
+        assert players.keys() == gm.keys() and len(players) >= 5
+        for n, point in players.items():
+            state = table.replay(n)
+            hidden = {c for c, x in state["combatants"].items() if x.get("hidden")}
+            if hidden:
+                assert point.chance == win_from_here(visible_state(state), 200, 3)
+                assert not hidden & set(point.names) and not hidden & set(
+                    point.chance.down_next_round
+                )
+                assert all(not set(mk.who) & hidden for mk in point.markers)
+            else:
+                assert point.chance == gm[n].chance
+        cs = [table.replay(n)["combatants"] for n in players]
+        assert any(x.get("hidden") for c in cs for x in c.values())  # a visible_state run
+    finally:
+        m.close()

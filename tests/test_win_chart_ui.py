@@ -181,3 +181,30 @@ def test_scrubbing_moves_the_charts_cursor(served, browser, gate):  # noqa: F811
     expect(gm.locator(".win-now")).to_contain_text(f"after event {count}")
     gm.wait_for_function(f"!({CURSOR_JS})().some(c => c[1])")
     expect(gm.locator(".win-at")).to_have_text("")
+
+
+def test_a_players_cursor_stands_at_the_tables_event(served, browser, gate):  # noqa: F811
+    from test_replay_ui import _play_a_little
+
+    from tb_playground.table.view import readable_seqs
+
+    gate.set()
+    base, service, _ = served
+    table = service.create("Shared", fight())
+    _play_a_little(table)
+    for cid in ("nightmare", "guard-dog"):
+        table.apply({"type": "set", "combatant": cid, "field": "health", "value": 0})
+    table.apply({"type": "table_option", "option": "share_chance", "on": True})
+    seqs = sorted(readable_seqs(table.state, table.events, "player", "ronan"))
+    assert seqs[4] > 5  # the hidden Nightmare's event is not the player's: numbers differ
+    code = table.view_for("gm")["join_code"]
+    ronan = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
+    ronan.goto(f"{base}/table?code={code}&seat=ronan&at=5&theme=dark")
+    expect(ronan.locator(".tp-replay-banner")).to_contain_text("Replaying event 5 of")
+    expect(ronan.locator(".win-at")).to_contain_text("Replaying event 5:")  # their numbering
+    expect(ronan.locator(".win-at")).to_contain_text(f"at the table's event {seqs[4]}")
+    ronan.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {seqs[4]})")
+    ronan.locator(".win-chart").scroll_into_view_if_needed()
+    ronan.wait_for_timeout(400)
+    assert ronan.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    ronan.locator(".win-chart").screenshot(path=str(SHOTS / "table-replay-cursor-390-dark.png"))

@@ -17,7 +17,8 @@ Markers naming a hidden combatant are left out of the players' series.
 
 The past (``Momentum.filling``): a table that already has events when the first page watches it
 gets its earlier points too, after the live one, from ``table.replay(n)`` for each event ``n``
-that changes something the fight reads (``_fight_key``), coarse to fine (every 2**k-th event,
+that changes something the fight reads (``_fight_key``; the players' from ``visible_state``
+when someone was hidden then and the chance is shared), coarse to fine (every 2**k-th event,
 then the ones between) so the chart's shape shows at once, each with ``past_fights`` fights
 (fewer than a live point's; the chart's hover says how many). A newer event goes first: it
 cancels the past run in progress, whose event is worked out again after the new live point.
@@ -532,7 +533,9 @@ class Momentum:
         """Work the next past event out (or skip it: the fight did not change), in this thread.
 
         Waits for its run, looking at the table every ``PAST_POLL`` s: a new event cancels it
-        (its event stays first in line) and the loop goes to the live point.
+        (its event stays first in line) and the loop goes to the live point. With someone
+        hidden at that event and the chance shared, the players' point is a second run, from
+        ``visible_state`` (as a live one).
         """
         table = self.table
         with self._lock:
@@ -542,10 +545,24 @@ class Momentum:
         state = table.replay(n)
         key = self._past_keys[n] = _fight_key(state)
         if n > 1 and key == self._past_key(table, n - 1):  # nothing the fight reads changed
-            with self._lock:
-                if self._past and self._past[0] == n:
-                    self._past.pop(0)
+            self._past_done(n)
             return
+        hidden = any(c.get("hidden") for c in state["combatants"].values())
+        for audience in ("gm", "players"):
+            if audience == "players" and not (hidden and self.shared):
+                break
+            if any(p.version == n for p in self.series(audience)):
+                continue  # worked out before a newer event came
+            chance = self._past_run(n, state if audience == "gm" else visible_state(state))
+            if chance is None:
+                return
+            if isinstance(chance, str):  # an error (a chase's phase, say): no point
+                break
+            self._past_point(table, n, state, chance, audience, hidden)
+        self._past_done(n)
+
+    def _past_run(self, n: int, state: dict):
+        """``state``'s chance with the past's fights; None when a newer event came first."""
         runs = self._ensure_runs()
         with self._lock:
             self.asked.append((n, "past"))
@@ -554,31 +571,36 @@ class Momentum:
             with self._lock:
                 if self._batches or self._stopped or not self._watchers:
                     run.cancel()
-                    return  # a newer event first; this one again later
-        if run.result is None:  # cancelled or an error (a chase's phase): no point
-            with self._lock:
-                if run.error and self._past and self._past[0] == n:
-                    self._past.pop(0)
-            return
-        self._past_point(table, n, state, run.result)
+                    return None  # a newer event first; this one again later
+        if run.result is None:
+            return "error" if run.error else None
+        return run.result
 
-    def _past_point(self, table, n: int, state: dict, chance: WinChance) -> None:
-        if self._past_events is None:
-            self._past_events = table.events
-        before = table.replay(n - 1) if n > 1 else state
-        markers = markers_of(self._past_events[n - 1 : n], before, state) if n > 1 else []
-        names = {cid: c["name"] for cid, c in state["combatants"].items()}
-        hidden = {cid for cid, c in state["combatants"].items() if c.get("hidden")}
-        chance = _at_version(chance, n)
+    def _past_done(self, n: int) -> None:
         with self._lock:
             if self._past and self._past[0] == n:
                 self._past.pop(0)
             if not self._past:
                 self._past_events = None
                 self._past_keys.clear()
-            self._insert("gm", Point(n, chance, tuple(markers), names))
-            if not hidden:  # the players' past point is the GM's (else none: it would tell)
-                self._insert("players", Point(n, chance, tuple(markers), names))
+
+    def _past_point(self, table, n, state, chance, audience, hidden) -> None:
+        if self._past_events is None:
+            self._past_events = table.events
+        before = table.replay(n - 1) if n > 1 else state
+        markers = markers_of(self._past_events[n - 1 : n], before, state) if n > 1 else []
+        names = {cid: c["name"] for cid, c in state["combatants"].items()}
+        chance = _at_version(chance, n)
+        with self._lock:
+            if audience == "gm":
+                self._insert("gm", Point(n, chance, tuple(markers), names))
+                if not hidden:  # the players' past point is the GM's
+                    self._insert("players", Point(n, chance, tuple(markers), names))
+            else:  # without the hidden: their names and markers too
+                gone = {cid for cid, c in state["combatants"].items() if c.get("hidden")}
+                shown = tuple(m for m in markers if not set(m.who) & gone)
+                names = {k: v for k, v in names.items() if k not in gone}
+                self._insert("players", Point(n, chance, shown, names))
         self._tell("result")
 
     def _insert(self, audience: str, point: Point) -> None:

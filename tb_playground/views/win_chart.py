@@ -170,18 +170,24 @@ def how_worked_out(chance) -> str:
     return f"over {chance.fights:,} simulated fights"
 
 
-def at_event(points: list, n: int | None) -> str:
-    """The chance as it stood at event ``n`` (the replay's), in words; "" when live."""
+def at_event(points: list, n: int | None, label: int | None = None) -> str:
+    """The chance as it stood at the table's event ``n`` (the replay's), in words; "" live.
+
+    ``label``: the event as the reader numbers it (a player's log skips what they may not
+    see), when it is not the table's ``n``.
+    """
     if n is None:
         return ""
+    label = n if label is None else label
+    where = "" if label == n else f", at the table's event {n}"
     before = [p for p in points if p.version <= n]
     if not before:
-        return f'<p class="status win-then">Replaying event {n}: no chance worked out yet.</p>'
+        return f'<p class="status win-then">Replaying event {label}: no chance worked out yet.</p>'
     p = before[-1]
-    since = "" if p.version == n else f" (the chance last worked out, at event {p.version})"
+    since = "" if p.version == n else " (the chance last worked out before it)"
     return (
-        f'<p class="status win-then">Replaying event {n}: {_pct(p.chance.p_win)} chance '
-        f"to win then{since} · the dashed line on the chart.</p>"
+        f'<p class="status win-then">Replaying event {label}: {_pct(p.chance.p_win)} chance '
+        f"to win then{since} · the dashed line on the chart{where}.</p>"
     )
 
 
@@ -272,6 +278,7 @@ class WinChart(pn.viewable.Viewer):
         self._handles: dict = {}  # this page's Bokeh data sources and figure (``_keep``)
         self.span: Span | None = None  # the replay's cursor on the drawn figure
         self._replay = None
+        self._label: int | None = None  # the event replayed as the reader numbers it
         self.head = _pane("win-now")
         self.at = _pane("win-at")
         self.down = _pane("win-chances")
@@ -366,7 +373,7 @@ class WinChart(pn.viewable.Viewer):
         if self.audience == "gm":  # nothing on a replayed page changes the table
             update(self.share, disabled=self.cursor is not None)
         m = self.momentum
-        text = at_event(m.series(self.audience), self.cursor) if m is not None else ""
+        text = at_event(m.series(self.audience), self.cursor, self._label) if m else ""
         update(self.at, object=text)
 
     def follow(self, replay) -> None:
@@ -380,6 +387,7 @@ class WinChart(pn.viewable.Viewer):
         self._replay = replay
 
         def moved(*_events) -> None:
+            self._label = replay.at
             self.cursor = replay.table_event()
 
         replay.param.watch(moved, ["at"])
@@ -457,7 +465,7 @@ class WinChart(pn.viewable.Viewer):
             self._show()
             update(self.down, object=down_table(m, self.audience))
             if self.cursor is not None:  # a past point came in under the replay's cursor
-                update(self.at, object=at_event(points, self.cursor))
+                update(self.at, object=at_event(points, self.cursor, self._label))
 
     def _share(self, event) -> None:
         m = self.momentum
