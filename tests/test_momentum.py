@@ -5,6 +5,9 @@
 - A newer version cancels the run in progress: only the newest version's point arrives.
 - Watchers hear "working" then "result"; the points carry the markers (critical, catastrophe,
   down, Fate Token) of the events between two points, each at its own version.
+- The past: a table that already has events gets a point for each earlier event that changes
+  the fight, equal to ``win_from_here(table.replay(n))`` with the past's fights, after the
+  live point; a new event goes first and the past resumes after it.
 - Shared with the players while a foe is hidden: the players' point is worked out from the
   state without it (its id nowhere in the players' series, nor its markers); with nobody hidden
   the players' point is the GM's.
@@ -18,6 +21,8 @@ import time
 from tb_playground.lab.momentum import (
     SHARE_OPTION,
     Momentum,
+    _fight_key,
+    coarse_to_fine,
     markers_of,
     momentum_for,
     visible_state,
@@ -101,7 +106,7 @@ def test_no_run_while_no_page_watches(tmp_path):
         heard = Heard()
         m.watch(heard)  # the first page asks for the table as it stands
         heard.wait(m, 3)
-        assert [v for v, _ in m.asked] == [3]
+        assert [v for v, who in m.asked if who != "past"] == [3]
     finally:
         m.close()
 
@@ -233,3 +238,139 @@ def test_a_table_no_one_holds_is_let_go(tmp_path):
         time.sleep(0.05)
     assert gone() is None and m.table is None
     assert all(t is not None for t in momentum._MOMENTA.keys())
+
+
+# -- the past: the points before the first page watched ------------------------------------------
+
+
+def _played(tmp_path, events: int, seed: int = 5):
+    """A seeded random game of ``events`` events (the visibility test's commands)."""
+    import random
+
+    from test_table_visibility import _game, _random_command
+
+    rng = random.Random(seed)
+    t = _game(tmp_path)
+    t.apply({"type": "start"})
+    for _ in range(5000):
+        if t.version >= events:
+            break
+        cmd, role, seat = _random_command(rng, t)
+        if cmd["type"] in ("undo", "redo"):
+            continue
+        try:
+            t.apply(cmd, role=role, seat=seat)
+        except (ValueError, PermissionError):
+            continue
+    return t
+
+
+def _expected_past(table, last: int, fights: int, seed) -> dict[int, float]:
+    """The past points ``Momentum`` should chart: each event that changes the fight."""
+    out, before = {}, None
+    for n in range(1, last + 1):
+        state = table.replay(n)
+        key = _fight_key(state)
+        if key != before:
+            try:
+                out[n] = win_from_here(state, fights, seed)
+            except ValueError:  # not a phase of rounds
+                pass
+        before = key
+    return out
+
+
+def _wait_filled(m: Momentum, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while m.filling or m.working():
+        assert time.monotonic() < deadline, "the past was not filled"
+        time.sleep(0.02)
+
+
+def test_coarse_to_fine_covers_each_event_once():
+    for last in range(0, 70):
+        order = coarse_to_fine(last)
+        assert sorted(order) == list(range(1, last + 1))
+        if last:
+            assert order[0] == last
+    assert coarse_to_fine(9)[:3] == [9, 8, 4]
+
+
+def test_the_past_fills_after_the_live_point_and_equals_win_from_here(tmp_path):
+    table = _played(tmp_path, 30)
+    v0 = table.version
+    m = Momentum(table, fights=300, seed=3, process=False, past_fights=200)
+    heard = Heard()
+    m.watch(heard)
+    try:
+        _wait_filled(m)
+        assert m.asked[0] == (v0, "gm")  # the live point first
+        expected = _expected_past(table, v0 - 1, 200, 3)
+        past = {p.version: p.chance for p in m.series() if p.version < v0}
+        assert past.keys() == expected.keys()
+        assert len(past) >= 5
+        for n, chance in past.items():
+            assert chance == expected[n], n
+            assert chance.fights in (0, 200)  # an exact duel plays no fights
+        assert [p.version for p in m.series()] == sorted(past) + [v0]
+        # each event that changes nothing the fight reads is skipped, never run
+        assert {n for n, who in m.asked if who == "past"} == set(expected)
+    finally:
+        m.close()
+
+
+def test_a_new_event_goes_before_the_past_which_resumes(tmp_path):
+    table = _played(tmp_path, 30)
+    v0 = table.version
+    m = Momentum(table, fights=300, seed=3, process=False, past_fights=200_000)
+    heard = Heard()
+    m.watch(heard)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(who == "past" for _, who in m.asked):  # a slow past run is under way
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        first = next(n for n, who in m.asked if who == "past")
+        m.past_fights = 200  # the rest quickly (the run under way keeps its 200,000)
+        table.apply({"type": "set", "combatant": table.state["ids"][0], "field": "health",
+                     "value": 3})  # fmt: skip
+        heard.wait(m, v0 + 1)  # the live point comes, the slow past run cancelled
+        assert m.latest().version == v0 + 1
+        assert all(p.version != first for p in m.series())
+        _wait_filled(m)
+        asked = list(m.asked)
+        assert asked.index((v0 + 1, "gm")) < len(asked) - 1
+        assert asked[asked.index((v0 + 1, "gm")) + 1] == (first, "past")  # resumed at it
+        expected = _expected_past(table, v0 - 1, 200, 3)
+        past = {p.version: p.chance for p in m.series() if p.version < v0}
+        assert past == expected
+    finally:
+        m.close()
+
+
+def test_the_players_past_never_counts_a_hidden_foe(tmp_path):
+    table = _played(tmp_path, 20)
+    table.apply({"type": "table_option", "option": SHARE_OPTION, "on": True})
+    v0 = table.version
+    m = Momentum(table, fights=300, seed=3, process=False, past_fights=200)
+    m.watch(Heard(), "players")
+    try:
+        _wait_filled(m)
+        gm = {p.version: p for p in m.series("gm") if p.version < v0}
+        players = {p.version: p for p in m.series("players") if p.version < v0}
+        assert players.keys() == gm.keys() and len(players) >= 5
+        for n, point in players.items():
+            state = table.replay(n)
+            hidden = {c for c, x in state["combatants"].items() if x.get("hidden")}
+            if hidden:
+                assert point.chance == win_from_here(visible_state(state), 200, 3)
+                assert not hidden & set(point.names) and not hidden & set(
+                    point.chance.down_next_round
+                )
+                assert all(not set(mk.who) & hidden for mk in point.markers)
+            else:
+                assert point.chance == gm[n].chance
+        cs = [table.replay(n)["combatants"] for n in players]
+        assert any(x.get("hidden") for c in cs for x in c.values())  # a visible_state run
+    finally:
+        m.close()

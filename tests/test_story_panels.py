@@ -200,7 +200,8 @@ def test_the_gm_replays_through_the_live_drawing_and_cannot_act(world):
     assert gm._layout.objects == [gm.table_view] and not story.night.is_open
     assert story.at is None and story.replay.count == table.version
     story.replay.opener.clicks += 1
-    assert story.at == table.version and gm._layout.objects == [story.replay.view]
+    assert story.at == table.version
+    assert gm._layout.objects == [story.replay.view, gm.chance._layout]
     before = next(c for c in table.view_for("gm")["combatants"] if c["id"] == "guard-dog")
     assert before["vitals"]["health"]["now"] == 5
     story.replay.steps["back"].clicks += 1
@@ -235,7 +236,7 @@ def test_a_link_opens_at_an_event_and_the_numbers_open_when_the_fight_ends(world
     monkeypatch.setattr(fight_story, "query_arg", lambda name: "4" if name == "at" else None)
     gm = GMPage(service, key="k" * 16)
     gm.open_table("Story")
-    assert gm.story.at == 4 and gm._layout.objects == [gm.story.replay.view]
+    assert gm.story.at == 4 and gm._layout.objects == [gm.story.replay.view, gm.chance._layout]
     gm.story.replay.back_to_live()
     assert not gm.story.night.is_open
     end_the_fight(table)
@@ -277,7 +278,7 @@ def test_a_player_gets_the_story_only_after_the_fight(world):
     assert [p.object for p in story.replay.panes["cards"]._panes][: len(want["cards"])] == want[
         "cards"
     ]
-    assert page._layout.objects == [story.replay.view]
+    assert page._layout.objects == [story.replay.view, page.chance._layout]
     table.apply({"type": "continue"})  # the GM goes on: back to the live table
     assert story.at is None and page._layout.objects == [page.table_view]
     assert not page.rows._built["story"].visible

@@ -107,3 +107,63 @@ def test_gm_and_player_charts(tmp_path, small_runs):
     finally:
         gm.unbind()
         player.unbind()
+
+
+class _Service:
+    """A stand-in service: every drawing made afresh."""
+
+    def drawing(self, _table, _version, _what, _key, draw=None):
+        return draw() if draw is not None else None
+
+
+def test_the_cursor_follows_the_replay(tmp_path, small_runs):
+    from tb_playground.table.view import readable_seqs
+    from tb_playground.views.replay_panel import ReplayPanel
+    from tests.test_momentum import _played
+
+    table = _played(tmp_path, 20)
+    chart = WinChart("gm")
+    chart.bind(table)
+    replay = ReplayPanel(_Service(), lambda _v: {"header": ""}, ["header"], "gm", lambda _on: None)
+    try:
+        _until(lambda: f"after event {table.version}" in chart.head.object)
+        chart._figure.get_root()  # drawn: the hooks keep the figure and put the line on it
+        span = chart.span
+        assert span is not None and span in chart._handles["figure"].center
+        _until(lambda: not chart.momentum.filling)  # the past points too, each column as long
+        chart.refresh()
+        line = chart._handles["line"].data
+        assert len(line["event"]) > 3 and len(line["how"]) == len(line["event"])
+        assert line["how"][0] == "over 300 simulated fights"
+        replay.bind(table, "gm")
+        chart.follow(replay)
+        assert chart.cursor is None and not span.visible and chart.at.object == ""
+        x = chart._handles["figure"].x_range
+        for n in (5, 1, table.version - 1):
+            replay.go(n)
+            assert chart.cursor == n and span.location == n and span.visible
+            assert x.start < n < x.end
+            assert f"Replaying event {n}:" in chart.at.object
+        replay.step("event", -1)
+        assert span.location == table.version - 2
+        replay.back_to_live()
+        assert chart.cursor is None and not span.visible and chart.at.object == ""
+        # a player replays their own numbering: the line stands at the table's event behind it
+        replay.bind(table, "player", "ronan")
+        seqs = sorted(readable_seqs(table.state, table.events, "player", "ronan"))
+        assert len(seqs) < table.version  # the hidden foe's events are not theirs
+        for n in (1, 3, len(seqs)):
+            replay.go(n)
+            assert chart.cursor == seqs[n - 1] == span.location
+        replay.back_to_live()
+        assert not span.visible
+    finally:
+        chart.unbind()
+
+
+def test_past_points_say_their_fights(tmp_path):
+    from tb_playground.views.win_chart import how_worked_out, series_data
+
+    points = [Point(1, _chance(fights=5000)), Point(2, _chance(exact=True))]
+    assert series_data(points)[0]["how"] == ["over 5,000 simulated fights", "exactly"]
+    assert how_worked_out(_chance(fights=20_000)) == "over 20,000 simulated fights"

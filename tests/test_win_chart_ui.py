@@ -128,3 +128,83 @@ def test_the_chart_follows_the_gm_and_the_players_never_wait(served, browser, ga
             wide = gm.evaluate("document.documentElement.scrollWidth <= innerWidth")
             assert wide, f"sideways scroll at {width} px"
             chart.screenshot(path=str(SHOTS / f"gm-chance-{width}-{theme}.png"))
+
+
+#: The replay's cursors on the page: [location, visible] of each.
+CURSOR_JS = """() => {
+  const found = [];
+  for (const doc of Bokeh.documents) {
+    for (const m of doc.all_models) {
+      if (m.name === 'replay-cursor') found.push([m.location, m.visible]);
+    }
+  }
+  return found;
+}"""
+
+
+def _cursor_at(page, n) -> bool:
+    return any(visible and at == n for at, visible in page.evaluate(CURSOR_JS))
+
+
+def test_scrubbing_moves_the_charts_cursor(served, browser, gate):  # noqa: F811
+    from test_replay_ui import _play_a_little
+
+    gate.set()
+    base, service, _ = served
+    table = service.create("Scrub", fight())
+    count = _play_a_little(table)  # events before the page: the past fills in
+    gm = browser.new_context(viewport={"width": 1280, "height": 1600}).new_page()
+    gm.goto(f"{base}/gm?key={KEY}&table=Scrub")
+    expect(gm.locator(".win-now")).to_contain_text(f"after event {count}")
+    gm.wait_for_function(f"({LINE_POINTS_JS})()[0] >= 4")  # the past points arrive
+    assert not any(visible for _, visible in gm.evaluate(CURSOR_JS))
+
+    click(gm, "gm-replay-open")
+    expect(gm.locator(".gm-replay-banner")).to_contain_text(f"Replaying event {count}")
+    expect(gm.locator(".win-at")).to_contain_text(f"Replaying event {count}:")
+    gm.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {count})")
+    click(gm, "gm-replay-back")
+    click(gm, "gm-replay-back")
+    expect(gm.locator(".win-at")).to_contain_text(f"Replaying event {count - 2}:")
+    gm.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {count - 2})")
+    assert not _cursor_at(gm, count)
+    SHOTS.mkdir(exist_ok=True)
+    for width in (390, 1280):
+        gm.set_viewport_size({"width": width, "height": 900})
+        gm.locator(".win-chart").scroll_into_view_if_needed()
+        gm.wait_for_timeout(400)
+        assert gm.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        gm.screenshot(path=str(SHOTS / f"gm-replay-cursor-{width}.png"), full_page=True)
+
+    click(gm, "gm-replay-live")
+    expect(gm.locator(".gm-replay-banner")).to_have_count(0)
+    expect(gm.locator(".win-now")).to_contain_text(f"after event {count}")
+    gm.wait_for_function(f"!({CURSOR_JS})().some(c => c[1])")
+    expect(gm.locator(".win-at")).to_have_text("")
+
+
+def test_a_players_cursor_stands_at_the_tables_event(served, browser, gate):  # noqa: F811
+    from test_replay_ui import _play_a_little
+
+    from tb_playground.table.view import readable_seqs
+
+    gate.set()
+    base, service, _ = served
+    table = service.create("Shared", fight())
+    _play_a_little(table)
+    for cid in ("nightmare", "guard-dog"):
+        table.apply({"type": "set", "combatant": cid, "field": "health", "value": 0})
+    table.apply({"type": "table_option", "option": "share_chance", "on": True})
+    seqs = sorted(readable_seqs(table.state, table.events, "player", "ronan"))
+    assert seqs[4] > 5  # the hidden Nightmare's event is not the player's: numbers differ
+    code = table.view_for("gm")["join_code"]
+    ronan = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
+    ronan.goto(f"{base}/table?code={code}&seat=ronan&at=5&theme=dark")
+    expect(ronan.locator(".tp-replay-banner")).to_contain_text("Replaying event 5 of")
+    expect(ronan.locator(".win-at")).to_contain_text("Replaying event 5:")  # their numbering
+    expect(ronan.locator(".win-at")).to_contain_text(f"at the table's event {seqs[4]}")
+    ronan.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {seqs[4]})")
+    ronan.locator(".win-chart").scroll_into_view_if_needed()
+    ronan.wait_for_timeout(400)
+    assert ronan.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    ronan.locator(".win-chart").screenshot(path=str(SHOTS / "table-replay-cursor-390-dark.png"))

@@ -15,8 +15,17 @@ hidden, the players' point is worked out again from the state without the hidden
 (``visible_state``: what the players' views hold), after the GM's; otherwise it is the GM's.
 Markers naming a hidden combatant are left out of the players' series.
 
+The past (``Momentum.filling``): a table that already has events when the first page watches it
+gets its earlier points too, after the live one, from ``table.replay(n)`` for each event ``n``
+that changes something the fight reads (``_fight_key``; the players' from ``visible_state``
+when someone was hidden then and the chance is shared), coarse to fine (every 2**k-th event,
+then the ones between) so the chart's shape shows at once, each with ``past_fights`` fights
+(fewer than a live point's; the chart's hover says how many). A newer event goes first: it
+cancels the past run in progress, whose event is worked out again after the new live point.
+
 The lab reads no table module: the table is used through ``subscribe``, ``unsubscribe``,
-``state`` and ``version`` only. No Panel import. Notes: docs/notes/0010-lab.md, "Momentum".
+``state``, ``version``, ``events`` and ``replay`` only. No Panel import. Notes:
+docs/notes/0010-lab.md, "Momentum".
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import json
 import threading
 import time
 import weakref
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,6 +67,30 @@ SETTLE = 0.08
 
 #: Points kept per series (the oldest go first).
 MAX_POINTS = 5_000
+
+#: A past point's fights, as a share of a live point's (``Momentum.past_fights``).
+PAST_SHARE = 4
+
+#: Seconds between two looks at the table while a past point is worked out.
+PAST_POLL = 0.02
+
+
+def coarse_to_fine(last: int) -> list[int]:
+    """1..``last``, every 2**k-th first (the largest k), then the ones between, each once.
+
+    The chart of the past fills its whole width at once and sharpens as points arrive.
+    """
+    if last < 1:
+        return []
+    order, seen = [], set()
+    step = 1 << (last.bit_length() - 1)
+    while step >= 1:
+        for n in range(step, last + 1, step):
+            if n not in seen:
+                seen.add(n)
+                order.append(n)
+        step //= 2
+    return [last, *[n for n in order if n != last]]
 
 
 @dataclass(frozen=True)
@@ -199,14 +233,32 @@ class Momentum:
         ``win_from_here``'s, per run.
     process : bool
         Runs in one worker process (``WinChanceRuns``; the server's choice) or a thread.
+    past_fights : int, optional
+        The fights of each point before the first page watched (default ``fights //
+        PAST_SHARE``, at least 500 and at most ``fights``); 0: no past points.
     """
 
-    def __init__(self, table, fights: int = 20_000, seed=0, *, process: bool = True):
+    def __init__(
+        self,
+        table,
+        fights: int = 20_000,
+        seed=0,
+        *,
+        process: bool = True,
+        past_fights: int | None = None,
+    ):
         # Weakly: the one-per-table map holds this by the table, which must stay collectable.
         self._table = weakref.ref(table)
         self.fights = fights
         self.seed = seed
         self.process = process
+        if past_fights is None:
+            past_fights = min(fights, max(500, fights // PAST_SHARE))
+        self.past_fights = past_fights
+        self._past: list[int] = []  # the past events still to chart, the next first
+        self._past_keys: dict[int, str] = {}
+        self._past_events: list[dict] | None = None
+        self._past_state: dict | None = None  # the newest state the past was read against
         self._lock = threading.RLock()
         self._series: dict[str, list[Point]] = {a: [] for a in AUDIENCES}
         self._markers: list[Marker] = []  # since the GM's last point
@@ -281,6 +333,7 @@ class Momentum:
             if self._handle is None:  # the first page: listen, and read the table as it stands
                 self._handle = self.table.subscribe(self._changed)
                 self._batches.append([])
+                self._plan_past()
                 if self._thread is None or not self._thread.is_alive():
                     self._thread = threading.Thread(target=self._loop, name="momentum", daemon=True)
                     self._thread.start()
@@ -330,11 +383,27 @@ class Momentum:
     def _loop(self) -> None:
         while True:
             with self._lock:
-                while not self._batches and not self._stopped and self._watchers:
+                while (
+                    not self._batches
+                    and not self._stopped
+                    and self._watchers
+                    and not self._past_ready()
+                ):
                     self._wake.wait()
                 if self._stopped or not self._watchers:
                     self._thread = None  # the next first watcher starts another
                     return
+                past = not self._batches
+            if past:
+                try:
+                    self._past_one()
+                except Exception:  # noqa: BLE001 - the past is a nicety: stop filling it
+                    import logging
+
+                    logging.getLogger(__name__).exception("momentum: the past could not be read")
+                    with self._lock:
+                        self._past.clear()
+                continue
             # The pages' own updates first: this thread's copying holds the interpreter.
             time.sleep(SETTLE)
             with self._lock:
@@ -382,6 +451,8 @@ class Momentum:
 
     def _result(self, run) -> None:
         state = run.state
+        if state.get("momentum_past"):  # ``_past_one`` waits for it itself
+            return
         audience = state.pop("momentum_audience", "gm")
         if run.result is None:  # an error: say so to the pages
             self._tell("result")
@@ -420,6 +491,8 @@ class Momentum:
         if audience == "gm" and hidden and self.shared:
             self._ask(visible_state(state), "players")
         self._tell("result")
+        with self._lock:
+            self._wake.notify()  # the past's turn, if it waits
 
     def _add(self, audience: str, point: Point) -> None:
         points = self._series[audience]
@@ -428,6 +501,124 @@ class Momentum:
         elif not points or points[-1].version < point.version:
             points.append(point)
         del points[:-MAX_POINTS]
+
+    # -- the past: the points before the first page watched ----------------------------------
+
+    @property
+    def filling(self) -> bool:
+        """Whether past points are still to be worked out."""
+        with self._lock:
+            return bool(self._past)
+
+    def _plan_past(self) -> None:
+        """The events before the table's version now, coarse to fine (none if already done)."""
+        if self.past_fights <= 0 or self._series["gm"] or self._past:
+            return
+        self._past = coarse_to_fine(int(self.table.version) - 1)
+
+    def _past_ready(self) -> bool:
+        """Whether the loop may work a past point out now: the live ones are in, none waits."""
+        if not self._past or not self._wanted() or self.working():
+            return False
+        current = self._runs.current if self._runs is not None else None
+        return current is None or current.wait(0)  # the players' run, say, goes first
+
+    def _past_key(self, table, n: int) -> str:
+        key = self._past_keys.get(n)
+        if key is None:
+            key = self._past_keys[n] = _fight_key(table.replay(n)) if n >= 1 else ""
+        return key
+
+    def _past_one(self) -> None:
+        """Work the next past event out (or skip it: the fight did not change), in this thread.
+
+        Waits for its run, looking at the table every ``PAST_POLL`` s: a new event cancels it
+        (its event stays first in line) and the loop goes to the live point. With someone
+        hidden at that event and the chance shared, the players' point is a second run, from
+        ``visible_state`` (as a live one).
+        """
+        table = self.table
+        with self._lock:
+            if table is None or not self._past:
+                return
+            n = self._past[0]
+        state = table.replay(n)
+        key = self._past_keys[n] = _fight_key(state)
+        if n > 1 and key == self._past_key(table, n - 1):  # nothing the fight reads changed
+            self._past_done(n)
+            return
+        hidden = any(c.get("hidden") for c in state["combatants"].values())
+        for audience in ("gm", "players"):
+            if audience == "players" and not (hidden and self.shared):
+                break
+            if any(p.version == n for p in self.series(audience)):
+                continue  # worked out before a newer event came
+            chance = self._past_run(n, state if audience == "gm" else visible_state(state))
+            if chance is None:
+                return
+            if isinstance(chance, str):  # an error (a chase's phase, say): no point
+                break
+            self._past_point(table, n, state, chance, audience, hidden)
+        self._past_done(n)
+
+    def _past_run(self, n: int, state: dict):
+        """``state``'s chance with the past's fights; None when a newer event came first."""
+        runs = self._ensure_runs()
+        with self._lock:
+            self.asked.append((n, "past"))
+        run = runs.submit({**state, "momentum_past": True}, self.past_fights)
+        while not run.wait(PAST_POLL):
+            with self._lock:
+                if self._batches or self._stopped or not self._watchers:
+                    run.cancel()
+                    return None  # a newer event first; this one again later
+        if run.result is None:
+            return "error" if run.error else None
+        return run.result
+
+    def _past_done(self, n: int) -> None:
+        with self._lock:
+            if self._past and self._past[0] == n:
+                self._past.pop(0)
+            if not self._past:
+                self._past_events = None
+                self._past_keys.clear()
+
+    def _past_point(self, table, n, state, chance, audience, hidden) -> None:
+        if self._past_events is None:
+            self._past_events = table.events
+        before = table.replay(n - 1) if n > 1 else state
+        markers = markers_of(self._past_events[n - 1 : n], before, state) if n > 1 else []
+        names = {cid: c["name"] for cid, c in state["combatants"].items()}
+        chance = _at_version(chance, n)
+        with self._lock:
+            if audience == "gm":
+                self._insert("gm", Point(n, chance, tuple(markers), names))
+                if not hidden:  # the players' past point is the GM's
+                    self._insert("players", Point(n, chance, tuple(markers), names))
+            else:  # without the hidden: their names and markers too
+                gone = {cid for cid, c in state["combatants"].items() if c.get("hidden")}
+                shown = tuple(m for m in markers if not set(m.who) & gone)
+                names = {k: v for k, v in names.items() if k not in gone}
+                self._insert("players", Point(n, chance, shown, names))
+        self._tell("result")
+
+    def _insert(self, audience: str, point: Point) -> None:
+        """A past point into its place (a live point at the same event stays)."""
+        points = self._series[audience]
+        at = bisect_left([p.version for p in points], point.version)
+        if at < len(points) and points[at].version == point.version:
+            return
+        points.insert(at, point)
+        del points[:-MAX_POINTS]
+
+    def _ensure_runs(self) -> WinChanceRuns:
+        with self._lock:
+            if self._runs is None:
+                self._runs = WinChanceRuns(
+                    self.fights, self.seed, self._result, process=self.process
+                )
+            return self._runs
 
     def close(self) -> None:
         """Stop listening to the table and stop the runs (the series are kept)."""
@@ -506,6 +697,7 @@ __all__ = [
     "Momentum",
     "Point",
     "able",
+    "coarse_to_fine",
     "markers_of",
     "momentum_for",
     "momentum_of",

@@ -811,10 +811,14 @@ class WinChanceRuns:
         self._newest.value += 1
         return int(self._newest.value)
 
-    def submit(self, table_or_state) -> WinChanceRun:
-        """Start a run for the state as it is now (copied here); cancel the one in progress."""
+    def submit(self, table_or_state, fights: int | None = None) -> WinChanceRun:
+        """Start a run for the state as it is now (copied here); cancel the one in progress.
+
+        ``fights``: this run's, if not the runs' own (a momentum's past points play fewer).
+        """
         state = copy.deepcopy(_state_of(table_or_state))
-        run = WinChanceRun(state, self.fights, self.seed, **self.policies)
+        fights = self.fights if fights is None else int(fights)
+        run = WinChanceRun(state, fights, self.seed, **self.policies)
         with self._lock:
             if self.current is not None:
                 self.current.cancel()
@@ -824,7 +828,7 @@ class WinChanceRuns:
             run._stop_hook = lambda: ticket == self._newest.value and self._bump()
             try:
                 future = self._pool.submit(
-                    _play_in_worker, state, self.fights, self.seed, ticket, self.policies
+                    _play_in_worker, state, fights, self.seed, ticket, self.policies
                 )
             except RuntimeError as err:  # the worker process could not start or died
                 run.error = f"the worker process stopped: {err}"

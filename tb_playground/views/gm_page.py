@@ -389,6 +389,7 @@ class GMPage(pn.viewable.Viewer):
         self.story = FightStory(self.service, lambda v, _seat: draw_gm(v),
                                 ["header", "status", "pending", "cards", "log"], "gm",
                                 self._replaying)  # fmt: skip
+        self.chance.follow(self.story.replay)  # the chart's line at the event replayed
 
         self.table_view = pn.Column(
             self.header,
@@ -678,7 +679,7 @@ class GMPage(pn.viewable.Viewer):
 
     def _replaying(self, on: bool) -> None:
         """The replay instead of the live table (nothing in it acts), or back to live."""
-        self._layout[:] = [self.story.replay if on else self.table_view]
+        self._layout[:] = [self.story.replay, self.chance] if on else [self.table_view]
 
     def _session_ended(self) -> None:
         self.close()

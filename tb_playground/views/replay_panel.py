@@ -229,6 +229,10 @@ class ReplayPanel(ReplayCursor, pn.viewable.Viewer):
         seqs = self._seqs()
         return n if seqs is None else seqs[min(max(n, 1), len(seqs)) - 1]
 
+    def table_event(self) -> int | None:
+        """The table's event count behind the event replayed (None: live): the momentum's x."""
+        return None if self.at is None or self.table is None else self._seq(self.at)
+
     def _starts(self) -> list[tuple[int, int]]:
         """The table's round starts (in this reader's numbering), read once per table version."""
         t = self.table

@@ -317,11 +317,12 @@ class TablePage(pn.viewable.Viewer):
         self.story = FightStory(self.service, draw_table,
                                 ["header", "me", "order", "pending", "cards", "log"], "tp",
                                 self._replaying)  # fmt: skip
+        self.chance.follow(self.story.replay)  # the chart's line at the event replayed
         return pn.Column(self.story.openers, self.story.night, sizing_mode="stretch_width")
 
     def _replaying(self, on: bool) -> None:
         """The replay instead of the live table (nothing in it acts), or back to live."""
-        self._layout[:] = [self.story.replay if on else self.table_view]
+        self._layout[:] = [self.story.replay, self.chance] if on else [self.table_view]
 
     def _build_spend(self) -> pn.FlexBox:
         self.spend = SpendControls("tp")

@@ -21,6 +21,8 @@ import threading
 import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401 - registers the backend: the options apply at once
 import panel as pn
+import param
+from bokeh.models import Span
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
@@ -53,6 +55,9 @@ MARKER_STYLE = {
 
 _LINE_COLOR = "#1c7ed6"
 
+#: The replay's cursor: a dashed line at the event replayed (readable on both themes).
+CURSOR_COLOR = "#7048e8"
+
 
 def _pane(css_class: str) -> LiveHTML:
     return LiveHTML(
@@ -84,9 +89,10 @@ def _line(data: dict, hooks=()) -> hv.Overlay:
         color=_LINE_COLOR, alpha=0.18, line_alpha=0, hooks=list(hooks[:1])
     )
     event = hv.Dimension("event", label="Event")
-    curve = hv.Curve(data, event, hv.Dimension("chance", label="Chance to win (%)")).opts(
+    chance = hv.Dimension("chance", label="Chance to win (%)")
+    curve = hv.Curve(data, event, [chance, hv.Dimension("how", label="Worked out")]).opts(
         color=_LINE_COLOR, line_width=2, tools=["hover"], hooks=list(hooks[1:2]),
-        hover_tooltips=[("Event", "@event"), ("Chance to win", "@chance{0}%")],
+        hover_tooltips=[("Event", "@event"), ("Chance to win", "@chance{0}%"), ("", "@how")],
     )  # fmt: skip
     return band * curve
 
@@ -135,7 +141,7 @@ def down_plot(points: list, title: str = "") -> hv.Overlay:
 
 def series_data(points: list) -> tuple[dict, dict]:
     """The line's and the markers' columns for ``points`` (``Momentum.series``)."""
-    line = {"event": [], "chance": [], "low": [], "high": []}
+    line = {"event": [], "chance": [], "low": [], "high": [], "how": []}
     marks = {"event": [], "chance": [], "what": [], "color": [], "marker": []}
     for p in points:
         c = p.chance
@@ -143,6 +149,7 @@ def series_data(points: list) -> tuple[dict, dict]:
         line["chance"].append(100 * c.p_win)
         line["low"].append(100 * c.p_win_interval[0])
         line["high"].append(100 * c.p_win_interval[1])
+        line["how"].append(how_worked_out(c))
         for m in p.markers:
             color, marker = MARKER_STYLE[m.kind]
             marks["event"].append(m.version)
@@ -151,6 +158,37 @@ def series_data(points: list) -> tuple[dict, dict]:
             marks["color"].append(color)
             marks["marker"].append(marker)
     return line, marks
+
+
+def how_worked_out(chance) -> str:
+    """How a point was worked out, for its hover: exactly, or over how many fights.
+
+    The points before the first page watched the table play fewer fights (``lab.momentum``).
+    """
+    if chance.exact:
+        return "exactly"
+    return f"over {chance.fights:,} simulated fights"
+
+
+def at_event(points: list, n: int | None, label: int | None = None) -> str:
+    """The chance as it stood at the table's event ``n`` (the replay's), in words; "" live.
+
+    ``label``: the event as the reader numbers it (a player's log skips what they may not
+    see), when it is not the table's ``n``.
+    """
+    if n is None:
+        return ""
+    label = n if label is None else label
+    where = "" if label == n else f", at the table's event {n}"
+    before = [p for p in points if p.version <= n]
+    if not before:
+        return f'<p class="status win-then">Replaying event {label}: no chance worked out yet.</p>'
+    p = before[-1]
+    since = "" if p.version == n else " (the chance last worked out before it)"
+    return (
+        f'<p class="status win-then">Replaying event {label}: {_pct(p.chance.p_win)} chance '
+        f"to win then{since} · the dashed line on the chart{where}.</p>"
+    )
 
 
 def headline(momentum: Momentum | None, audience: str) -> str:
@@ -213,7 +251,17 @@ class WinChart(pn.viewable.Viewer):
         the GM shares it; worked out from what the players see).
     send : callable, optional
         The GM page's ``send(command)``, for the switch.
+
+    The replay's cursor (``follow(replay)``): while the page replays event N, a dashed line
+    stands at the table's event N and the headline says the chance then; back at live it goes.
     """
+
+    cursor = param.Integer(
+        default=None,
+        allow_None=True,
+        doc="The table's event the page replays (its event count), a line on the chart; "
+        "None: live, no line.",
+    )
 
     def __init__(self, audience: str = "gm", send=None, **params):
         super().__init__(**params)
@@ -228,7 +276,11 @@ class WinChart(pn.viewable.Viewer):
         self._figure: pn.pane.HoloViews | None = None
         self._data = series_data([])
         self._handles: dict = {}  # this page's Bokeh data sources and figure (``_keep``)
+        self.span: Span | None = None  # the replay's cursor on the drawn figure
+        self._replay = None
+        self._label: int | None = None  # the event replayed as the reader numbers it
         self.head = _pane("win-now")
+        self.at = _pane("win-at")
         self.down = _pane("win-chances")
         items = [self.head]
         if audience == "gm":
@@ -238,7 +290,7 @@ class WinChart(pn.viewable.Viewer):
             )  # fmt: skip
             self.share.param.watch(self._share, "value")
             items.append(self.share)
-        self._items = [pn.pane.Markdown("### The chance to win from here"), row(*items)]
+        self._items = [pn.pane.Markdown("### The chance to win from here"), row(*items), self.at]
         # A player's page holds nothing of it until the GM shares it (note 0009: memory).
         self._layout = pn.Column(
             *(self._items if audience == "gm" else []),
@@ -275,6 +327,12 @@ class WinChart(pn.viewable.Viewer):
 
         def hook(plot, _element) -> None:
             self._handles[what] = plot.state if what == "figure" else plot.handles["source"]
+            if what == "figure" and (self.span is None or self.span not in plot.state.center):
+                self.span = Span(
+                    location=0, dimension="height", line_color=CURSOR_COLOR, line_width=2,
+                    line_dash="dashed", visible=False, name="replay-cursor",
+                )  # fmt: skip
+                plot.state.add_layout(self.span)
             if len(self._handles) == 4:
                 self._show()
 
@@ -289,13 +347,51 @@ class WinChart(pn.viewable.Viewer):
         self._handles["band"].data = {
             "x": events + events[::-1], "y": line["high"] + line["low"][::-1]
         }  # fmt: skip
-        self._handles["line"].data = {"event": events, "chance": line["chance"]}
+        self._handles["line"].data = {"event": events, "chance": line["chance"], "how": line["how"]}
         self._handles["marks"].data = marks
-        if events:
+        self._show_cursor()
+
+    def _show_cursor(self) -> None:
+        """The dashed line at ``cursor`` (hidden when live), the x range holding it too."""
+        n = self.cursor
+        if self.span is not None:
+            if n is not None:
+                self.span.location = n
+            self.span.visible = n is not None
+        events = self._data[0]["event"]
+        ends = [*events, *([] if n is None else [n])]
+        if ends and "figure" in self._handles:
             x = self._handles["figure"].x_range
-            start, end = min(events), max(events)
+            start, end = min(ends), max(ends)
             pad = max(1.0, 0.03 * (end - start))  # a mark at either end stays whole
-            x.start, x.end = start - pad, end + pad
+            if (x.start, x.end) != (start - pad, end + pad):
+                x.start, x.end = start - pad, end + pad
+
+    @param.depends("cursor", watch=True)
+    def _cursor_moved(self) -> None:
+        self._show_cursor()
+        if self.audience == "gm":  # nothing on a replayed page changes the table
+            update(self.share, disabled=self.cursor is not None)
+        m = self.momentum
+        text = at_event(m.series(self.audience), self.cursor, self._label) if m else ""
+        update(self.at, object=text)
+
+    def follow(self, replay) -> None:
+        """Put the cursor where ``replay`` (a ``ReplayPanel``) is: its ``at``, as the table counts.
+
+        A player replays their own numbering; ``replay.table_event()`` maps it to the table's
+        event count, which the chart's x axis counts.
+        """
+        if self._replay is not None:
+            return
+        self._replay = replay
+
+        def moved(*_events) -> None:
+            self._label = replay.at
+            self.cursor = replay.table_event()
+
+        replay.param.watch(moved, ["at"])
+        moved()
 
     # -- binding to a table ---------------------------------------------------------------------
 
@@ -368,6 +464,8 @@ class WinChart(pn.viewable.Viewer):
             self._data = series_data(points)
             self._show()
             update(self.down, object=down_table(m, self.audience))
+            if self.cursor is not None:  # a past point came in under the replay's cursor
+                update(self.at, object=at_event(points, self.cursor, self._label))
 
     def _share(self, event) -> None:
         m = self.momentum
@@ -379,8 +477,10 @@ __all__ = [
     "RUN_OPTIONS",
     "WinChart",
     "down_plot",
+    "at_event",
     "down_table",
     "headline",
+    "how_worked_out",
     "momentum_plot",
     "series_data",
 ]
