@@ -33,10 +33,11 @@ def test_the_panel_updates_its_widgets_and_sends_the_menus_command(tmp_path):
     table = _table(tmp_path)
     sent = []
 
-    def send(command):
+    def send(command, then=None):
         sent.append(command)
         table.apply(command, role="player", seat="ronan")
-        return True
+        if then is not None:
+            then()
 
     panel = ActionPanel(
         "tp", "End my turn", send, lambda ch: menu(table.state, "player", "ronan", None, ch)
@@ -60,7 +61,10 @@ def test_the_panel_updates_its_widgets_and_sends_the_menus_command(tmp_path):
 def test_a_refused_action_reads_in_plain_words_and_cannot_be_sent(tmp_path):
     table = _table(tmp_path)
     panel = ActionPanel(
-        "gm", "End turn", lambda c: True, lambda ch: menu(table.state, "gm", None, None, ch)
+        "gm",
+        "End turn",
+        lambda c, then=None: None,
+        lambda ch: menu(table.state, "gm", None, None, ch),
     )
     panel.show(True)
     panel.select("escape")  # not Grabbed: not shown, so the panel keeps its choice

@@ -101,7 +101,7 @@ def test_a_refused_character_upload_is_one_warning(caplog, capsys):
 def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
     from tb_playground.views.add_combatant import AddCombatant
 
-    adder = AddCombatant(lambda command: True, {})
+    adder = AddCombatant(lambda command, then=None: None, {})
     adder.upload.filename = "oops.yaml"
     adder.upload.value = (
         f"kind: creature\nschema_version: 1\ndata: {{health: 4, name: [{MARK}\n".encode()

@@ -161,9 +161,10 @@ class _Menu:
                 "words": "", "chips": [], "left": None, "phase": "resolve", "groups": [],
                 "actions": [action]}  # fmt: skip
 
-    def send(self, command: dict) -> bool:
+    def send(self, command: dict, then=None) -> None:
         self.sent.append(command)
-        return self.taken
+        if self.taken and then is not None:  # the page runs ``then`` once the table took it
+            then()
 
 
 def test_the_panel_sends_typed_faces_and_empties_the_box():

@@ -191,7 +191,7 @@ def test_a_lost_race_is_decided_again_and_endless_ones_refused(tmp_path, monkeyp
     assert [e["data"]["text"] for e in table.events[1:]] == ["the other's", "mine"]
 
     monkeypatch.setattr(store, "_append", lambda *args: False)  # always beaten
-    with pytest.raises(RaceError, match=r"table 'T' in .*tables.sqlite") as err:
+    with pytest.raises(RaceError, match=r'table "T" in .*tables.sqlite') as err:
         table.apply({"type": "note", "text": "lost"})
     assert isinstance(err.value, ConflictError) and isinstance(err.value, ValueError)
     monkeypatch.undo()

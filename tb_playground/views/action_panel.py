@@ -315,11 +315,14 @@ class ActionPanel:
                 return
             if faces is not None:
                 command[spec["name"]] = faces
-        if self._send(command):
+
+        def clear() -> None:  # once the table took it (the page sends off the event loop)
             for spec in entry["fields"]:
                 if spec.get("clear"):
                     widget = self.fields[spec["name"]]
                     update(widget, value=False if spec["kind"] == "bool" else "")
+
+        self._send(command, then=clear)
 
     def select(self, key: str) -> None:
         """Choose action ``key`` (as a click on its button does)."""

@@ -30,13 +30,13 @@ class AddCombatant(pn.viewable.Viewer):
     Parameters
     ----------
     send : callable
-        ``send(command) -> bool``: the page's way of sending a command as the GM (it shows the
-        table's refusal itself).
+        ``send(command, then=None)``: the page's way of sending a command as the GM (it shows
+        the table's refusal itself, and runs ``then()`` once the table took it).
     files : dict
         Roster files by label (``CombatService.creature_files()``).
     """
 
-    def __init__(self, send: Callable[[dict], bool], files: dict[str, Path], **params):
+    def __init__(self, send: Callable[..., None], files: dict[str, Path], **params):
         super().__init__(**params)
         self._send = send
         options = {"(upload one)": "", **{k: str(v) for k, v in files.items()}}
@@ -81,7 +81,7 @@ class AddCombatant(pn.viewable.Viewer):
         return parse(data, None, source), source
 
     def add(self) -> bool:
-        """Send the "add" command for the chosen file; True when the table took it."""
+        """Send the "add" command for the chosen file; True when it was sent (the file read)."""
         try:
             doc, source = self._document()
         except (ValueError, OSError) as err:  # a FileFormatError is a ValueError
@@ -97,9 +97,11 @@ class AddCombatant(pn.viewable.Viewer):
         }
         if self.initiative.value is not None:
             command["initiative"] = self.initiative.value
-        if not self._send(command):
-            self.message.object = ""
-            return False
-        self.message.object = f"<p>Added from {escape(source)}.</p>"
-        self.upload.value = None
+
+        def added() -> None:  # once the table took it (the page sends off the event loop)
+            self.message.object = f"<p>Added from {escape(source)}.</p>"
+            self.upload.value = None
+
+        self.message.object = ""
+        self._send(command, then=added)
         return True
