@@ -27,6 +27,17 @@ const retoken = async () => {
     (args[k] = args[k] || []).push({bytes: b64encode(new TextEncoder().encode(v))})
   }
   extra.arguments = args
+  // The cookies as they are now (the seat's token is set after the first load: seat_session.py).
+  const cookies = {}
+  for (const part of document.cookie ? document.cookie.split("; ") : []) {
+    const i = part.indexOf("=")
+    if (i > 0) {
+      try {
+        cookies[decodeURIComponent(part.slice(0, i))] = decodeURIComponent(part.slice(i + 1))
+      } catch (e) { /* a cookie that is not ours and not URI-encoded: left as it was */ }
+    }
+  }
+  extra.cookies = Object.assign(extra.cookies || {}, cookies)
   const packed = await pipe(new TextEncoder().encode(JSON.stringify(extra)),
                             new CompressionStream("deflate"))
   outer[key] = b64encode(packed)
