@@ -205,12 +205,15 @@ def keep_connected() -> None:
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return  # a notebook or a test: no server to lose
     doc = pn.state.curdoc
-    if doc not in pn.state._extensions_:  # the app loaded its extensions outside a session:
-        from panel.config import panel_extension  # keep them for this one too
-
-        pn.state._extensions_[doc] = list(panel_extension._loaded_extensions)
+    declared = doc in pn.state._extensions_  # the app's script called pn.extension in it
     # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).
     pn.extension("notifications", disconnect_notification=DISCONNECTED, reconnect=True)
+    if not declared:
+        # Nothing named this session's extensions (a page served without its app script):
+        # Panel then sends the script of every extension imported, the Tabulator's among them.
+        # ``pn.extension`` just started a list holding "notifications" alone, so the sheet's
+        # tables failed ("Tabulator is not defined") and the page stopped rendering; drop it.
+        del pn.state._extensions_[doc]
     doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS))
     if str(getattr(doc.session_context.request, "path", "")).endswith("/ws"):
         # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
@@ -262,8 +265,8 @@ def page(
     -------
     pn.template.BaseTemplate
     """
-    if light:  # the combat pages: open all evening, they reconnect (issue 21)
-        keep_connected()
+    keep_connected()  # every page says when the server is gone, and comes back (issue 21)
+    if light:
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
     use_known_theme()
