@@ -32,6 +32,24 @@ const retoken = async () => {
   outer[key] = b64encode(packed)
   conn.token = b64encode(new TextEncoder().encode(JSON.stringify(outer)))
 }
+// Bokeh 3.9 re-reads the document a restarted server sends without its binary buffers
+// (ClientConnection._repull_session_doc calls document.replace_with_json(doc_json) alone), so a
+// page holding arrays (a chart, a table) failed with "buffer for id=... not found" and stayed
+// dead. Hand the pulled buffers to the replacement, once per connection.
+if (conn && !conn.__tb_buffers && conn._pull_doc_json) {
+  conn.__tb_buffers = true
+  const pull = conn._pull_doc_json.bind(conn)
+  conn._pull_doc_json = async () => {
+    const pulled = await pull()
+    const doc = conn.session && conn.session.document
+    if (doc) {
+      doc.replace_with_json = function (json) {
+        this.constructor.from_json(json, undefined, pulled.buffers).destructively_move(this)
+      }
+    }
+    return pulled
+  }
+}
 retoken().catch((e) => console.warn("tb_playground: keeping the address failed", e))
 if (lost && lost.timeout == null && lost.reconnect) {
   setTimeout(() => lost.reconnect(), 5000)
