@@ -27,6 +27,14 @@ const retoken = async () => {
     (args[k] = args[k] || []).push({bytes: b64encode(new TextEncoder().encode(v))})
   }
   extra.arguments = args
+  // and the cookies the page set since it was first opened (the player's seat token: without
+  // it the restarted server took the page for another phone and asked to take its seat over)
+  const cookies = {...(extra.cookies || {})}
+  for (const part of document.cookie.split(";")) {
+    const at = part.indexOf("=")
+    if (at > 0) cookies[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim())
+  }
+  extra.cookies = cookies
   const packed = await pipe(new TextEncoder().encode(JSON.stringify(extra)),
                             new CompressionStream("deflate"))
   outer[key] = b64encode(packed)
