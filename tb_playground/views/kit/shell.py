@@ -4,7 +4,9 @@ The site's pages get Panel's ``FastListTemplate`` with the project's colours, th
 its theme switch, and the mobile viewport meta tag (without it a phone lays the page out 980 px
 wide and shrinks it). The combat pages (``light=True``) get a bare template with the same
 viewport tag and navigation and nothing else: a phone at the table holds less per page
-(note 0009). ``PAGES`` lists every page for the navigation and the landing page.
+(note 0009). Every page says "Connection lost, reconnecting..." when the server is gone and
+comes back by itself (``keep_connected``, note 0018). ``PAGES`` lists every page for the
+navigation and the landing page.
 """
 
 from __future__ import annotations
