@@ -99,13 +99,17 @@ def _works_again(route: str, page) -> None:
         box = page.locator(".stat-air input")
         _changes(page, SITE_PAGES[route], lambda: (box.fill("7"), box.press("Enter")))
         expect(page.locator(SITE_PAGES[route])).to_have_text("12")
+    elif route == "encounter":  # a short run with another seed: its result
+        for css, value in ((".enc-fights input", "20"), (".enc-seed input", "8")):
+            page.locator(css).fill(value)
+            page.locator(css).press("Enter")
+        page.locator(".enc-run button").click()
+        expect(page.locator("p.enc-rounds")).to_contain_text("seed 8", timeout=30_000)
     elif route == "lab":  # another rules reading: its explanation
         choice = page.locator(".lab-switch select")
         other = choice.locator("option").nth(1).get_attribute("value")
         _changes(page, SITE_PAGES[route], lambda: choice.select_option(other))
-    # the landing page and the rules: nothing to move; reconnected (``BACK``) is all they show.
-    # The planner also only reconnects here: its Run after a restart showed nothing yet (note
-    # 0018, "Left").
+    # the landing page and the rules: nothing to move; reconnected (``BACK``) is all they show
 
 
 def test_a_restarted_server_brings_open_pages_back_without_a_reload(tmp_path, browser):

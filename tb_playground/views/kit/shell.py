@@ -221,6 +221,10 @@ def keep_connected() -> None:
         # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
         # stylesheets on its CDN, out of reach of a table without internet; use the server's.
         doc.add_next_tick_callback(lambda: _served_stylesheets(doc))
+        # Nor does the page say "loaded" again (it was, long ago): without this, ``pn.state.onload``
+        # callbacks and periodic callbacks never started and events held for the page were never
+        # sent (the planner's Run showed nothing, its address stayed as before the restart).
+        doc.add_next_tick_callback(lambda: pn.state._schedule_on_load(doc, None))
 
 
 def _served_stylesheets(doc) -> None:
