@@ -1,11 +1,13 @@
 """A server killed and restarted: open pages say so and come back by themselves (issue 21).
 
 The README's command (``panel serve apps/*.py --index index --setup tb_playground/serve_setup.py``)
-runs in a subprocess over a table file; a GM page and a player page that joined by typing the
-code are open. The server is killed (SIGKILL) and started again on the same port and file: each
-page shows "Connection lost, reconnecting...", then reconnects and shows the same event, without
-a reload (a marker set in the page's window survives). Also: an upload over the limit is refused
-in the browser with its size named, and nothing is sent.
+runs in a subprocess over a table file; a GM page, a player page that joined by typing the code
+and every other page of ``apps/`` are open. The server is killed (SIGKILL) and started again on
+the same port and file (once, for all the pages): each page shows "Connection lost,
+reconnecting...", then reconnects without a reload (a marker set in the page's window survives):
+the combat pages show the same event, and each other page answers its controls again (a slider
+moves the odds, a changed field redraws the sheet). Also: an upload over the limit is refused in
+the browser with its size named, and nothing is sent.
 """
 
 from __future__ import annotations
@@ -60,6 +62,56 @@ def _stop(proc: subprocess.Popen) -> None:
     proc.wait(timeout=10)
 
 
+#: The pages of ``apps/`` other than the combat pages, and what each shows once built.
+SITE_PAGES = {
+    "": "a.card-odds",
+    "odds": ".odds-headline .pct",
+    "damage": ".dmg-headline .dmg-hit .v",
+    "character": ".sheet-movement .d-movement .v",
+    "encounter": ".enc-seed input",
+    "lab": ".lab-help",
+    "rules": ".rules-digest h1",
+}
+
+
+#: Marks in the page's window that its document came back (Bokeh's "client_reconnected" is
+#: sent once the restarted server's document replaced the old one): a control moved before
+#: that would be reset by the new document.
+BACK = """() => { window.__back = false;
+  Bokeh.documents[0].on_event("client_reconnected", () => { window.__back = true }) }"""
+
+
+def _changes(page, css: str, act) -> None:
+    """``act()`` on ``page`` changes the text at ``css`` (the server answered the control)."""
+    shown = page.locator(css).first
+    before = shown.inner_text()
+    act()
+    expect(shown).not_to_have_text(before, timeout=30_000)
+
+
+def _works_again(route: str, page) -> None:
+    """A page of ``SITE_PAGES`` came back and answers one of its controls (if it has one)."""
+    page.wait_for_function("() => window.__back === true", timeout=60_000)
+    slider = page.locator(".noUi-handle").first
+    if route in ("odds", "damage"):  # the Element slider one step right: other odds
+        _changes(page, SITE_PAGES[route], lambda: slider.press("ArrowRight"))
+    elif route == "character":  # Air 3 -> 7: Movement 5 + Air
+        box = page.locator(".stat-air input")
+        _changes(page, SITE_PAGES[route], lambda: (box.fill("7"), box.press("Enter")))
+        expect(page.locator(SITE_PAGES[route])).to_have_text("12")
+    elif route == "encounter":  # a short run with another seed: its result
+        for css, value in ((".enc-fights input", "20"), (".enc-seed input", "8")):
+            page.locator(css).fill(value)
+            page.locator(css).press("Enter")
+        page.locator(".enc-run button").click()
+        expect(page.locator("p.enc-rounds")).to_contain_text("seed 8", timeout=30_000)
+    elif route == "lab":  # another rules reading: its explanation
+        choice = page.locator(".lab-switch select")
+        other = choice.locator("option").nth(1).get_attribute("value")
+        _changes(page, SITE_PAGES[route], lambda: choice.select_option(other))
+    # the landing page and the rules: nothing to move; reconnected (``BACK``) is all they show
+
+
 def test_a_restarted_server_brings_open_pages_back_without_a_reload(tmp_path, browser):
     db = tmp_path / "tables.sqlite"
     service = CombatService(db, gm_key=KEY)
@@ -78,19 +130,27 @@ def test_a_restarted_server_brings_open_pages_back_without_a_reload(tmp_path, br
         wait_for_http(f"{base}/table", timeout=90)
         gm.goto(f"{base}/gm?key={KEY}")
         gm.locator(".gm-open button").click()  # the only table: opened from the chooser
-        expect(gm.locator(".gm-log")).to_contain_text("before the crash")
+        expect(gm.locator(".gm-log")).to_contain_text("before the crash", timeout=30_000)
         player.goto(f"{base}/table")  # joined by typing the code: not in the first address
         player.locator(".tp-code input").fill(code)
         player.locator(".tp-find button").click()
         player.locator(".tp-join button").click()
-        expect(player.locator(".tp-log")).to_contain_text("before the crash")
-        for page in (gm, player):
+        expect(player.locator(".tp-log")).to_contain_text("before the crash", timeout=30_000)
+        site = browser.new_context()
+        pages = {route: site.new_page() for route in SITE_PAGES}
+        for route, page in pages.items():
+            page.goto(f"{base}/{route}")
+            expect(page.locator(SITE_PAGES[route]).first).to_be_visible(timeout=60_000)
+        everyone = (gm, player, *pages.values())
+        for page in everyone:
             page.evaluate("() => { window.__same_page = true }")
+        for page in pages.values():
+            page.evaluate(BACK)
         counter = gm.locator(".gm-header .counter").inner_text()
 
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-        for page in (gm, player):
+        for page in everyone:
             expect(page.locator(".notyf__message").first).to_contain_text(
                 DISCONNECTED, timeout=15_000
             )
@@ -112,6 +172,9 @@ def test_a_restarted_server_brings_open_pages_back_without_a_reload(tmp_path, br
         expect(gm.locator(".gm-header .counter")).to_have_text(
             player.locator(".tp-header .counter").inner_text()
         )
+        for route, page in pages.items():  # every other page answers again, not reloaded
+            _works_again(route, page)
+            assert page.evaluate("() => window.__same_page === true"), f"/{route} was reloaded"
     except AssertionError:
         print(log.read_text()[-6000:])
         raise

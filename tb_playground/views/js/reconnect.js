@@ -27,21 +27,36 @@ const retoken = async () => {
     (args[k] = args[k] || []).push({bytes: b64encode(new TextEncoder().encode(v))})
   }
   extra.arguments = args
-  // The cookies as they are now (the seat's token is set after the first load: seat_session.py).
-  const cookies = {}
-  for (const part of document.cookie ? document.cookie.split("; ") : []) {
-    const i = part.indexOf("=")
-    if (i > 0) {
-      try {
-        cookies[decodeURIComponent(part.slice(0, i))] = decodeURIComponent(part.slice(i + 1))
-      } catch (e) { /* a cookie that is not ours and not URI-encoded: left as it was */ }
-    }
+  // and the cookies the page set since it was first opened (the player's seat token: without
+  // it the restarted server took the page for another phone and asked to take its seat over)
+  const cookies = {...(extra.cookies || {})}
+  for (const part of document.cookie.split(";")) {
+    const at = part.indexOf("=")
+    if (at > 0) cookies[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim())
   }
-  extra.cookies = Object.assign(extra.cookies || {}, cookies)
+  extra.cookies = cookies
   const packed = await pipe(new TextEncoder().encode(JSON.stringify(extra)),
                             new CompressionStream("deflate"))
   outer[key] = b64encode(packed)
   conn.token = b64encode(new TextEncoder().encode(JSON.stringify(outer)))
+}
+// Bokeh 3.9 re-reads the document a restarted server sends without its binary buffers
+// (ClientConnection._repull_session_doc calls document.replace_with_json(doc_json) alone), so a
+// page holding arrays (a chart, a table) failed with "buffer for id=... not found" and stayed
+// dead. Hand the pulled buffers to the replacement, once per connection.
+if (conn && !conn.__tb_buffers && conn._pull_doc_json) {
+  conn.__tb_buffers = true
+  const pull = conn._pull_doc_json.bind(conn)
+  conn._pull_doc_json = async () => {
+    const pulled = await pull()
+    const doc = conn.session && conn.session.document
+    if (doc) {
+      doc.replace_with_json = function (json) {
+        this.constructor.from_json(json, undefined, pulled.buffers).destructively_move(this)
+      }
+    }
+    return pulled
+  }
 }
 retoken().catch((e) => console.warn("tb_playground: keeping the address failed", e))
 if (lost && lost.timeout == null && lost.reconnect) {

@@ -4,7 +4,9 @@ The site's pages get Panel's ``FastListTemplate`` with the project's colours, th
 its theme switch, and the mobile viewport meta tag (without it a phone lays the page out 980 px
 wide and shrinks it). The combat pages (``light=True``) get a bare template with the same
 viewport tag and navigation and nothing else: a phone at the table holds less per page
-(note 0009). ``PAGES`` lists every page for the navigation and the landing page.
+(note 0009). Every page says "Connection lost, reconnecting..." when the server is gone and
+comes back by itself (``keep_connected``, note 0018). ``PAGES`` lists every page for the
+navigation and the landing page.
 """
 
 from __future__ import annotations
@@ -205,17 +207,24 @@ def keep_connected() -> None:
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return  # a notebook or a test: no server to lose
     doc = pn.state.curdoc
-    if doc not in pn.state._extensions_:  # the app loaded its extensions outside a session:
-        from panel.config import panel_extension  # keep them for this one too
-
-        pn.state._extensions_[doc] = list(panel_extension._loaded_extensions)
+    declared = doc in pn.state._extensions_  # the app's script called pn.extension in it
     # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).
     pn.extension("notifications", disconnect_notification=DISCONNECTED, reconnect=True)
+    if not declared:
+        # Nothing named this session's extensions (a page served without its app script):
+        # Panel then sends the script of every extension imported, the Tabulator's among them.
+        # ``pn.extension`` just started a list holding "notifications" alone, so the sheet's
+        # tables failed ("Tabulator is not defined") and the page stopped rendering; drop it.
+        del pn.state._extensions_[doc]
     doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS))
     if str(getattr(doc.session_context.request, "path", "")).endswith("/ws"):
         # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
         # stylesheets on its CDN, out of reach of a table without internet; use the server's.
         doc.add_next_tick_callback(lambda: _served_stylesheets(doc))
+        # Nor does the page say "loaded" again (it was, long ago): without this, ``pn.state.onload``
+        # callbacks and periodic callbacks never started and events held for the page were never
+        # sent (the planner's Run showed nothing, its address stayed as before the restart).
+        doc.add_next_tick_callback(lambda: pn.state._schedule_on_load(doc, None))
 
 
 def _served_stylesheets(doc) -> None:
@@ -262,8 +271,8 @@ def page(
     -------
     pn.template.BaseTemplate
     """
-    if light:  # the combat pages: open all evening, they reconnect (issue 21)
-        keep_connected()
+    keep_connected()  # every page says when the server is gone, and comes back (issue 21)
+    if light:
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
     use_known_theme()
