@@ -682,8 +682,15 @@ class GMPage(pn.viewable.Viewer):
         self._layout[:] = [self.story.replay, self.chance] if on else [self.table_view]
 
     def _session_ended(self) -> None:
-        self.close()
-        self.service.page_closed()
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - the session is released whatever went wrong
+            log.exception("the GM page could not close cleanly")
+            if self.session is not None:
+                self.session.close()
+                self.session = None
+        finally:
+            self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or another table opens)."""

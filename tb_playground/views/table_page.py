@@ -7,6 +7,7 @@ docs/notes/0009-combat-panel.md.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from functools import partial
@@ -46,6 +47,8 @@ from .kit import (
 from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
 from .steps import StepControls
 from .win_chart import WinChart
+
+log = logging.getLogger(__name__)
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
@@ -460,9 +463,13 @@ class TablePage(pn.viewable.Viewer):
         return True
 
     def _session_ended(self) -> None:
-        self.service.seats.away(self.page_id)  # the seat stays this browser's a while
-        self.close()
-        self.service.page_closed()
+        try:
+            self.service.seats.away(self.page_id)  # the seat stays this browser's a while
+        except Exception:  # noqa: BLE001 - the page is released whatever the file says
+            log.exception("page %s: its seat could not be marked away", self.page_id)
+        finally:
+            self.close()
+            self.service.page_closed()
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
