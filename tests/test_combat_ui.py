@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import panel as pn
@@ -359,9 +360,10 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         expect(gm.locator(".gm-header .counter")).to_have_text(counter)
         expect(ronan.locator(".tp-header .counter")).to_have_text(counter)
         expect(gm.locator(".gm-pending")).to_contain_text("boost")
-        for page in (gm, ronan):
-            assert card(page, "ronan").inner_text() == tracks[page]
-        assert card(gm, "guard-dog").inner_text() == dog
+        for page, cid, was in ((gm, "ronan", tracks[gm]), (ronan, "ronan", tracks[ronan]),
+                               (gm, "guard-dog", dog)):  # fmt: skip
+            wait_until(lambda page=page, cid=cid, was=was: card(page, cid).inner_text() == was)
+            assert card(page, cid).inner_text() == was
         expect(ronan.locator(".tp-boost-dice button")).to_have_count(5)
         ronan.locator(".tp-boost-dice button").last.click()
         click(ronan, "tp-boost")  # the fight goes on after the restart
@@ -372,3 +374,10 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         if server is not None:
             server.stop()
         set_service(None)
+
+
+def wait_until(check, timeout: float = 30.0) -> None:
+    """Poll ``check()`` (a page redrawn after a reconnect) until true or ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not check() and time.monotonic() < deadline:
+        time.sleep(0.2)

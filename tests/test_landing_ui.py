@@ -71,7 +71,8 @@ def test_the_odds_as_the_dice_land(served, browser):
     # Ronan types his dice one at a time; the chance to hit follows each die, exactly.
     faces = [2, 3, 3][: dice_needed(p["advantage"])]
     box = ronan.locator(".tp-faces input")
-    box.click()
+    expect(box).to_be_visible(timeout=60_000)  # the roll's row is built when it first shows
+    box.click(timeout=60_000)
     expect(ronan.locator(".tp-landing")).to_have_text("")
     for k, face in enumerate(faces, start=1):
         box.press_sequentially(f"{face} " if k < len(faces) else f"{face}")

@@ -23,6 +23,13 @@ PHONE = {"width": 390, "height": 844}
 
 
 def no_sideways_scroll(page) -> None:
+    # After a viewport change the page lays itself out again: wait for it, then check.
+    try:
+        page.wait_for_function(
+            "document.documentElement.scrollWidth <= window.innerWidth", timeout=10_000
+        )
+    except Exception:  # noqa: BLE001 - the assertion below says what was measured
+        pass
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], width
 

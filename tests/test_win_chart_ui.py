@@ -168,7 +168,7 @@ def test_scrubbing_moves_the_charts_cursor(served, browser, gate):  # noqa: F811
     click(gm, "gm-replay-back")
     click(gm, "gm-replay-back")
     expect(gm.locator(".win-at")).to_contain_text(f"Replaying event {count - 2}:")
-    gm.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {count - 2})")
+    gm.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {count - 2})", timeout=60_000)
     assert not _cursor_at(gm, count)
     SHOTS.mkdir(exist_ok=True)
     for width in (390, 1280):
@@ -181,7 +181,7 @@ def test_scrubbing_moves_the_charts_cursor(served, browser, gate):  # noqa: F811
     click(gm, "gm-replay-live")
     expect(gm.locator(".gm-replay-banner")).to_have_count(0)
     expect(gm.locator(".win-now")).to_contain_text(f"after event {count}")
-    gm.wait_for_function(f"!({CURSOR_JS})().some(c => c[1])")
+    gm.wait_for_function(f"!({CURSOR_JS})().some(c => c[1])", timeout=60_000)
     expect(gm.locator(".win-at")).to_have_text("")
 
 
