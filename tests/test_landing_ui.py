@@ -38,6 +38,12 @@ def _shoot(name: str, page, width: dict) -> None:
     for size in (width, LAPTOP if width is PHONE else PHONE):
         page.set_viewport_size(size)
         if size is PHONE:
+            try:  # after a viewport change the page lays itself out again: wait for it
+                page.wait_for_function(
+                    "document.documentElement.scrollWidth <= window.innerWidth", timeout=10_000
+                )
+            except Exception:  # noqa: BLE001 - the assertion below says what was measured
+                pass
             got = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert got[0] <= got[1], (name, got)
         page.screenshot(path=str(SHOTS / f"landing-{name}-{size['width']}.png"), full_page=True)
