@@ -411,12 +411,15 @@ class Client(threading.Thread):
             self.session._connection._loop.add_callback(self.session.close)
 
 
-def memstats(base: str, trim: bool = False) -> dict:
+def memstats(base: str, trim: bool = False, why: bool = False) -> dict:
     """The server's memory and what is alive there (``benchmarks/memstats.py``)."""
     import html
     import json
 
-    c = Client(f"{base}/memstats", {"trim": "1"} if trim else {}, "memstats")
+    args = {"trim": "1"} if trim else {}
+    if why:
+        args["why"] = "1"
+    c = Client(f"{base}/memstats", args, "memstats")
     c.start()
     c.ready.wait(60)
     if c.error:
@@ -435,7 +438,9 @@ def settled(base: str, timeout: float = 90.0) -> dict:
         if m["live_sessions"] == 0 and m["pages"] == 0 and m["table_sessions"] == 0:
             return m
         if time.monotonic() > deadline:
-            raise TimeoutError(f"sessions still alive after {timeout} s: {m}")
+            held = memstats(base, why=True)["holders"]
+            alive = {k: m[k] for k in ("live_sessions", "pages", "table_sessions")}
+            raise TimeoutError(f"sessions still alive after {timeout} s: {alive}; held by {held}")
         time.sleep(1)
 
 

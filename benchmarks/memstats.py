@@ -112,6 +112,117 @@ def survivors(top: int = 25) -> list[str]:
     return out
 
 
+#: Objects a chain of referrers may stop at: what the server's threads and loop hold.
+_ROOT_TYPES = ("Thread", "Server", "Task", "TimerHandle", "Handle", "_UnixSelectorEventLoop")
+
+
+def holders(depth: int = 40) -> list[str]:
+    """For each page or table session still alive, one chain of referrers up to a root."""
+    import inspect
+    import sys
+    import types
+
+    gc.collect()
+    roots = {id(m.__dict__) for m in list(sys.modules.values()) if m is not None}
+    out = []
+    targets = [o for o in gc.get_objects() if isinstance(o, GMPage | TablePage | TableSession)]
+    for target in targets:
+        seen = {id(target)}
+        objs, paths = [target], [[type(target).__qualname__]]
+        found = None
+        for _ in range(depth):
+            next_objs, next_paths = [], []
+            for i in range(len(objs)):
+                obj, path = objs[i], paths[i]
+                for ref in gc.get_referrers(obj):
+                    if ref is objs or ref is next_objs or ref is targets:
+                        continue
+                    if inspect.isframe(ref):
+                        if ref.f_code.co_name in ("holders", "stats", "<module>"):
+                            continue
+                        found = [*path, f"frame({ref.f_code.co_name} {ref.f_code.co_filename})"]
+                        break
+                    if id(ref) in seen or (isinstance(ref, list) and len(ref) > 10000):
+                        continue  # gc.get_objects() lists
+                    seen.add(id(ref))
+                    label = type(ref).__qualname__
+                    if isinstance(ref, dict):
+                        keys = [k for k, v in ref.items() if v is obj][:1]
+                        label += f"[{keys[0]!r}]" if keys else ""
+                    elif isinstance(ref, types.FunctionType | types.MethodType):
+                        label += f"({getattr(ref, '__qualname__', '')})"
+                    if id(ref) in roots or type(ref).__name__ in _ROOT_TYPES:
+                        found = [*path, label]
+                        break
+                    next_objs.append(ref)
+                    next_paths.append([*path, label])
+                if found:
+                    break
+            if found or not next_objs:
+                break
+            objs, paths = next_objs[:400], next_paths[:400]
+        out.append(" FROM ".join(found or paths[0]))
+    out += _unexplained(targets)
+    del targets
+    return out
+
+
+def _unexplained(targets: list) -> list[str]:
+    """Objects that reach ``targets`` and are held by more than the collector can see.
+
+    Running frames (3.11 keeps them outside the collector) and C structures hold references
+    ``gc.get_referrers`` never lists: such an object's reference count exceeds its referrers.
+    """
+    import sys
+
+    closure: dict[int, object] = {id(t): t for t in targets}
+    todo = list(targets)
+    while todo and len(closure) < 200_000:
+        obj = todo.pop()
+        for ref in gc.get_referrers(obj):
+            if id(ref) in closure or ref is todo or ref is targets or isinstance(ref, type(sys)):
+                continue
+            if isinstance(ref, list) and len(ref) > 10000:
+                continue
+            if type(ref).__name__ == "frame":
+                continue
+            closure[id(ref)] = ref
+            todo.append(ref)
+    out = [f"closure of {len(closure)} objects"]
+    for tid, frame in sys._current_frames().items():
+        f = frame
+        while f is not None:
+            hits = [k for k, v in f.f_locals.items() if id(v) in closure]
+            if hits:
+                out.append(
+                    f"thread {tid} frame {f.f_code.co_name} ({f.f_code.co_filename}:"
+                    f"{f.f_lineno}) holds {hits}"
+                )
+            f = f.f_back
+    from bokeh.io.state import curstate
+
+    bk = curstate().document
+    out.append(
+        f"bokeh curstate().document reaches them: {id(bk) in closure} "
+        f"destroyed={not hasattr(bk, '_roots')} context={bk.session_context!r}"
+    )
+    from panel.io.state import state as pstate
+
+    for name in ("_curdoc",):
+        var = getattr(pstate, name, None)
+        got = var.get() if hasattr(var, "get") else var
+        out.append(f"panel state.{name} reaches them: {id(got) in closure}")
+    counted = []
+    for obj in list(closure.values()):
+        refs = gc.get_referrers(obj)
+        n = len([r for r in refs if not isinstance(r, list) or (r is not todo and len(r) <= 10000)])
+        extra = sys.getrefcount(obj) - 2 - n
+        if extra > 0:
+            counted.append(f"{type(obj).__module__}.{type(obj).__qualname__} +{extra}")
+    out += counted[:40]
+    return out
+
+
 if pn.state.served:
     args = {k: v[0].decode() for k, v in pn.state.session_args.items()}
     result = stats(args.get("trim") == "1")
@@ -120,4 +231,6 @@ if pn.state.served:
         _SNAPSHOT[:] = [tracemalloc.take_snapshot()]
     elif _SNAPSHOT and args.get("snap") == "diff":
         result["survivors"] = survivors()
+    if args.get("why") == "1":
+        result["holders"] = holders()
     pn.pane.Str(json.dumps(result), css_classes=["memstats"]).servable()

@@ -136,6 +136,31 @@ def log_to_console(level: int = logging.INFO) -> logging.Handler | None:
     return handler
 
 
+def _release(session_context) -> None:
+    """Let Bokeh's process-wide current document go when its session ends.
+
+    Panel restores Bokeh's ``curdoc()`` to the document that was current before a page was
+    built, which is often the page before it: that one closed page (its table session, its
+    chart, its whole destroyed Document) then stays alive until another page opens. The memory
+    benchmark (``benchmarks/bench_combat.py sessions``) found it; a blank document takes its
+    place.
+    """
+    from bokeh.document import Document
+    from bokeh.io.doc import curstate, set_curdoc
+
+    doc = curstate().document
+    destroyed = not hasattr(doc, "_roots")  # ``Document.destroy`` deletes it
+    if destroyed or doc.session_context is session_context:
+        set_curdoc(Document())
+
+
+def release_closed_documents() -> None:
+    """Run ``_release`` at the end of every session of this server."""
+    import panel as pn
+
+    pn.state.on_session_destroyed(_release)
+
+
 def warm() -> int:
     """Import every module under ``tb_playground.views``, make the service, freeze the heap.
 
@@ -155,4 +180,5 @@ def warm() -> int:
 if __name__ in ("__main__", "panel_setup_module"):  # run as a script, or by ``--setup``
     log_to_console()
     server_settings()
+    release_closed_documents()
     warm()

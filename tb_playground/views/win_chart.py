@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import weakref
 
 import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401 - registers the backend: the options apply at once
@@ -323,9 +324,18 @@ class WinChart(pn.viewable.Viewer):
         self._layout.extend([self._figure, self.down])
 
     def _keep(self, what: str):
-        """A hook that keeps this page's Bokeh handle of ``what`` and shows the newest data."""
+        """A hook that keeps this page's Bokeh handle of ``what`` and shows the newest data.
+
+        HoloViews keeps an element's hooks in its process-wide option tree until the element
+        is collected, so the hook holds this chart weakly: a strong reference would keep the
+        element, the chart and its whole page alive after the page closed.
+        """
+        chart = weakref.ref(self)
 
         def hook(plot, _element) -> None:
+            self = chart()
+            if self is None:
+                return
             self._handles[what] = plot.state if what == "figure" else plot.handles["source"]
             if what == "figure" and (self.span is None or self.span not in plot.state.center):
                 self.span = Span(
