@@ -116,7 +116,49 @@ def survivors(top: int = 25) -> list[str]:
 _ROOT_TYPES = ("Thread", "Server", "Task", "TimerHandle", "Handle", "_UnixSelectorEventLoop")
 
 
-def holders(depth: int = 40) -> list[str]:
+def owners(kind: str, sample: int = 3000) -> list[tuple[int, str]]:
+    """Who refers to the objects of type ``kind`` (a sample): referrer types, most first."""
+    gc.collect()
+    found = [o for o in gc.get_objects() if f"{type(o).__module__}.{type(o).__qualname__}" == kind]
+    counts: dict[str, int] = {}
+    chosen = found[-sample:]
+
+    def label(ref, obj) -> str:
+        text = f"{type(ref).__module__}.{type(ref).__qualname__}"
+        if isinstance(ref, dict):
+            keys = [k for k, v in ref.items() if v is obj][:1]
+            text += f"[{str(keys[0])[:30]!r}]" if keys else ""
+        return text
+
+    skip = (found, chosen)
+    for obj in chosen:
+        for ref in gc.get_referrers(obj):
+            if any(ref is s for s in skip) or (isinstance(ref, list) and len(ref) > 10000):
+                continue
+            text = label(ref, obj)
+            if isinstance(ref, dict):  # one step further: what holds the dict
+                up = [r for r in gc.get_referrers(ref) if not any(r is s for s in skip)][:1]
+                text += " in " + (label(up[0], ref) if up else "?")
+            counts[text] = counts.get(text, 0) + 1
+    examples = [repr(o)[:80] for o in chosen[:: max(1, len(chosen) // 5)]]
+    counts.update({f"example {e}": 0 for e in examples})
+    for obj in chosen[:1]:  # the chain above one of them
+        cur, steps = obj, []
+        for _ in range(8):
+            up = [r for r in gc.get_referrers(cur) if not any(r is s for s in skip)
+                  and not (isinstance(r, list) and len(r) > 10000) and r is not steps]
+            if not up:
+                break
+            cur = up[0]
+            steps.append(f"{type(cur).__qualname__} len {len(cur) if hasattr(cur, '__len__') else '-'}")
+        counts["chain " + " / ".join(steps)] = 0
+    del chosen
+    del found
+    ranked = sorted(((n, k) for k, n in counts.items() if n), reverse=True)[:15]
+    return ranked + [(0, k) for k, n in counts.items() if not n]
+
+
+def holders(depth: int = 40, kind: str = "") -> list[str]:
     """For each page or table session still alive, one chain of referrers up to a root."""
     import inspect
     import sys
@@ -125,7 +167,11 @@ def holders(depth: int = 40) -> list[str]:
     gc.collect()
     roots = {id(m.__dict__) for m in list(sys.modules.values()) if m is not None}
     out = []
-    targets = [o for o in gc.get_objects() if isinstance(o, GMPage | TablePage | TableSession)]
+    if kind:
+        targets = [o for o in gc.get_objects()
+                   if f"{type(o).__module__}.{type(o).__qualname__}" == kind][:3]  # fmt: skip
+    else:
+        targets = [o for o in gc.get_objects() if isinstance(o, GMPage | TablePage | TableSession)]
     for target in targets:
         seen = {id(target)}
         objs, paths = [target], [[type(target).__qualname__]]
@@ -231,6 +277,8 @@ if pn.state.served:
         _SNAPSHOT[:] = [tracemalloc.take_snapshot()]
     elif _SNAPSHOT and args.get("snap") == "diff":
         result["survivors"] = survivors()
-    if args.get("why") == "1":
-        result["holders"] = holders()
+    if args.get("owners"):
+        result["owners"] = owners(args["owners"])
+    if args.get("why"):
+        result["holders"] = holders(kind="" if args["why"] == "1" else args["why"])
     pn.pane.Str(json.dumps(result), css_classes=["memstats"]).servable()
