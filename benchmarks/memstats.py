@@ -145,12 +145,18 @@ def owners(kind: str, sample: int = 3000) -> list[tuple[int, str]]:
     for obj in chosen[:1]:  # the chain above one of them
         cur, steps = obj, []
         for _ in range(8):
-            up = [r for r in gc.get_referrers(cur) if not any(r is s for s in skip)
-                  and not (isinstance(r, list) and len(r) > 10000) and r is not steps]
+            up = [
+                r
+                for r in gc.get_referrers(cur)
+                if not any(r is s for s in skip)
+                and not (isinstance(r, list) and len(r) > 10000)
+                and r is not steps
+            ]
             if not up:
                 break
             cur = up[0]
-            steps.append(f"{type(cur).__qualname__} len {len(cur) if hasattr(cur, '__len__') else '-'}")
+            size = len(cur) if hasattr(cur, "__len__") else "-"
+            steps.append(f"{type(cur).__qualname__} len {size}")
         counts["chain " + " / ".join(steps)] = 0
     del chosen
     del found
