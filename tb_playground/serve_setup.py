@@ -9,6 +9,7 @@ an open page reconnects after a restart), unless the command line sets them.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
@@ -65,6 +66,11 @@ def server_settings() -> None:
     limit_page_loads()
 
 
+#: How long a page request over the limit waits for its answer: a client looping on a page
+#: then asks about once a second per connection, not hundreds of times (``bench_loads.py``:
+#: 4 looping clients cost the loop 850 refusals a second).
+REFUSED_WAIT = 1.0
+
 #: What a client over ``guard.PageLoads``' limit is told (HTTP 429).
 TOO_MANY_PAGES = "Too many pages opened from your address at once: wait a moment, then reload."
 
@@ -84,6 +90,7 @@ def limit_page_loads(loads: guard.PageLoads | None = None) -> guard.PageLoads:
 
     async def get(self, *args, **kwargs):
         if not loads.allow(str(self.request.remote_ip or "unknown")):
+            await asyncio.sleep(REFUSED_WAIT)
             self.set_status(429)
             self.set_header("Retry-After", "2")
             self.set_header("Content-Type", "text/plain; charset=utf-8")

@@ -48,3 +48,43 @@ def test_the_setup_patches_the_server_once():
     assert serve_setup.SERVER_SETTINGS["websocket_max_message_size_bytes"] < 20 * 1024 * 1024
     assert serialization._simple_id >= 1_000_000_000_000_000  # numbered from the start time
     assert server.DocHandler.get._tb_loads is serve_setup.limit_page_loads()
+
+
+def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
+    """Over the limit, the 429 comes after ``REFUSED_WAIT``: a looping client slows down."""
+    import asyncio
+
+    from panel.io import server
+
+    from tb_playground import serve_setup
+
+    loads = serve_setup.limit_page_loads()
+    while loads.allow("203.0.113.9"):  # this address has used its burst
+        pass
+    waits = []
+
+    async def sleep(seconds):
+        waits.append(seconds)
+
+    monkeypatch.setattr(serve_setup.asyncio, "sleep", sleep)
+
+    class Request:
+        remote_ip = "203.0.113.9"
+
+    class Handler:
+        request = Request()
+        said: dict = {}
+
+        def set_status(self, code):
+            self.said["status"] = code
+
+        def set_header(self, name, value):
+            self.said[name] = value
+
+        def finish(self, text):
+            self.said["text"] = text
+
+    handler = Handler()
+    asyncio.run(server.DocHandler.get(handler))
+    assert waits == [serve_setup.REFUSED_WAIT] and serve_setup.REFUSED_WAIT >= 0.5
+    assert handler.said["status"] == 429 and handler.said["text"] == serve_setup.TOO_MANY_PAGES

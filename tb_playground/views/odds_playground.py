@@ -28,6 +28,7 @@ from .kit import (
     NARROW_BUTTONS,
     ODDS_CSS,
     PHONE_CSS,
+    after_load,
     csv_button,
     csv_text,
     flex_box,
@@ -347,8 +348,9 @@ class OddsPlayground(pn.viewable.Viewer):
         return pn.Column(
             pn.FlexBox(controls, odds, sizing_mode="stretch_width"),
             pn.FlexBox(
-                box(self._distribution, flex="1 1 320px"),
-                box(self._curves, flex="1 1 320px"),
+                # Drawn once the page has loaded: a plain GET never pays for the plots.
+                box(after_load(self._distribution, min_height=360), flex="1 1 320px"),
+                box(after_load(self._curves, min_height=360), flex="1 1 320px"),
                 sizing_mode="stretch_width",
             ),
             pn.FlexBox(

@@ -39,6 +39,7 @@ from .panes import (
     LiveHTML,
     PlainButtons,
     Slots,
+    after_load,
     button,
     flex_box,
     html_box,
@@ -75,6 +76,7 @@ from .url import (
 )
 
 __all__ = [
+    "after_load",
     "ACTION_PANEL_CSS",
     "DISCONNECTED",
     "CARD_ROW_CSS",

@@ -193,6 +193,32 @@ def html_box(css_class: str, stylesheet: str, **kwargs) -> pn.pane.HTML:
     return pn.pane.HTML(css_classes=[css_class], stylesheets=[stylesheet, TABLE_CSS], **kwargs)
 
 
+def after_load(*objects, **params) -> pn.Column:
+    """A column that holds ``objects`` once its page has loaded in a browser (at once elsewhere).
+
+    Drawing the plots is most of building a page (HoloViews renders them, Bokeh serializes
+    them: 0.3-0.9 s of the server's one loop for /odds, /damage, /character, /lab). A plain
+    GET that never opens the page (a crawler, a script looping on it) pays only for the rest,
+    and other people's pages stay quick (issue 21, "Nothing blocks the event loop";
+    ``benchmarks/bench_loads.py``). The objects can be updated before they show (a pane's
+    ``.object``): they draw their newest state. In a notebook they show at once.
+
+    Parameters
+    ----------
+    *objects
+        What the column holds once loaded.
+    **params
+        The column's parameters; a ``min_height`` keeps the page from jumping.
+    """
+    box = pn.Column(**params)
+
+    def fill() -> None:
+        box[:] = list(objects)
+
+    pn.state.onload(fill)
+    return box
+
+
 def flex_box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:
     """A flex item: its basis wide (one per row on a phone), growing to share a wide row."""
     return pn.Column(
