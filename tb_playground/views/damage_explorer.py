@@ -44,6 +44,7 @@ from .kit import (
     STACKED_SIDEBAR_CSS,
     TABLE_CSS,
     PlainButtons,
+    after_load,
     csv_button,
     csv_text,
     page,
@@ -584,25 +585,32 @@ class DamageExplorer(pn.viewable.Viewer):
             color="primary",
             variant="outline",
         )
+
+        def plot(pane) -> pn.Column:  # drawn once the page has loaded (a plain GET never pays)
+            return after_load(pane, min_height=360, sizing_mode="stretch_width")
+
         return pn.Column(
             self._stats,
             self._armor,
             pn.FlexBox(
                 pn.Column(
-                    self._levels, self._csv["levels"], sizing_mode="stretch_width", min_width=320
-                ),
-                pn.Column(self._rounds, sizing_mode="stretch_width", min_width=320),
+                    plot(self._levels),
+                    self._csv["levels"],
+                    sizing_mode="stretch_width",
+                    min_width=320,
+                ),  # fmt: skip
+                pn.Column(plot(self._rounds), sizing_mode="stretch_width", min_width=320),
                 sizing_mode="stretch_width",
             ),
             pn.FlexBox(
                 pn.Column(
                     toggle,
-                    self._grid_pane,
+                    plot(self._grid_pane),
                     self._csv["grid"],
                     sizing_mode="stretch_width",
                     min_width=320,
                 ),
-                pn.Column(self._ki, sizing_mode="stretch_width", min_width=320),
+                pn.Column(plot(self._ki), sizing_mode="stretch_width", min_width=320),
                 sizing_mode="stretch_width",
             ),
             pn.pane.Markdown("### rules/000's critical hit, reproduced"),

@@ -43,6 +43,7 @@ from .kit import (
     PHONE_CSS,
     READABLE_BUTTONS,
     TABLE_CSS,
+    after_load,
     flex_box,
     html_box,
     page,
@@ -339,7 +340,9 @@ class RulesLab(pn.viewable.Viewer):
             for i in range(2)
         ]
         self._curve_boxes = [
-            _box(self._curves[i], self._changes[i], self._curve_csv[i]) for i in range(2)
+            # The plots are drawn once the page has loaded: a plain GET never pays for them.
+            _box(after_load(self._curves[i], min_height=360), self._changes[i], self._curve_csv[i])
+            for i in range(2)
         ]
         self._heatmap = pn.pane.HoloViews(sizing_mode="stretch_width", css_classes=["lab-heatmap"])
         self._heatmap_note = _pane("lab-heatmap-note", margin=(0, 10))
@@ -622,7 +625,7 @@ class RulesLab(pn.viewable.Viewer):
         return pn.Column(
             pn.FlexBox(controls, *curves, sizing_mode="stretch_width"),
             pn.pane.Markdown("### The difference over two inputs", margin=(0, 10)),
-            self._heatmap,
+            after_load(self._heatmap, sizing_mode="stretch_width"),
             self._heatmap_note,
             self._heatmap_csv,
             pn.FlexBox(
