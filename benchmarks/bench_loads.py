@@ -178,9 +178,7 @@ def pages(moves: int, pause: float) -> None:
                 gm = browser.new_context().new_page()
                 gm.goto(f"{base}/gm?key={KEY}&table=Loads")
                 gm.locator(".gm-log").first.wait_for(timeout=60_000)
-                note = gm.locator(".gm-note input").first
-                note.fill("a note while the file is locked")
-                note.press("Tab")  # the box's value is sent when it loses focus
+                gm.locator(".gm-note input").first.fill("a note while the file is locked")
                 locker = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
                 locker.execute("BEGIN IMMEDIATE")
                 gm.evaluate(GM_NOTES)

@@ -20,7 +20,6 @@ from bokeh.models import CustomJS
 
 from .css import NAV_CSS, SITE_CSS
 from .js import script
-from .panes import after_load
 
 #: The project's name, as a player would say it.
 PROJECT = "20 Below playground"
@@ -277,13 +276,9 @@ def page(
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
     use_known_theme()
-    # The page's body is drawn once the browser has loaded the page: a plain GET (a crawler, a
-    # script looping on the page) gets the header alone and never pays for the widgets and
-    # plots (``after_load``; issue 21, ``benchmarks/bench_loads.py``).
-    body = after_load(*main, sizing_mode="stretch_width", min_height=600)
     return pn.template.FastListTemplate(
         title=heading or f"20 Below: {title}",
-        main=[nav(current), body],
+        main=[nav(current), *main],
         accent=ACCENT,
         meta_viewport=VIEWPORT,
         meta_description=f"{PROJECT}: {title}",
