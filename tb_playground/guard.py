@@ -116,8 +116,10 @@ class Guard:
 
 
 #: Pages an address may open at once, and how many more per second after that (``PageLoads``).
+#: After the burst, one page every 4 s: a script looping on /odds from one address then costs
+#: the loop about 5% of its time (0.17-0.3 s a page; ``benchmarks/bench_loads.py``).
 PAGE_BURST = 10
-PAGE_RATE = 0.5
+PAGE_RATE = 0.25
 
 
 class PageLoads:

@@ -13,6 +13,7 @@ import asyncio
 import gc
 import importlib
 import logging
+import math
 import pkgutil
 
 import tb_playground.views
@@ -92,7 +93,7 @@ def limit_page_loads(loads: guard.PageLoads | None = None) -> guard.PageLoads:
         if not loads.allow(str(self.request.remote_ip or "unknown")):
             await asyncio.sleep(REFUSED_WAIT)
             self.set_status(429)
-            self.set_header("Retry-After", "2")
+            self.set_header("Retry-After", str(math.ceil(1 / guard.PAGE_RATE)))
             self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(TOO_MANY_PAGES)
             return None

@@ -8,7 +8,25 @@ numbers each process's models apart.
 
 from __future__ import annotations
 
+import pytest
+
 from tb_playground import guard
+
+
+@pytest.fixture(autouse=True)
+def _server_unpatched(monkeypatch):
+    """The setup's patches of Bokeh's and Panel's server classes end with each test.
+
+    Left in place they would limit the page loads of every later test's server in this
+    worker (all from 127.0.0.1).
+    """
+    import tornado.web
+    from bokeh.server import tornado as bokeh_tornado
+    from panel.io import server
+
+    monkeypatch.setattr(bokeh_tornado.BokehTornado, "__init__", bokeh_tornado.BokehTornado.__init__)
+    monkeypatch.setattr(server.DocHandler, "get", server.DocHandler.get)
+    monkeypatch.setattr(tornado.web.RequestHandler, "clear", tornado.web.RequestHandler.clear)
 
 
 class Clock:
