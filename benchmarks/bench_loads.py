@@ -106,6 +106,12 @@ GM_NOTES = """() => {
     return null;
   }
   window.__notes = setInterval(() => {
+    const box = find(document, '.gm-note');
+    const input = box && (box.shadowRoot || box).querySelector('input');
+    if (input) {  // the box is emptied after each note: a new one each time
+      input.value = 'a note while the file is locked';
+      input.dispatchEvent(new Event('change'));
+    }
     const host = find(document, '.gm-note-go');
     const b = host && (host.shadowRoot || host).querySelector('button');
     if (b) b.click();
@@ -185,7 +191,7 @@ def pages(moves: int, pause: float) -> None:
                 time.sleep(1.5)
                 try:
                     _report("write lock held elsewhere", _slider(odds, moves, pause))
-                    err = gm.locator(".gm-message .err").first
+                    err = gm.locator(".gm-message .err", has_text="locked").first
                     err.wait_for(timeout=15_000)
                     print("  the GM page said, the file locked:", err.inner_text().strip()[:200])
                 finally:
@@ -219,7 +225,11 @@ def pages(moves: int, pause: float) -> None:
                 began = time.monotonic()
                 for t in threads:
                     t.start()
-                time.sleep(2)
+                # The loops first spend the address's burst (``guard.PAGE_BURST`` pages at once,
+                # 2-3 s of the loop); measured from the first refusal on: the steady state.
+                while not gets[1] and time.monotonic() - began < 60:
+                    time.sleep(0.05)
+                time.sleep(1)
                 _report("4 clients looping GETs", _slider(odds, moves, pause))
                 stop.set()
                 rate = [n / (time.monotonic() - began) for n in gets]

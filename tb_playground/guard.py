@@ -116,10 +116,12 @@ class Guard:
 
 
 #: Pages an address may open at once, and how many more per second after that (``PageLoads``).
-#: After the burst, one page every 4 s: a script looping on /odds from one address then costs
-#: the loop about 5% of its time (0.17-0.3 s a page; ``benchmarks/bench_loads.py``).
+#: After the burst, one page every 10 s: a script looping on /odds from one address then costs
+#: the loop about 2.5% of its time (0.2-0.3 s a page), and other people's pages keep a p95
+#: under 250 ms (``benchmarks/bench_loads.py``; one page every 4 s left it at 300-330 ms). The
+#: burst refills in 100 s: a person clicking through every page twice still never waits.
 PAGE_BURST = 10
-PAGE_RATE = 0.25
+PAGE_RATE = 0.1
 
 
 class PageLoads:
