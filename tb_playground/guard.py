@@ -7,6 +7,7 @@ Panel-free. The limits and the figures behind them: docs/notes/0009-combat-panel
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -122,6 +123,29 @@ class Guard:
 #: burst refills in 100 s: a person clicking through every page twice still never waits.
 PAGE_BURST = 10
 PAGE_RATE = 0.1
+
+
+def page_burst_from_env(environ=None) -> int:
+    """The burst of pages an address may open: ``TB_PAGE_BURST`` if set, else ``PAGE_BURST``.
+
+    A test suite or a classroom behind one address opens many pages at once; the steady rate
+    after the burst stays ``PAGE_RATE``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``TB_PAGE_BURST`` and its range, when it is not a whole number from 1 to 100,000.
+    """
+    text = (os.environ if environ is None else environ).get("TB_PAGE_BURST", "").strip()
+    if not text:
+        return PAGE_BURST
+    try:
+        burst = int(text)
+    except ValueError:
+        burst = 0
+    if not 1 <= burst <= 100_000:
+        raise ValueError(f"TB_PAGE_BURST must be a whole number from 1 to 100000, got {text!r}")
+    return burst
 
 
 class PageLoads:

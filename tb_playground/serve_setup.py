@@ -86,7 +86,7 @@ def limit_page_loads(loads: guard.PageLoads | None = None) -> guard.PageLoads:
     handler = server.DocHandler
     if getattr(handler.get, "_tb_loads", None) is not None:
         return handler.get._tb_loads
-    loads = loads or guard.PageLoads()
+    loads = loads or guard.PageLoads(burst=guard.page_burst_from_env())
     original = handler.get
 
     async def get(self, *args, **kwargs):

@@ -106,3 +106,13 @@ def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
     asyncio.run(server.DocHandler.get(handler))
     assert waits == [serve_setup.REFUSED_WAIT] and serve_setup.REFUSED_WAIT >= 0.5
     assert handler.said["status"] == 429 and handler.said["text"] == serve_setup.TOO_MANY_PAGES
+
+
+def test_the_burst_can_be_raised_from_the_environment():
+    import pytest
+
+    assert guard.page_burst_from_env({}) == guard.PAGE_BURST
+    assert guard.page_burst_from_env({"TB_PAGE_BURST": " 1000 "}) == 1000
+    for bad in ("0", "-3", "ten", "1e9", "100001"):
+        with pytest.raises(ValueError, match=r"TB_PAGE_BURST must be a whole number from 1"):
+            guard.page_burst_from_env({"TB_PAGE_BURST": bad})

@@ -5,6 +5,7 @@ Served the way the README says: ``panel serve apps/*.py --index index``.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ def site():
             f"--allow-websocket-origin=127.0.0.1:{port}",
         ],
         cwd=ROOT,
+        # Every page's tests open it again: more than a person's burst from one address.
+        env={**os.environ, "TB_PAGE_BURST": "1000"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
