@@ -165,9 +165,9 @@ def test_scrubbing_moves_the_charts_cursor(served, browser, gate):  # noqa: F811
     expect(gm.locator(".gm-replay-banner")).to_contain_text(f"Replaying event {count}")
     expect(gm.locator(".win-at")).to_contain_text(f"Replaying event {count}:")
     gm.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {count})")
-    click(gm, "gm-replay-back")
-    click(gm, "gm-replay-back")
-    expect(gm.locator(".win-at")).to_contain_text(f"Replaying event {count - 2}:")
+    for back in (1, 2):  # one step at a time: a second click while the first redraws is lost
+        click(gm, "gm-replay-back")
+        expect(gm.locator(".win-at")).to_contain_text(f"Replaying event {count - back}:")
     gm.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {count - 2})", timeout=60_000)
     assert not _cursor_at(gm, count)
     SHOTS.mkdir(exist_ok=True)
