@@ -69,6 +69,10 @@ def test_the_odds_as_the_dice_land(served, browser):
     gm.goto(f"{base}/gm?key={KEY}&table=Landing&theme=dark")  # the dark theme, too
     ronan.goto(f"{base}/table?code={code}&seat=ronan")
     brick.goto(f"{base}/table?code={code}&seat=the-brick")
+    # Both phones sit at the table before the attack, so it reaches them as a live update (an
+    # attack racing a phone's first load left its dice row unbuilt twice in full runs).
+    for phone in (ronan, brick):
+        expect(phone.locator(".tp-header .counter")).to_be_visible(timeout=60_000)
     run_to_turn(table, "ronan")
     table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
     p = table.state["pending"]
