@@ -26,7 +26,7 @@ from tb_playground.table.errors import TableFileError
 from tb_playground.table.rules import KI_PURPOSES
 
 from . import combat_render as render
-from .kit import button, html_pane, row, update
+from .kit import button, html_pane, next_tick, row, update
 
 log = logging.getLogger(__name__)
 
@@ -134,10 +134,7 @@ class TableSession:
         # did, and its browser (on the GM's laptop, for the GM) then redraws once every other
         # page's update is out (one more tick, behind theirs).
         refresh = self._refresh_after_the_others if self._acting else self._refresh
-        try:
-            doc.add_next_tick_callback(refresh)
-        except Exception:  # noqa: BLE001 - the session is gone; stop listening
-            self.close()
+        next_tick(doc, refresh, gone=self.close)  # from this thread: through the server's loop
 
     def _refresh_after_the_others(self) -> None:
         try:
@@ -235,10 +232,7 @@ class TableSession:
             with set_curdoc(doc), hold(doc):
                 callback()
 
-        try:
-            doc.add_next_tick_callback(run)
-        except Exception:  # noqa: BLE001 - the session is gone
-            self.close()
+        next_tick(doc, run, gone=self.close)
 
     def _tell_the_gm(self, text: str) -> None:
         """Show a file problem on the GM pages of this table (the GM can fix it)."""

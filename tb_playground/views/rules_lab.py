@@ -46,6 +46,7 @@ from .kit import (
     after_load,
     flex_box,
     html_box,
+    next_tick,
     page,
     sync_url,
 )
@@ -555,7 +556,7 @@ class RulesLab(pn.viewable.Viewer):
 
         def on_ui(fn, *args):
             if doc is not None and doc.session_context is not None:
-                doc.add_next_tick_callback(lambda: fn(*args))
+                next_tick(doc, lambda: fn(*args))  # from the worker thread
             else:
                 fn(*args)
 

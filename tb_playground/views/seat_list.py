@@ -16,7 +16,7 @@ from tb_playground.formatting import escape
 from tb_playground.table import Table
 from tb_playground.table.seats import GRACE, Claim
 
-from .kit import button, html_pane, row, update
+from .kit import button, html_pane, next_tick, row, update
 
 #: How often the list reads the file again (ms).
 POLL_MS = 2000
@@ -129,10 +129,7 @@ class SeatList(pn.viewable.Viewer):
             with set_curdoc(doc):
                 self.refresh()
 
-        try:
-            doc.add_next_tick_callback(later)
-        except Exception:  # noqa: BLE001 - the page is gone
-            self.show(None)
+        next_tick(doc, later, gone=lambda: self.show(None))  # from the seats' thread
 
     def refresh(self) -> None:
         """Read the claims again and show them."""

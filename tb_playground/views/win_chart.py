@@ -37,6 +37,7 @@ from .kit import (
     WIN_CSS,
     ActionToggle,
     LiveHTML,
+    next_tick,
     row,
     update,
 )
@@ -436,10 +437,7 @@ class WinChart(pn.viewable.Viewer):
         if doc is None or getattr(doc, "session_context", None) is None:
             self._refresh_now()
             return
-        try:
-            doc.add_next_tick_callback(self._refresh_now)
-        except Exception:  # noqa: BLE001 - the session is gone
-            self.unbind()
+        next_tick(doc, self._refresh_now, gone=self.unbind)  # from the momentum's thread
 
     def _refresh_now(self) -> None:
         with self._lock:

@@ -60,6 +60,7 @@ from .shell import (
     theme_from_query,
     use_known_theme,
 )
+from .ticks import next_tick
 from .upload import MAX_UPLOAD, UploadBox
 from .url import (
     apply_query,
@@ -121,6 +122,7 @@ __all__ = [
     "join_code_typed",
     "nav",
     "nav_html",
+    "next_tick",
     "on_session_end",
     "pack_text",
     "page",
