@@ -135,6 +135,10 @@ def test_the_cursor_follows_the_replay(tmp_path, small_runs):
         line = chart._handles["line"].data
         assert len(line["event"]) > 3 and len(line["how"]) == len(line["event"])
         assert line["how"][0] == "over 300 simulated fights"
+        # every column a glyph reads is in its data (Bokeh logs E-1001 on a page otherwise)
+        from bokeh.core.validation.check import check_integrity
+
+        assert not check_integrity(list(chart._handles["figure"].references())).error
         replay.bind(table, "gm")
         chart.follow(replay)
         assert chart.cursor is None and not span.visible and chart.at.object == ""

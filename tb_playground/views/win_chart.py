@@ -101,7 +101,7 @@ def _line(data: dict, hooks=()) -> hv.Overlay:
 
 def _marks(data: dict, hooks=()) -> hv.Points:
     return hv.Points(data, ["event", "chance"], ["what", "color", "marker"]).opts(
-        color="color", line_color="color", marker="marker", size=14, line_width=2,
+        color="color", marker="marker", size=14, line_width=2,  # color: fill and line
         tools=["hover"],
         hooks=list(hooks),
         hover_tooltips=[("", "@what")],
