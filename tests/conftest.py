@@ -29,61 +29,29 @@ CHROMIUM_ARGS = [
 ]
 
 
-#: The browser test files that take longest (about 40-80 s each on a 2-core machine, note 0021):
-#: they start first, so that no worker is left with one of them at the end.
-LONGEST_FIRST = (
-    "test_jupyterlab_ui.py",
-    "test_combat_ui.py",
-    "test_win_chart_ui.py",
-    "test_reconnect_ui.py",
-    "test_full_round_ui.py",
-    "test_replay_ui.py",
-)
-
-
-def _browser_file(nodeid: str) -> str | None:
-    path = nodeid.split("::", 1)[0]
-    return path if path.endswith("_ui.py") else None
-
-
 def pytest_xdist_make_scheduler(config, log):
-    """Each browser test file runs on one xdist worker; the files are shared out first.
+    """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
 
-    With ``-n auto`` (pyproject.toml) a browser test file is one unit of work (its module's
-    server and fixtures are set up once), every other test is a unit of its own. The browser
-    files come first in the queue (``pytest_collection_modifyitems``), the longest first, and
-    the engine, property and notebook tests fill in behind them: on two cores the suite takes
-    about half the sum of its tests' times. Until session 9 every browser test ran on one
-    worker, which made the suite as long as the browser tests alone (871 s of 1,108 s in CI).
-    xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it rewrites is
-    no longer the one reported), hence this scheduler.
+    With ``-n auto`` (pyproject.toml) the other worker runs the engine, property and notebook
+    tests beside them, so the suite takes about as long as the larger of the two halves. The
+    browser tests are the ``tests/*_ui.py`` files (``pytest_collection_modifyitems`` holds every
+    ``ui`` test to that). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the
+    nodeid it rewrites is no longer the one reported), hence this scheduler.
     """
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserFilesFirst(LoadScopeScheduling):
+    class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return _browser_file(nodeid) or nodeid
+            return "browser" if nodeid.split("::", 1)[0].endswith("_ui.py") else nodeid
 
-    config.option.loadscopereorder = False  # the queue keeps the order made below
-    return BrowserFilesFirst(config, log)
+    return BrowserTestsTogether(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
-    """Browser tests first, the longest files first; each lives in a ``tests/*_ui.py`` file."""
+    """Every browser test lives in a ``tests/*_ui.py`` file (the scheduler above relies on it)."""
     for item in items:
-        if item.get_closest_marker("ui") and _browser_file(item.nodeid) is None:
+        if item.get_closest_marker("ui") and not item.nodeid.split("::")[0].endswith("_ui.py"):
             raise pytest.UsageError(f"{item.nodeid}: browser tests go in tests/*_ui.py files")
-
-    def rank(pair):
-        index, item = pair
-        path = _browser_file(item.nodeid)
-        if path is None:
-            return (2, 0, index)
-        name = path.rsplit("/", 1)[-1]
-        first = LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-        return (0 if name in LONGEST_FIRST else 1, first, index)
-
-    items[:] = [item for _, item in sorted(enumerate(items), key=rank)]
 
 
 @pytest.fixture(scope="session")
