@@ -350,9 +350,12 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         proc.send_signal(signal.SIGKILL)  # a crash, mid-attack
         proc.wait(timeout=10)
         set_service(CombatService(db, gm_key=KEY))
+        # The README's setup's session settings (serve_setup.py): the old pages' reconnections,
+        # left without a browser by the reloads, end 5 s later (note 0021).
         server = pn.serve(
             {"gm": gm_page, "table": table_page}, port=port, address="127.0.0.1",
             threaded=True, show=False, websocket_origin=[f"127.0.0.1:{port}"],
+            unused_session_lifetime_milliseconds=5000, check_unused_sessions_milliseconds=1000,
         )  # fmt: skip
         wait_for_http(f"{base}/table")
         for page in (gm, ronan):

@@ -116,3 +116,47 @@ def test_leaving_the_table_frees_the_seat(world):
     assert "ronan" in service.seats.claims("Seats")
     page.drop("You left the table.")
     assert "ronan" not in service.seats.claims("Seats")
+
+
+def test_a_page_that_lost_its_seat_to_its_own_browsers_old_page_sits_back_when_that_closes(world):
+    """A reload while the old page's reconnection is still on its way (note 0021).
+
+    The reloaded page sits first; the old page's reconnection, with the same browser token,
+    sits after it and takes the seat ("elsewhere"); a moment later the old page closes. The
+    page the player sees takes its seat back by itself, with no question.
+    """
+    service, table, code = world
+    reloaded, old = phone(service, table, code), phone(service, table, code)
+    assert reloaded.join("ronan")
+    old.token = reloaded.token  # the same browser (its cookie)
+    assert old.join("ronan")  # "back": the same browser's token, no question
+    assert reloaded.session.role == "spectator"
+    assert "open on another page of this browser" in reloaded.seat_note.note.object
+    assert "sits back down by itself" in reloaded.seat_note.note.object
+
+    old._session_ended()  # the old page's websocket closes
+    assert reloaded.session.role == "player" and reloaded.session.seat == "ronan"
+    assert not reloaded.seat_note._layout.visible
+    assert service.seats.holds(table.name, "ronan", reloaded.page_id)
+    assert declare(reloaded, "ronan") == ""
+    assert reloaded._seat_watch is None  # no longer waiting
+
+
+def test_a_page_waiting_for_its_seat_does_not_take_it_from_an_open_page(world):
+    """While the browser's other page is open, or after another phone took the seat, the
+    page that lost it only watches."""
+    service, table, code = world
+    first, second = phone(service, table, code), phone(service, table, code)
+    assert first.join("ronan")
+    second.token = first.token
+    assert second.join("ronan")
+    assert first.session.role == "spectator" and first._seat_watch is not None
+    service.seats.beat()  # the open page renews its claim: still connected
+    first._sit_back(table.name, "ronan")
+    assert first.session.role == "spectator"
+    third = phone(service, table, code)  # another phone takes it over, then closes
+    assert third.join("ronan", take_over=True)
+    third._session_ended()
+    assert first.session.role == "spectator"  # not this browser's seat any more
+    first.close()
+    assert first._seat_watch is None

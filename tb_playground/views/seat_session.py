@@ -173,7 +173,10 @@ class SeatPrompt(pn.viewable.Viewer):
 LOST_WORDS = {
     "taken": "Another phone took over your seat ({name}).",
     "freed": "The GM freed your seat ({name}).",
-    "elsewhere": "Your seat ({name}) is now open on another page of this browser.",
+    "elsewhere": (
+        "Your seat ({name}) is now open on another page of this browser; this page sits back "
+        "down by itself when that one closes."
+    ),
 }
 
 

@@ -37,6 +37,7 @@ from .kit import (
     client_address,
     html_pane,
     join_code_typed,
+    next_tick,
     on_session_end,
     page,
     query_arg,
@@ -80,6 +81,7 @@ class TablePage(pn.viewable.Viewer):
         self.cookie = BrowserToken()
         self.seat_prompt = SeatPrompt(lambda seat: self.join(seat, take_over=True))
         self.seat_note = SeatNote(self._pick_again)
+        self._seat_watch: int | None = None  # waiting for this browser's other page to close
         self._outer = pn.Column(
             self.seat_note, self._layout, self.cookie, sizing_mode="stretch_width"
         )
@@ -239,7 +241,47 @@ class TablePage(pn.viewable.Viewer):
         self.service.sessions.add(self.session)
         set_query(seat=WATCH)
         self.seat_note.show(reason, name)
+        if reason == "elsewhere":
+            self._sit_back_later(table.name, seat)
         self.refresh()
+
+    def _sit_back_later(self, tname: str, seat: str) -> None:
+        """Sit back in ``seat`` when the other page of this browser that holds it closes.
+
+        A reload while the old page's reconnection is still on its way (a phone waking up, a
+        server restarting) makes two pages of one browser: the one the player sees may lose
+        the seat to the old one, which closes a moment later (note 0021). The seat is this
+        browser's all along, so this page takes it back once no open page holds it.
+        """
+        book = self.service.seats
+        doc = pn.state.curdoc
+        served = doc is not None and doc.session_context is not None
+
+        def heard(name: str, which: str) -> None:
+            if name == tname and which == seat:
+                if served:
+                    next_tick(doc, lambda: self._sit_back(tname, seat))
+                else:
+                    self._sit_back(tname, seat)
+
+        self._unwatch_seat()
+        self._seat_watch = book.watch(heard)
+
+    def _sit_back(self, tname: str, seat: str) -> None:
+        """``_sit_back_later``'s check: still this browser's, and no open page holds it."""
+        if self._seat_watch is None or self.session is None or self.session.table.name != tname:
+            return
+        book = self.service.seats
+        claim = book.claims(tname).get(seat)
+        if claim is None or claim.connected or not book.owner(tname, seat, self.token):
+            return
+        self._unwatch_seat()
+        self.join(seat)
+
+    def _unwatch_seat(self) -> None:
+        if self._seat_watch is not None:
+            self.service.seats.unwatch(self._seat_watch)
+            self._seat_watch = None
 
     def _pick_again(self) -> None:
         """From the note of a lost seat back to the seats of the table (the code is checked)."""
@@ -473,6 +515,7 @@ class TablePage(pn.viewable.Viewer):
 
     def close(self) -> None:
         """Stop listening to the table (when the session ends or the page leaves it)."""
+        self._unwatch_seat()
         self.chance.unbind()
         if self.session is not None:
             self.session.close()
