@@ -10,11 +10,17 @@ import urllib.request
 
 import pytest
 from hypothesis import settings
+from playwright.sync_api import expect
 
 # Property tests check what is true, not how fast: no per-example deadline (a busy machine or
 # the other xdist worker would make one fail now and then). Speed lives in benchmarks/.
 settings.register_profile("tb", deadline=None)
 settings.load_profile("tb")
+
+# One wait for every browser test's ``expect`` (Playwright's default is 5 s): a page built on a
+# busy 2-core machine takes longer. It was set by five test modules at import, so the wait a
+# test got depended on which modules were collected with it (note 0021).
+expect.set_options(timeout=20_000)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

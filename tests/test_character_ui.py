@@ -20,7 +20,6 @@ pytestmark = pytest.mark.ui
 
 # The sheet takes seconds to build and a file is read on a worker thread: on a busy machine the
 # default 5 s of Playwright's expect is too short for its first values (this lengthens it only).
-expect.set_options(timeout=20_000)
 
 ROOT = Path(__file__).resolve().parents[1]
 RONAN = ROOT / "examples" / "roster" / "ronan.json"

@@ -13,7 +13,6 @@ from tb_playground.views import damage_page
 pytestmark = pytest.mark.ui
 
 # A page takes 2-8 s to render on a machine shared by several test runs: wait up to 20 s.
-expect.set_options(timeout=20_000)
 
 
 def test_damage_page_follows_the_controls(page, serve):

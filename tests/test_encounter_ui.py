@@ -24,7 +24,6 @@ from tb_playground.views.encounter_planner import encounter_page
 
 pytestmark = pytest.mark.ui
 
-expect.set_options(timeout=30_000)
 
 PARTY = ["ronan.json"]
 FOES = ["grizzly_bear.yaml", "guard_dog.yaml"]

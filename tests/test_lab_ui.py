@@ -19,8 +19,6 @@ from tb_playground.views import lab_page
 
 pytestmark = pytest.mark.ui
 
-expect.set_options(timeout=30_000)
-
 
 def p_success(target: int, keep_lowest: bool) -> Fraction:
     """At or under the TN (a kept 2 always succeeds, a kept 20 always fails); 2d10, or the

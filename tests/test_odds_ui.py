@@ -17,7 +17,6 @@ from tb_playground.views import odds_page
 pytestmark = pytest.mark.ui
 
 # A page takes 2-8 s to render on a machine shared by several test runs: wait up to 20 s.
-expect.set_options(timeout=20_000)
 
 ROOT = Path(__file__).resolve().parents[1]
 SLIDERS = {"element": 0, "difficulty": 1, "advantage": 2, "disadvantage": 3}

@@ -60,7 +60,7 @@ def test_the_tab_left_open_sits_back_down(served, browser, theme):
     expect(card(second, "ronan")).to_contain_text("· you")
     note = first.locator(".tp-seat-note")
     expect(note).to_contain_text("Your seat (Ronan) is now open on another page of this browser")
-    expect(note).to_contain_text("sits back down by itself when that one closes")
+    expect(note).to_contain_text("sits back down by itself when that one closes. Until then")
     expect(card(first, "ronan")).not_to_contain_text("· you")
     SHOTS.mkdir(exist_ok=True)
     for width in (390, 1280):

@@ -204,13 +204,13 @@ class SeatNote(pn.viewable.Viewer):
     def show(self, reason: str, name: str) -> None:
         """Say why the seat ``name`` was lost (``LOST_WORDS``) and that the page watches."""
         said = LOST_WORDS.get(reason, LOST_WORDS["taken"]).format(name=name)
-        update(
-            self.note,
-            object=(
-                f'<div class="banner">{escape(said)} This page only watches now: you see the '
-                "table, but cannot act. To play, pick a seat again.</div>"
-            ),
+        then = (
+            "Until then it only watches: you see the table, but cannot act."
+            if reason == "elsewhere"
+            else "This page only watches now: you see the table, but cannot act. To play, "
+            "pick a seat again."
         )
+        update(self.note, object=f'<div class="banner">{escape(said)} {then}</div>')
         self._layout.visible = True
 
     def hide(self) -> None:
