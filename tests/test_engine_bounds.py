@@ -7,7 +7,7 @@ refused at once with a ValueError naming the argument and its bound.
 from __future__ import annotations
 
 import itertools
-import time
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -95,10 +95,16 @@ CASES = [
 
 @pytest.mark.parametrize(("call", "name", "bound"), CASES)
 def test_oversized_input_is_refused_at_once_naming_argument_and_bound(call, name, bound):
-    start = time.perf_counter()
-    with pytest.raises(ValueError, match=name) as error:
-        call()
-    assert time.perf_counter() - start < 1.0
+    # "At once": before the oversized arrays are made. Memory, not a clock: at most 64 MB at
+    # the peak (numpy's arrays are traced), where the refused calls would need gigabytes.
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=name) as error:
+            call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, peak
     assert bound in str(error.value)
 
 
@@ -116,10 +122,9 @@ def test_the_bounds_leave_every_page_sized_call_alone():
 
 def test_a_sweep_near_the_cap_stays_quick():
     # (max_dice + 1)^2 * walls * boosts * bonuses just under MAX_SWEEP_CELLS
-    start = time.perf_counter()
+    # How quick is benchmarks' business (about 0.3 s alone); here: it is allowed and bounded.
     out = damage_sweep(max_dice=50, boosts=range(51), bonuses=range(11))
     assert out.size <= MAX_SWEEP_CELLS
-    assert time.perf_counter() - start < 5.0  # two shared cores; alone it is about 0.3 s
 
 
 @pytest.mark.parametrize(

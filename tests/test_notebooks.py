@@ -62,15 +62,30 @@ def outputs(nb) -> list[dict]:
 
 
 def text_of(nb) -> str:
-    """Every stream and text/plain output, and the text of every HTML table a repr shows."""
+    """Every stream and text/plain output, and the text of every HTML table a repr shows.
+
+    A cell's consecutive chunks of one stream are joined first: the kernel sends what a cell
+    prints in chunks that depend on timing (one ``print`` can arrive in two), as ``normalised``
+    does.
+    """
     parts = []
-    for out in outputs(nb):
-        if "text" in out:
-            parts.append(out["text"])
-        data = out.get("data", {})
-        parts.append(data.get("text/plain", ""))
-        if not is_panel(out) and "text/html" in data:
-            parts.append(html_text(data["text/html"]))
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        stream = None  # the name of the stream just read in this cell
+        for out in cell.outputs:
+            if out.get("output_type") == "stream":
+                if stream == out.get("name"):
+                    parts[-1] += out["text"]
+                else:
+                    parts.append(out["text"])
+                stream = out.get("name")
+                continue
+            stream = None
+            data = out.get("data", {})
+            parts.append(data.get("text/plain", ""))
+            if not is_panel(out) and "text/html" in data:
+                parts.append(html_text(data["text/html"]))
     return "\n".join(parts)
 
 
@@ -159,6 +174,24 @@ def same_outputs(was: list[tuple[str, str, str]], now: list[tuple[str, str, str]
     return len(was) == len(now) and all(
         a[:2] == b[:2] and same_text(a[2], b[2]) for a, b in zip(was, now, strict=True)
     )
+
+
+def test_text_of_joins_the_chunks_of_one_print():
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    cell = new_code_cell(outputs=[
+        new_output("stream", name="stdout", text="round trip:"),
+        new_output("stream", name="stdout", text=" Quick Ronan 7 6\n"),
+        new_output("stream", name="stderr", text="warned\n"),
+        new_output("execute_result", data={"text/plain": "14"}, execution_count=1),
+        new_output("stream", name="stdout", text="after\n"),
+    ])  # fmt: skip
+    text = text_of(new_notebook(cells=[cell, new_code_cell(outputs=[
+        new_output("stream", name="stdout", text="next cell\n"),
+    ])]))  # fmt: skip
+    assert "round trip: Quick Ronan 7 6\n" in text
+    assert text.split("\n").count("after") == 1 and "after\n\nnext cell" in text
+    assert "warned" in text and "14" in text
 
 
 def test_same_text_compares_numbers_not_digits():
