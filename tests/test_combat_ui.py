@@ -62,11 +62,8 @@ def fight() -> Encounter:
     return enc
 
 
-@pytest.fixture
-def served(tmp_path):
-    """(base URL, service, server) of an in-process server with /gm and /table."""
-    service = CombatService(tmp_path / "tables.sqlite", gm_key=KEY)
-    set_service(service)
+def serve_combat_pages(**settings) -> tuple[str, object]:
+    """(base URL, server) of /gm and /table served in this process (Bokeh ``settings``)."""
     port = free_port()
     server = pn.serve(
         {"gm": gm_page, "table": table_page},
@@ -75,9 +72,19 @@ def served(tmp_path):
         threaded=True,
         show=False,
         websocket_origin=[f"127.0.0.1:{port}"],
+        **settings,
     )
     base = f"http://127.0.0.1:{port}"
     wait_for_http(f"{base}/table")
+    return base, server
+
+
+@pytest.fixture
+def served(tmp_path):
+    """(base URL, service, server) of an in-process server with /gm and /table."""
+    service = CombatService(tmp_path / "tables.sqlite", gm_key=KEY)
+    set_service(service)
+    base, server = serve_combat_pages()
     yield base, service, server
     try:
         server.stop()

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import panel as pn
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
-from test_combat_ui import FIRST_RONAN, KEY, card, fight
+from test_combat_ui import FIRST_RONAN, KEY, card, fight, serve_combat_pages
 
 from tb_playground.service import CombatService, set_service
-from tb_playground.views.gm_page import gm_page
-from tb_playground.views.table_page import table_page
+from tb_playground.views.seat_session import COOKIE
 
 pytestmark = pytest.mark.ui
 
@@ -31,14 +28,9 @@ def served(tmp_path):
     """(base URL, service) of /table served in-process with the setup's session settings."""
     service = CombatService(tmp_path / "tables.sqlite", gm_key=KEY)
     set_service(service)
-    port = free_port()
-    server = pn.serve(
-        {"gm": gm_page, "table": table_page}, port=port, address="127.0.0.1", threaded=True,
-        show=False, websocket_origin=[f"127.0.0.1:{port}"],
-        unused_session_lifetime_milliseconds=5000, check_unused_sessions_milliseconds=1000,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    wait_for_http(f"{base}/table")
+    base, server = serve_combat_pages(
+        unused_session_lifetime_milliseconds=5000, check_unused_sessions_milliseconds=1000
+    )
     yield base, service
     server.stop()
     set_service(None)
@@ -54,6 +46,8 @@ def test_the_tab_left_open_sits_back_down(served, browser, theme):
     first = phone.new_page()
     first.goto(f"{base}/table?code={code}&seat=ronan&theme={theme}")
     expect(card(first, "ronan")).to_contain_text("· you")
+    # The page keeps the seat's token in the browser's cookie once its script ran.
+    first.wait_for_function(f"document.cookie.includes('{COOKIE}=')")
 
     second = phone.new_page()  # the same browser: its cookie holds the seat's token
     second.goto(f"{base}/table?code={code}&seat=ronan&theme={theme}")
