@@ -62,9 +62,9 @@ def fight() -> Encounter:
     return enc
 
 
-def serve_combat_pages(**settings) -> tuple[str, object]:
+def serve_combat_pages(port: int | None = None, **settings) -> tuple[str, object]:
     """(base URL, server) of /gm and /table served in this process (Bokeh ``settings``)."""
-    port = free_port()
+    port = port or free_port()
     server = pn.serve(
         {"gm": gm_page, "table": table_page},
         port=port,
@@ -359,12 +359,9 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         set_service(CombatService(db, gm_key=KEY))
         # The README's setup's session settings (serve_setup.py): the old pages' reconnections,
         # left without a browser by the reloads, end 5 s later (note 0021).
-        server = pn.serve(
-            {"gm": gm_page, "table": table_page}, port=port, address="127.0.0.1",
-            threaded=True, show=False, websocket_origin=[f"127.0.0.1:{port}"],
-            unused_session_lifetime_milliseconds=5000, check_unused_sessions_milliseconds=1000,
-        )  # fmt: skip
-        wait_for_http(f"{base}/table")
+        _, server = serve_combat_pages(
+            port, unused_session_lifetime_milliseconds=5000, check_unused_sessions_milliseconds=1000
+        )
         for page in (gm, ronan):
             page.reload()
         expect(gm.locator(".gm-header .counter")).to_have_text(counter)

@@ -15,10 +15,7 @@ other threads), and the IOLoop's own thread adds it to the document, where holds
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
-
-log = logging.getLogger(__name__)
 
 
 def _loop_of(doc):
