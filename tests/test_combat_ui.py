@@ -370,7 +370,8 @@ def test_restart_mid_fight_brings_every_page_back(tmp_path, browser):
         for page, cid, was in ((gm, "ronan", tracks[gm]), (ronan, "ronan", tracks[ronan]),
                                (gm, "guard-dog", dog)):  # fmt: skip
             wait_until(lambda page=page, cid=cid, was=was: card(page, cid).inner_text() == was)
-            assert card(page, cid).inner_text() == was
+            said = page.locator(".tp-header, .tp-seat-note").all_inner_texts()
+            assert card(page, cid).inner_text() == was, said
         expect(ronan.locator(".tp-boost-dice button")).to_have_count(5)
         ronan.locator(".tp-boost-dice button").last.click()
         click(ronan, "tp-boost")  # the fight goes on after the restart

@@ -4,7 +4,8 @@
 ``panes`` (live panes, boxes, rows, buttons, the board of cards), ``download`` (CSV) and
 ``css`` (the stylesheets in ``views/css/``), ``code_input`` (the join-code box). A page
 imports from here; see RULES.md and docs/notes/0007-pages.md for the site, note 0009 for the
-combat panes' speed.
+combat panes' speed. Importing the kit puts ``server_fixes`` in place (Panel's queued
+websocket writes, Bokeh's websockets closed while opening: note 0022).
 """
 
 from .code_input import CodeInput, join_code_typed
@@ -47,6 +48,7 @@ from .panes import (
     row,
     update,
 )
+from .server_fixes import install as _install_server_fixes
 from .shell import (
     DISCONNECTED,
     PAGES,
@@ -141,3 +143,5 @@ __all__ = [
     "update",
     "use_known_theme",
 ]
+
+_install_server_fixes()

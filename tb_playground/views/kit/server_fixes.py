@@ -1,0 +1,110 @@
+"""Two fixes of the server under every page, found by the combat pages' flaky tests (note 0022).
+
+``install()`` puts both in place (idempotent); importing the kit calls it.
+
+**Panel's queued websocket writes, none left behind** (Panel 1.9, ``io/document.py``). Panel
+writes a page's held changes straight to its websocket, unless the socket is busy (Bokeh holds
+its write lock): then it serializes them at once, queues them (``_WRITE_MSGS``), raises a flag
+(``_WRITE_BLOCK``: later changes queue behind) and schedules ``_dispatch_msgs`` to write the
+queue. A ``_dispatch_msgs`` that awaits its writes lowers the flag when it resumes, even when
+another refresh queued new messages meanwhile; the task scheduled for those then finds no flag
+and returns, and the queue waits for the page's next change. On a loaded server a player's page
+missed the redraw of its own attack this way and stayed a step behind: the server had drawn
+it, the browser got no frame for 5 s. ``_dispatch_msgs`` here writes whatever is queued and
+lowers the flag only with an empty queue.
+
+**A websocket closed while its session opens is let go** (Bokeh 3.9, ``server/views/ws.py``).
+``WSHandler.open`` creates the session on a later tick (``_async_open``); a browser that closes
+the socket meanwhile (a reload while the old page was reconnecting to a restarted server) gets
+``on_close`` before the connection exists, so nothing is released, and the connection made a
+moment later stays subscribed to its session for good. That session never counts as unused,
+never ends, and kept a player's seat from the page the player was looking at (it sat as the
+same browser a moment after the reload). Here the connection of a socket already closed is
+released as ``on_close`` would have, and the session ends as unused ones do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bokeh.server.views import ws as bokeh_ws
+from panel.io import document as panel_document
+
+log = logging.getLogger(__name__)
+
+# -- Panel's queued writes -------------------------------------------------------------------------
+
+
+async def _dispatch_msgs(doc) -> None:
+    """Write ``doc``'s queued messages; again later while a socket is busy (as Panel does)."""
+    from tornado.websocket import WebSocketHandler
+
+    queued = panel_document._WRITE_MSGS
+    block = panel_document._WRITE_BLOCK
+    if doc not in queued:  # Panel checks the flag only: a queue behind a lowered flag waited
+        block.pop(doc, None)
+        return
+    if doc not in block:
+        log.info("queued messages without the write flag: written now (Panel would wait)")
+    remaining, futures = {}, []
+    for conn, msgs in queued.pop(doc, {}).items():
+        socket = conn._socket
+        if hasattr(socket, "write_lock") and socket.write_lock._block._value == 0:
+            remaining[conn] = msgs  # Bokeh is writing on it: later, in order
+            continue
+        for msg in msgs:
+            if isinstance(socket, WebSocketHandler):
+                futures += panel_document.dispatch_tornado(conn, msg=msg)
+            elif (kind := type(socket)) in panel_document.extra_socket_handlers:
+                futures += panel_document.extra_socket_handlers[kind](conn, msg=msg)
+            else:
+                futures += panel_document.dispatch_django(conn, msg=msg)
+    if futures:
+        panel_document._WRITE_FUTURES.setdefault(doc, []).extend(futures)
+        await panel_document._run_write_futures(doc)
+    for conn, msgs in remaining.items():  # older than anything queued meanwhile: first
+        mine = queued.setdefault(doc, {})
+        mine[conn] = msgs + mine.get(conn, [])
+    if doc not in queued:
+        block.pop(doc, None)  # the queue is empty: changes may be written directly again
+        return
+    block[doc] = True
+    await asyncio.sleep(0.01)
+    panel_document._dispatch_write_task(doc, _dispatch_msgs, doc)
+
+
+# -- Bokeh's websocket opening ---------------------------------------------------------------------
+
+_BOKEH_ASYNC_OPEN = bokeh_ws.WSHandler._async_open
+_BOKEH_ON_CLOSE = bokeh_ws.WSHandler.on_close
+
+#: Set on a handler by ``on_close``: the connection it released (None: none existed yet).
+_RELEASED = "_tb_released"
+
+
+def _on_close(self) -> None:
+    setattr(self, _RELEASED, self.connection)
+    _BOKEH_ON_CLOSE(self)
+
+
+async def _async_open(self, token: str) -> None:
+    try:
+        await _BOKEH_ASYNC_OPEN(self, token)
+    finally:
+        closed_before = hasattr(self, _RELEASED) and getattr(self, _RELEASED) is None
+        if closed_before and self.connection is not None:
+            log.info("a websocket closed while its session opened: its connection released")
+            setattr(self, _RELEASED, self.connection)
+            self.connection.session.notify_connection_lost()
+            self.application.client_lost(self.connection)
+
+
+def install() -> None:
+    """Put both fixes in place (a Panel or Bokeh without the code fixed: that one is skipped)."""
+    if hasattr(panel_document, "_dispatch_msgs") and hasattr(panel_document, "_WRITE_BLOCK"):
+        panel_document._dispatch_msgs = _dispatch_msgs
+    handler = bokeh_ws.WSHandler
+    if handler._async_open is _BOKEH_ASYNC_OPEN and handler.on_close is _BOKEH_ON_CLOSE:
+        handler._async_open = _async_open
+        handler.on_close = _on_close

@@ -1,0 +1,152 @@
+"""The two server fixes under every page (``views/kit/server_fixes.py``, note 0022).
+
+1. Panel's queued websocket writes: messages queued while an earlier ``_dispatch_msgs`` awaits
+   its writes are written, even when that one lowers the write flag before the new task runs
+   (Panel 1.9 left them unsent until the page's next change: a player's page missed a redraw).
+2. Bokeh's websocket opening: a socket the browser closes while its session is being made
+   leaves no connection behind, so the session ends as an unused one (Bokeh 3.9 kept it
+   forever, and it held a player's seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import socket
+import time
+from types import SimpleNamespace
+
+import panel as pn
+from bokeh.document import Document
+from bokeh.util.token import generate_jwt_token, generate_session_id
+from conftest import free_port, wait_for_http
+from panel.io import document as panel_document
+
+from tb_playground.views.kit import server_fixes
+
+
+class _Socket:
+    """A connection's socket whose writes the test completes by hand."""
+
+
+class _Connection:
+    """A server connection: only its socket is read."""
+
+    def __init__(self, socket):
+        self._socket = socket
+
+
+def test_messages_queued_behind_a_lowered_flag_are_written(monkeypatch):
+    assert panel_document._dispatch_msgs is server_fixes._dispatch_msgs  # the kit installed it
+    written: list[str] = []
+    pending: list[asyncio.Future] = []
+
+    def write(conn, msg):  # Panel's handler for a socket type: start the write, return it
+        written.append(msg)
+        pending.append(asyncio.get_running_loop().create_future())
+        return [pending[-1]]
+
+    monkeypatch.setitem(panel_document.extra_socket_handlers, _Socket, write)
+    doc = Document()
+    conn = _Connection(_Socket())
+
+    def queue(msg: str) -> None:  # what ``schedule_write_events`` leaves for the task
+        panel_document._WRITE_BLOCK[doc] = True
+        panel_document._WRITE_MSGS.setdefault(doc, {}).setdefault(conn, []).append(msg)
+
+    async def scenario() -> None:
+        queue("first")
+        first = asyncio.ensure_future(panel_document._dispatch_msgs(doc))
+        await asyncio.sleep(0)
+        assert written == ["first"]  # the first task awaits its write
+        # The write completes; in the same tick another refresh queues a message, and its task
+        # runs after the first one resumed (and lowered the flag, in Panel's version).
+        pending[0].set_result(None)
+        queue("second")
+        second = asyncio.ensure_future(panel_document._dispatch_msgs(doc))
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            for write_done in pending:  # every write started completes
+                if not write_done.done():
+                    write_done.set_result(None)
+            if first.done() and second.done() and doc not in panel_document._WRITE_MSGS:
+                break
+
+    asyncio.run(scenario())
+    assert written == ["first", "second"]
+    assert doc not in panel_document._WRITE_MSGS and doc not in panel_document._WRITE_BLOCK
+
+
+def test_a_busy_socket_keeps_its_messages_in_order(monkeypatch):
+    written: list[str] = []
+
+    def write(conn, msg):
+        written.append(msg)
+        return []
+
+    monkeypatch.setitem(panel_document.extra_socket_handlers, _Socket, write)
+    doc = Document()
+    lock = SimpleNamespace(_block=SimpleNamespace(_value=0))  # Bokeh is writing on it
+    socket = _Socket()
+    socket.write_lock = lock
+    conn = _Connection(socket)
+
+    async def scenario() -> None:
+        panel_document._WRITE_BLOCK[doc] = True
+        panel_document._WRITE_MSGS[doc] = {conn: ["a"]}
+        await panel_document._dispatch_msgs(doc)  # busy: "a" stays queued, retried later
+        assert written == [] and panel_document._WRITE_MSGS[doc] == {conn: ["a"]}
+        panel_document._WRITE_MSGS[doc][conn].append("b")
+        lock._block._value = 1  # Bokeh is done
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if doc not in panel_document._WRITE_MSGS:
+                break
+
+    asyncio.run(scenario())
+    assert written == ["a", "b"]
+    assert doc not in panel_document._WRITE_BLOCK
+
+
+def test_a_socket_closed_while_its_session_opens_lets_the_session_end():
+    made, ended = [], []
+
+    def slow_app():  # long enough for the browser to close the socket meanwhile
+        time.sleep(0.8)
+        made.append(pn.state.curdoc)
+        pn.state.on_session_destroyed(lambda context: ended.append(context.id))
+        return pn.pane.Markdown("hello")
+
+    port = free_port()
+    server = pn.serve(
+        {"app": slow_app}, port=port, address="127.0.0.1", threaded=True, show=False,
+        websocket_origin=[f"127.0.0.1:{port}"], unused_session_lifetime_milliseconds=500,
+        check_unused_sessions_milliseconds=200,
+    )  # fmt: skip
+    try:
+        wait_for_http(f"http://127.0.0.1:{port}/app")
+        assert len(made) == 1
+        session_id = generate_session_id(secret_key=None, signed=False)
+        token = generate_jwt_token(session_id, secret_key=None, signed=False)
+        # A browser leaving the page: the upgrade request sent, the socket shut at once (the
+        # server reads the request, answers 101, opens, and then finds the socket closed).
+        with socket.create_connection(("127.0.0.1", port)) as raw:
+            raw.sendall(
+                (
+                    f"GET /app/ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                    f"Origin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                    f"Sec-WebSocket-Protocol: bokeh, {token}\r\n\r\n"
+                ).encode()
+            )
+            raw.shutdown(socket.SHUT_WR)
+            time.sleep(0.3)
+        deadline = time.monotonic() + 15
+        while session_id not in ended and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(made) == 2, "the websocket made no session"
+        assert session_id in ended, "the session of a closed websocket never ended"
+    finally:
+        server.stop()
