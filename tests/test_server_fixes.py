@@ -14,6 +14,7 @@ import asyncio
 import base64
 import os
 import socket
+import threading
 import time
 from types import SimpleNamespace
 
@@ -24,6 +25,28 @@ from conftest import free_port, wait_for_http
 from panel.io import document as panel_document
 
 from tb_playground.views.kit import server_fixes
+
+
+def _run(scenario) -> None:
+    """``asyncio.run(scenario())`` on a thread of its own.
+
+    A browser test's worker runs Playwright's loop on the test's thread, where ``asyncio.run``
+    refuses to start.
+    """
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the scenario did not finish in 30 s"
+    if failed:
+        raise failed[0]
 
 
 class _Socket:
@@ -73,7 +96,7 @@ def test_messages_queued_behind_a_lowered_flag_are_written(monkeypatch):
             if first.done() and second.done() and doc not in panel_document._WRITE_MSGS:
                 break
 
-    asyncio.run(scenario())
+    _run(scenario)
     assert written == ["first", "second"]
     assert doc not in panel_document._WRITE_MSGS and doc not in panel_document._WRITE_BLOCK
 
@@ -104,7 +127,7 @@ def test_a_busy_socket_keeps_its_messages_in_order(monkeypatch):
             if doc not in panel_document._WRITE_MSGS:
                 break
 
-    asyncio.run(scenario())
+    _run(scenario)
     assert written == ["a", "b"]
     assert doc not in panel_document._WRITE_BLOCK
 
