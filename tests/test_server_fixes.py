@@ -1,5 +1,7 @@
-"""The two server fixes under every page (``views/kit/server_fixes.py``, note 0022).
+"""The server fixes under every page (``views/kit/server_fixes.py``, note 0022).
 
+0. A change held while the browser renders the page (it pulled the document, it has not said it
+   is ready) is sent to it; Panel 1.9 dropped it, and a phone stayed at the older event.
 1. Panel's queued websocket writes: messages queued while an earlier ``_dispatch_msgs`` awaits
    its writes are written, even when that one lowers the write flag before the new task runs
    (Panel 1.9 left them unsent until the page's next change: a player's page missed a redraw).
@@ -23,6 +25,8 @@ from bokeh.document import Document
 from bokeh.util.token import generate_jwt_token, generate_session_id
 from conftest import free_port, wait_for_http
 from panel.io import document as panel_document
+from panel.io.document import hold
+from panel.io.state import set_curdoc
 
 from tb_playground.views.kit import server_fixes
 
@@ -47,6 +51,68 @@ def _run(scenario) -> None:
     assert not thread.is_alive(), "the scenario did not finish in 30 s"
     if failed:
         raise failed[0]
+
+
+class _Session:
+    """A server session with a browser connected: what reaches it is recorded."""
+
+    def __init__(self, locked: bool):
+        self._subscribed_connections = {object()}
+        self._pending_writes = [] if locked else None  # a list only inside the document's lock
+        self.patched: list = []
+
+    def _document_patched(self, event) -> None:
+        assert self._pending_writes is not None, "a change dispatched outside the lock"
+        self.patched.append(event)
+
+    def _session_callback_added(self, event) -> None:
+        pass
+
+    def _session_callback_removed(self, event) -> None:
+        pass
+
+
+def _served_document(session: _Session):
+    """A document of ``session`` whose browser has not said it is ready, and its pane's model."""
+    doc = Document()
+    pane = pn.pane.HTML("before")
+    model = pane.get_root(doc)
+    doc.add_root(model)
+    context = SimpleNamespace(_session=session, session=session, server_context=None, id="s")
+    doc._session_context = lambda: context
+    doc.callbacks.on_change_dispatch_to(session)
+    return doc, model
+
+
+def test_a_change_held_before_the_browser_is_ready_reaches_it():
+    assert panel_document._drain_unconnected_events is server_fixes._drain_unconnected_events
+    session = _Session(locked=True)
+    doc, model = _served_document(session)
+    assert not pn.state._connected.get(doc)  # the browser has not said it is ready
+    with set_curdoc(doc), hold(doc):
+        model.text = "after"
+    assert [(e.attr, e.new) for e in session.patched] == [("text", "after")]
+
+
+def test_without_a_browser_the_change_waits_for_the_full_document():
+    session = _Session(locked=True)
+    session._subscribed_connections = set()  # nobody connected yet: Panel's own rule
+    doc, model = _served_document(session)
+    with set_curdoc(doc), hold(doc):
+        model.text = "after"
+    assert session.patched == [] and model.text == "after"  # in the document sent on connect
+
+
+def test_outside_the_lock_the_change_goes_on_the_next_tick():
+    session = _Session(locked=False)
+    doc, model = _served_document(session)
+    with set_curdoc(doc), hold(doc):
+        model.text = "after"
+    assert session.patched == []
+    (callback,) = doc.session_callbacks  # the retrigger, on the document's next tick
+    session._pending_writes = []  # the session runs its callbacks inside the lock
+    callback.callback()
+    assert [(e.attr, e.new) for e in session.patched] == [("text", "after")]
 
 
 class _Socket:

@@ -1,6 +1,16 @@
-"""Two fixes of the server under every page, found by the combat pages' flaky tests (note 0022).
+"""Three fixes of the server under every page, found by the combat pages' flaky tests (note 0022).
 
-``install()`` puts both in place (idempotent); importing the kit calls it.
+``install()`` puts them in place (idempotent); importing the kit calls it.
+
+**Changes made while a browser renders the page reach it** (Panel 1.9, ``io/document.py``).
+Panel counts a session as connected once its browser has rendered the page and said so
+(``document_ready``). A ``hold`` that ends before that drops the held model changes, on the
+reasoning that the document will be sent in full when the browser connects. But the browser has
+already pulled the document by then (it pulls first, renders, then says ready): what changed in
+between never reaches it. A combat page that refreshed for a command applied while its phone
+was still drawing stayed at the older event (its dice box never showed: note 0022). Here a held
+change is dropped only while no browser is connected to the session at all; with one, it is
+sent as Bokeh sends any change (inside the document's lock; else on its next tick).
 
 **Panel's queued websocket writes, none left behind** (Panel 1.9, ``io/document.py``). Panel
 writes a page's held changes straight to its websocket, unless the socket is busy (Bokeh holds
@@ -27,7 +37,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 
+from bokeh.document.events import (
+    DocumentPatchedEvent,
+    MessageSentEvent,
+    SessionCallbackAdded,
+    SessionCallbackRemoved,
+)
 from bokeh.server.views import ws as bokeh_ws
 from panel.io import document as panel_document
 
@@ -74,6 +91,43 @@ async def _dispatch_msgs(doc) -> None:
     panel_document._dispatch_write_task(doc, _dispatch_msgs, doc)
 
 
+# -- Panel's changes before the browser said it was ready ----------------------------------------
+
+_PANEL_DRAIN = getattr(panel_document, "_drain_unconnected_events", None)
+
+
+def _drain_unconnected_events(doc, lock):
+    """The held events of ``doc`` to dispatch now, its session not yet ready (see above).
+
+    Without a connected browser, Panel's own rule (the document goes out in full later). With
+    one, model changes are kept: returned to be dispatched now when the document's lock is held
+    (Bokeh writes them after the callback), else dispatched on the document's next tick.
+    Custom messages wait for the browser's ready, as Panel has them wait.
+    """
+    session = getattr(getattr(doc, "session_context", None), "_session", None)
+    if not getattr(session, "_subscribed_connections", None):
+        return _PANEL_DRAIN(doc, lock)
+    with lock:
+        events = list(doc.callbacks._held_events or [])
+        doc.callbacks._held_events = []
+        doc.callbacks._hold = None
+    now, patches, later = [], [], []
+    for event in events:
+        if isinstance(event, (SessionCallbackAdded, SessionCallbackRemoved)):
+            now.append(event)
+        elif isinstance(event, MessageSentEvent) or not isinstance(event, DocumentPatchedEvent):
+            later.append(event)
+        else:
+            patches.append(event)
+    if later:
+        panel_document._UNCONNECTED_EVENTS.setdefault(doc, []).extend(later)
+    if patches and session._pending_writes is not None:  # in the lock: Bokeh writes them next
+        now.extend(patches)
+    elif patches:
+        doc.add_next_tick_callback(partial(panel_document.retrigger_events, doc, patches))
+    return now
+
+
 # -- Bokeh's websocket opening ---------------------------------------------------------------------
 
 _BOKEH_ASYNC_OPEN = bokeh_ws.WSHandler._async_open
@@ -101,9 +155,11 @@ async def _async_open(self, token: str) -> None:
 
 
 def install() -> None:
-    """Put both fixes in place (a Panel or Bokeh without the code fixed: that one is skipped)."""
+    """Put the fixes in place (a Panel or Bokeh without the code fixed: that one is skipped)."""
     if hasattr(panel_document, "_dispatch_msgs") and hasattr(panel_document, "_WRITE_BLOCK"):
         panel_document._dispatch_msgs = _dispatch_msgs
+    if _PANEL_DRAIN is not None and hasattr(panel_document, "_UNCONNECTED_EVENTS"):
+        panel_document._drain_unconnected_events = _drain_unconnected_events
     handler = bokeh_ws.WSHandler
     if handler._async_open is _BOKEH_ASYNC_OPEN and handler.on_close is _BOKEH_ON_CLOSE:
         handler._async_open = _async_open
