@@ -98,12 +98,15 @@ def wait_for_http(url: str, timeout: float = 30.0) -> None:
 
 @pytest.fixture
 def serve():
-    """Serve a Panel app factory in this process; returns its URL. Stopped at teardown."""
+    """Serve a Panel app factory in this process; returns its URL. Stopped at teardown.
+
+    ``serve(factory, path="app", **settings)``: ``settings`` go to the Bokeh server.
+    """
     import panel as pn
 
     servers = []
 
-    def _serve(factory, path: str = "app") -> str:
+    def _serve(factory, path: str = "app", **settings) -> str:
         port = free_port()
         server = pn.serve(
             {path: factory},
@@ -112,6 +115,7 @@ def serve():
             threaded=True,
             show=False,
             websocket_origin=[f"127.0.0.1:{port}"],
+            **settings,
         )
         servers.append(server)
         url = f"http://127.0.0.1:{port}/{path}"

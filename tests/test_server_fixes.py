@@ -23,7 +23,6 @@ from types import SimpleNamespace
 import panel as pn
 from bokeh.document import Document
 from bokeh.util.token import generate_jwt_token, generate_session_id
-from conftest import free_port, wait_for_http
 from panel.io import document as panel_document
 from panel.io.document import hold
 from panel.io.state import set_curdoc
@@ -198,7 +197,7 @@ def test_a_busy_socket_keeps_its_messages_in_order(monkeypatch):
     assert doc not in panel_document._WRITE_BLOCK
 
 
-def test_a_socket_closed_while_its_session_opens_lets_the_session_end():
+def test_a_socket_closed_while_its_session_opens_lets_the_session_end(serve):
     made, ended = [], []
 
     def slow_app():  # long enough for the browser to close the socket meanwhile
@@ -207,35 +206,29 @@ def test_a_socket_closed_while_its_session_opens_lets_the_session_end():
         pn.state.on_session_destroyed(lambda context: ended.append(context.id))
         return pn.pane.Markdown("hello")
 
-    port = free_port()
-    server = pn.serve(
-        {"app": slow_app}, port=port, address="127.0.0.1", threaded=True, show=False,
-        websocket_origin=[f"127.0.0.1:{port}"], unused_session_lifetime_milliseconds=500,
-        check_unused_sessions_milliseconds=200,
-    )  # fmt: skip
-    try:
-        wait_for_http(f"http://127.0.0.1:{port}/app")
-        assert len(made) == 1
-        session_id = generate_session_id(secret_key=None, signed=False)
-        token = generate_jwt_token(session_id, secret_key=None, signed=False)
-        # A browser leaving the page: the upgrade request sent, the socket shut at once (the
-        # server reads the request, answers 101, opens, and then finds the socket closed).
-        with socket.create_connection(("127.0.0.1", port)) as raw:
-            raw.sendall(
-                (
-                    f"GET /app/ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                    f"Origin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                    "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                    f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
-                    f"Sec-WebSocket-Protocol: bokeh, {token}\r\n\r\n"
-                ).encode()
-            )
-            raw.shutdown(socket.SHUT_WR)
-            time.sleep(0.3)
-        deadline = time.monotonic() + 15
-        while session_id not in ended and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert len(made) == 2, "the websocket made no session"
-        assert session_id in ended, "the session of a closed websocket never ended"
-    finally:
-        server.stop()
+    url = serve(
+        slow_app, unused_session_lifetime_milliseconds=500, check_unused_sessions_milliseconds=200
+    )
+    host = url.split("/")[2]
+    assert len(made) == 1  # the page load that ``serve`` waited for
+    session_id = generate_session_id(secret_key=None, signed=False)
+    token = generate_jwt_token(session_id, secret_key=None, signed=False)
+    # A browser leaving the page: the upgrade request sent, the socket shut at once (the server
+    # reads the request, answers 101, opens, and then finds the socket closed).
+    host_name, port = host.split(":")
+    with socket.create_connection((host_name, int(port))) as raw:
+        raw.sendall(
+            (
+                f"GET /app/ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                f"Sec-WebSocket-Protocol: bokeh, {token}\r\n\r\n"
+            ).encode()
+        )
+        raw.shutdown(socket.SHUT_WR)
+        time.sleep(0.3)
+    deadline = time.monotonic() + 15
+    while session_id not in ended and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(made) == 2, "the websocket made no session"
+    assert session_id in ended, "the session of a closed websocket never ended"
