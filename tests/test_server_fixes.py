@@ -71,13 +71,18 @@ class _Session:
         pass
 
 
-def _served_document(session: _Session):
-    """A document of ``session`` whose browser has not said it is ready, and its pane's model."""
+def _served_document(session: _Session, loop=None):
+    """A document of ``session`` whose browser has not said it is ready, and its pane's model.
+
+    ``loop``: the asyncio loop serving it (None: no server loop).
+    """
     doc = Document()
     pane = pn.pane.HTML("before")
     model = pane.get_root(doc)
     doc.add_root(model)
-    context = SimpleNamespace(_session=session, session=session, server_context=None, id="s")
+    app = SimpleNamespace(io_loop=SimpleNamespace(asyncio_loop=loop)) if loop else None
+    server = SimpleNamespace(application_context=app)
+    context = SimpleNamespace(_session=session, session=session, server_context=server, id="s")
     doc._session_context = lambda: context
     doc.callbacks.on_change_dispatch_to(session)
     return doc, model
@@ -86,10 +91,14 @@ def _served_document(session: _Session):
 def test_a_change_held_before_the_browser_is_ready_reaches_it():
     assert panel_document._drain_unconnected_events is server_fixes._drain_unconnected_events
     session = _Session(locked=True)
-    doc, model = _served_document(session)
-    assert not pn.state._connected.get(doc)  # the browser has not said it is ready
-    with set_curdoc(doc), hold(doc):
-        model.text = "after"
+
+    async def scenario() -> None:  # a callback of the page, on the loop serving it
+        doc, model = _served_document(session, asyncio.get_running_loop())
+        assert not pn.state._connected.get(doc)  # the browser has not said it is ready
+        with set_curdoc(doc), hold(doc):
+            model.text = "after"
+
+    _run(scenario)
     assert [(e.attr, e.new) for e in session.patched] == [("text", "after")]
 
 

@@ -48,6 +48,8 @@ from bokeh.document.events import (
 from bokeh.server.views import ws as bokeh_ws
 from panel.io import document as panel_document
 
+from .ticks import _loop_of, next_tick
+
 log = logging.getLogger(__name__)
 
 # -- Panel's queued writes -------------------------------------------------------------------------
@@ -100,8 +102,9 @@ def _drain_unconnected_events(doc, lock):
     """The held events of ``doc`` to dispatch now, its session not yet ready (see above).
 
     Without a connected browser, Panel's own rule (the document goes out in full later). With
-    one, model changes are kept: returned to be dispatched now when the document's lock is held
-    (Bokeh writes them after the callback), else dispatched on the document's next tick.
+    one, model changes are kept: returned to be dispatched now when this thread holds the
+    document's lock (Bokeh writes them after the callback), else dispatched on the document's
+    next tick (``next_tick``: safe from any thread).
     Custom messages wait for the browser's ready, as Panel has them wait.
     """
     session = getattr(getattr(doc, "session_context", None), "_session", None)
@@ -121,11 +124,21 @@ def _drain_unconnected_events(doc, lock):
             patches.append(event)
     if later:
         panel_document._UNCONNECTED_EVENTS.setdefault(doc, []).extend(later)
-    if patches and session._pending_writes is not None:  # in the lock: Bokeh writes them next
-        now.extend(patches)
-    elif patches:
-        doc.add_next_tick_callback(partial(panel_document.retrigger_events, doc, patches))
+    log.debug("%d changes held before the browser was ready: sent", len(patches))
+    if patches and session._pending_writes is not None and _on_the_loop_of(doc):
+        now.extend(patches)  # in the document's lock, on its thread: Bokeh writes them next
+    elif patches:  # another thread, or outside the lock: on the document's next tick
+        next_tick(doc, partial(panel_document.retrigger_events, doc, patches))
     return now
+
+
+def _on_the_loop_of(doc) -> bool:
+    """Whether this thread is running the event loop that serves ``doc``."""
+    loop = getattr(_loop_of(doc), "asyncio_loop", None)
+    try:
+        return loop is not None and asyncio.get_running_loop() is loop
+    except RuntimeError:  # no loop runs on this thread
+        return False
 
 
 # -- Bokeh's websocket opening ---------------------------------------------------------------------
