@@ -4,8 +4,9 @@
 ``panes`` (live panes, boxes, rows, buttons, the board of cards), ``download`` (CSV) and
 ``css`` (the stylesheets in ``views/css/``), ``code_input`` (the join-code box). A page
 imports from here; see RULES.md and docs/notes/0007-pages.md for the site, note 0009 for the
-combat panes' speed. Importing the kit puts ``server_fixes`` in place (Panel's queued
-websocket writes, Bokeh's websockets closed while opening: note 0022).
+combat panes' speed. Importing the kit puts ``server_fixes`` in place (changes made while a
+browser renders a page, Panel's queued websocket writes, Bokeh's websockets closed while
+opening: note 0022).
 """
 
 from .code_input import CodeInput, join_code_typed

@@ -20,8 +20,8 @@ queue. A ``_dispatch_msgs`` that awaits its writes lowers the flag when it resum
 another refresh queued new messages meanwhile; the task scheduled for those then finds no flag
 and returns, and the queue waits for the page's next change. On a loaded server a player's page
 missed the redraw of its own attack this way and stayed a step behind: the server had drawn
-it, the browser got no frame for 5 s. ``_dispatch_msgs`` here writes whatever is queued and
-lowers the flag only with an empty queue.
+it, the browser got no frame for 5 s. ``_dispatch_msgs`` here raises the flag again for a
+queue found behind a lowered one; Panel's own then writes it.
 
 **A websocket closed while its session opens is let go** (Bokeh 3.9, ``server/views/ws.py``).
 ``WSHandler.open`` creates the session on a later tick (``_async_open``); a browser that closes
@@ -39,12 +39,7 @@ import asyncio
 import logging
 from functools import partial
 
-from bokeh.document.events import (
-    DocumentPatchedEvent,
-    MessageSentEvent,
-    SessionCallbackAdded,
-    SessionCallbackRemoved,
-)
+from bokeh.document.events import DocumentPatchedEvent, MessageSentEvent
 from bokeh.server.views import ws as bokeh_ws
 from panel.io import document as panel_document
 
@@ -55,42 +50,15 @@ log = logging.getLogger(__name__)
 # -- Panel's queued writes -------------------------------------------------------------------------
 
 
-async def _dispatch_msgs(doc) -> None:
-    """Write ``doc``'s queued messages; again later while a socket is busy (as Panel does)."""
-    from tornado.websocket import WebSocketHandler
+_PANEL_DISPATCH = getattr(panel_document, "_dispatch_msgs", None)
 
-    queued = panel_document._WRITE_MSGS
-    block = panel_document._WRITE_BLOCK
-    if doc not in queued:  # Panel checks the flag only: a queue behind a lowered flag waited
-        block.pop(doc, None)
-        return
-    if doc not in block:
+
+async def _dispatch_msgs(doc) -> None:
+    """Panel's ``_dispatch_msgs``, which writes a queue only behind a raised flag: raised here."""
+    if doc in panel_document._WRITE_MSGS and doc not in panel_document._WRITE_BLOCK:
         log.info("queued messages without the write flag: written now (Panel would wait)")
-    remaining, futures = {}, []
-    for conn, msgs in queued.pop(doc, {}).items():
-        socket = conn._socket
-        if hasattr(socket, "write_lock") and socket.write_lock._block._value == 0:
-            remaining[conn] = msgs  # Bokeh is writing on it: later, in order
-            continue
-        for msg in msgs:
-            if isinstance(socket, WebSocketHandler):
-                futures += panel_document.dispatch_tornado(conn, msg=msg)
-            elif (kind := type(socket)) in panel_document.extra_socket_handlers:
-                futures += panel_document.extra_socket_handlers[kind](conn, msg=msg)
-            else:
-                futures += panel_document.dispatch_django(conn, msg=msg)
-    if futures:
-        panel_document._WRITE_FUTURES.setdefault(doc, []).extend(futures)
-        await panel_document._run_write_futures(doc)
-    for conn, msgs in remaining.items():  # older than anything queued meanwhile: first
-        mine = queued.setdefault(doc, {})
-        mine[conn] = msgs + mine.get(conn, [])
-    if doc not in queued:
-        block.pop(doc, None)  # the queue is empty: changes may be written directly again
-        return
-    block[doc] = True
-    await asyncio.sleep(0.01)
-    panel_document._dispatch_write_task(doc, _dispatch_msgs, doc)
+        panel_document._WRITE_BLOCK[doc] = True
+    await _PANEL_DISPATCH(doc)  # it schedules this function again while a socket is busy
 
 
 # -- Panel's changes before the browser said it was ready ----------------------------------------
@@ -110,20 +78,15 @@ def _drain_unconnected_events(doc, lock):
     session = getattr(getattr(doc, "session_context", None), "_session", None)
     if not getattr(session, "_subscribed_connections", None):
         return _PANEL_DRAIN(doc, lock)
-    with lock:
-        events = list(doc.callbacks._held_events or [])
-        doc.callbacks._held_events = []
-        doc.callbacks._hold = None
-    now, patches, later = [], [], []
-    for event in events:
-        if isinstance(event, (SessionCallbackAdded, SessionCallbackRemoved)):
-            now.append(event)
-        elif isinstance(event, MessageSentEvent) or not isinstance(event, DocumentPatchedEvent):
-            later.append(event)
-        else:
-            patches.append(event)
-    if later:
-        panel_document._UNCONNECTED_EVENTS.setdefault(doc, []).extend(later)
+    with lock:  # the model changes out; the rest as Panel sorts it
+        patches, rest = [], []
+        for event in doc.callbacks._held_events or []:
+            if isinstance(event, DocumentPatchedEvent) and not isinstance(event, MessageSentEvent):
+                patches.append(event)
+            else:
+                rest.append(event)
+        doc.callbacks._held_events = rest
+    now = _PANEL_DRAIN(doc, lock)
     log.debug("%d changes held before the browser was ready: sent", len(patches))
     if patches and session._pending_writes is not None and _on_the_loop_of(doc):
         now.extend(patches)  # in the document's lock, on its thread: Bokeh writes them next
@@ -169,7 +132,7 @@ async def _async_open(self, token: str) -> None:
 
 def install() -> None:
     """Put the fixes in place (a Panel or Bokeh without the code fixed: that one is skipped)."""
-    if hasattr(panel_document, "_dispatch_msgs") and hasattr(panel_document, "_WRITE_BLOCK"):
+    if _PANEL_DISPATCH is not None and hasattr(panel_document, "_WRITE_BLOCK"):
         panel_document._dispatch_msgs = _dispatch_msgs
     if _PANEL_DRAIN is not None and hasattr(panel_document, "_UNCONNECTED_EVENTS"):
         panel_document._drain_unconnected_events = _drain_unconnected_events
