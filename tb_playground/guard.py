@@ -190,38 +190,3 @@ class PageLoads:
 def expected_days_to_find(codes: int, tables: int, per_minute: int = TOTAL_TRIES) -> float:
     """Days an attacker at the total limit takes, on average, to hit any of ``tables`` codes."""
     return codes / max(1, tables) / per_minute / (60 * 24)
-
-
-def no_referrer_and_no_tracebacks() -> None:
-    """Patch the server once: no Referer leaves a page, no traceback reaches a client.
-
-    ``Referrer-Policy: no-referrer`` on every response (a page opened from ``/gm?key=`` would
-    otherwise send the key along); a websocket message the server cannot handle gets a plain
-    ERROR text with no traceback (Bokeh puts ``repr(error)`` and the traceback in it).
-    """
-    import importlib
-
-    import tornado.web
-
-    error_message = importlib.import_module("bokeh.protocol.messages.error")
-
-    if getattr(tornado.web.RequestHandler, "_tb_no_referrer", False):
-        return
-    clear = tornado.web.RequestHandler.clear
-
-    def clear_and_set(self):
-        clear(self)
-        self.set_header("Referrer-Policy", "no-referrer")
-
-    tornado.web.RequestHandler.clear = clear_and_set
-    tornado.web.RequestHandler._tb_no_referrer = True
-
-    make = error_message.error.create.__func__
-
-    def plain(cls, request_id, text, **metadata):
-        log.warning("websocket message refused: %s", text)
-        made = make(cls, request_id, "The server could not handle that message.", **metadata)
-        made.content["traceback"] = None
-        return made
-
-    error_message.error.create = classmethod(plain)

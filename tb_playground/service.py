@@ -497,7 +497,6 @@ def get_service() -> CombatService:
     global _service
     with _service_lock:
         if _service is None:
-            guard.no_referrer_and_no_tracebacks()
             _service = CombatService()
             _service.seats.start_beating()
             log.info("combat service started: tables kept in %s", _service.store.path)

@@ -104,6 +104,9 @@ def serve():
     """
     import panel as pn
 
+    from tb_playground import patches
+
+    patches.install()  # the fixes under served pages, as the server's setup installs them
     servers = []
 
     def _serve(factory, path: str = "app", **settings) -> str:

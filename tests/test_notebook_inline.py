@@ -1,7 +1,8 @@
 """Offline notebooks: with pn.extension(inline=True) an update never links to Panel's CDN.
 
-Panel 1.9 inlines the stylesheets of a first render only; ``tb_playground.views.notebook``
-inlines those an update sends again (an HTML pane's new object). The browser side of this is
+Panel 1.9 inlines the stylesheets of a first render only; ``patches.NOTEBOOK_INLINE``, put in
+place by ``tb_playground.views.extension`` (the lessons' first cell), inlines those an update
+sends again (an HTML pane's new object); Panel 1.10 does it itself. The browser side of this is
 tests/test_jupyterlab_ui.py, which blocks the internet.
 """
 
@@ -12,8 +13,10 @@ from bokeh.document import Document
 from bokeh.models import ImportedStyleSheet, InlineStyleSheet
 from panel.io.resources import CDN_DIST
 
-import tb_playground.views  # noqa: F401  (installs the fix)
+from tb_playground import patches
 from tb_playground.views import DamageExplorer
+
+patches.install((patches.NOTEBOOK_INLINE,))  # as ``extension()``, the lessons' first cell
 
 
 def cdn_links(model) -> list[str]:

@@ -2,8 +2,8 @@
 
 A script looping plain GETs made a session each and kept the event loop busy for everyone;
 ``guard.PageLoads`` lets an address open a burst of pages and then a steady rate, and
-``serve_setup`` answers 429 beyond it, gives GET sessions seconds, bounds websocket messages and
-numbers each process's models apart.
+``patches`` (installed by ``serve_setup``) answers 429 beyond it, gives GET sessions seconds,
+bounds websocket messages and numbers each process's models apart.
 """
 
 from __future__ import annotations
@@ -56,16 +56,18 @@ def test_the_setup_patches_the_server_once():
     from bokeh.util import serialization
     from panel.io import server
 
-    from tb_playground import serve_setup
+    from tb_playground import patches
 
-    serve_setup.server_settings()
-    wrapper = tornado.BokehTornado.__init__
-    serve_setup.server_settings()
-    assert tornado.BokehTornado.__init__ is wrapper and wrapper._tb_settings
-    assert serve_setup.SERVER_SETTINGS["unused_session_lifetime_milliseconds"] <= 5_000
-    assert serve_setup.SERVER_SETTINGS["websocket_max_message_size_bytes"] < 20 * 1024 * 1024
+    for patch in patches.SETUP:
+        patch.state = "not tried"  # the fixture below put the classes back
+    assert set(patches.setup().values()) == {"installed"}
+    wrapper, get = tornado.BokehTornado.__init__, server.DocHandler.get
+    patches.setup()
+    assert tornado.BokehTornado.__init__ is wrapper and server.DocHandler.get is get
+    assert patches.SERVER_SETTINGS["unused_session_lifetime_milliseconds"] <= 5_000
+    assert patches.SERVER_SETTINGS["websocket_max_message_size_bytes"] < 20 * 1024 * 1024
     assert serialization._simple_id >= 1_000_000_000_000_000  # numbered from the start time
-    assert server.DocHandler.get._tb_loads is serve_setup.limit_page_loads()
+    assert len(patches.PAGE_LOADS) == 1
 
 
 def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
@@ -74,9 +76,11 @@ def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
 
     from panel.io import server
 
-    from tb_playground import serve_setup
+    from tb_playground import patches
 
-    loads = serve_setup.limit_page_loads()
+    patches.PAGE_LOAD_LIMIT.state = "not tried"  # the fixture put the handler back
+    patches.install((patches.PAGE_LOAD_LIMIT,))
+    (loads,) = patches.PAGE_LOADS
     while loads.allow("203.0.113.9"):  # this address has used its burst
         pass
     waits = []
@@ -84,7 +88,7 @@ def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
     async def sleep(seconds):
         waits.append(seconds)
 
-    monkeypatch.setattr(serve_setup.asyncio, "sleep", sleep)
+    monkeypatch.setattr(patches.asyncio, "sleep", sleep)
 
     class Request:
         remote_ip = "203.0.113.9"
@@ -104,8 +108,8 @@ def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
 
     handler = Handler()
     asyncio.run(server.DocHandler.get(handler))
-    assert waits == [serve_setup.REFUSED_WAIT] and serve_setup.REFUSED_WAIT >= 0.5
-    assert handler.said["status"] == 429 and handler.said["text"] == serve_setup.TOO_MANY_PAGES
+    assert waits == [patches.REFUSED_WAIT] and patches.REFUSED_WAIT >= 0.5
+    assert handler.said["status"] == 429 and handler.said["text"] == patches.TOO_MANY_PAGES
 
 
 def test_the_burst_can_be_raised_from_the_environment():

@@ -4,13 +4,10 @@ Each page is a module an app builds; what pages share is the page kit (``views/k
 page imports another (tests/test_page_kit.py).
 """
 
-from .notebook import inline_updates
+from .notebook import extension
 from .odds_playground import OddsPlayground, odds_page
 
-# A notebook run offline (pn.extension(inline=True)) keeps every update's stylesheets local.
-inline_updates()
-
-__all__ = ["OddsPlayground", "odds_page"]
+__all__ = ["OddsPlayground", "extension", "odds_page"]
 
 from .damage_explorer import DamageExplorer, damage_page  # noqa: E402
 

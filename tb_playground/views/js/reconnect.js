@@ -1,4 +1,6 @@
 // Each time a page loses the server (kit/shell.py, keep_connected; see RECONNECT_JS there).
+// `token` and `buffers` say which parts were shown on the BokehJS served (patches.py,
+// RECONNECT_JS_PARTS); each part also checks the names it uses and stays out without them.
 const lost = (cb_data && cb_data.reconnect) ? cb_data : cb_obj
 const conn = lost && lost.connection && lost.connection.deref && lost.connection.deref()
 const b64decode = (s) => {
@@ -14,7 +16,8 @@ const b64encode = (bytes) => {
 const pipe = async (bytes, stream) =>
   new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
 const retoken = async () => {
-  if (!conn || conn.token.includes(".") || typeof CompressionStream === "undefined") return
+  if (!token || !conn || typeof conn.token !== "string" || conn.token.includes(".") ||
+      typeof CompressionStream === "undefined") return
   const outer = JSON.parse(new TextDecoder().decode(b64decode(conn.token)))
   const key = "__bk__zlib_"
   let extra = {}
@@ -44,7 +47,7 @@ const retoken = async () => {
 // (ClientConnection._repull_session_doc calls document.replace_with_json(doc_json) alone), so a
 // page holding arrays (a chart, a table) failed with "buffer for id=... not found" and stayed
 // dead. Hand the pulled buffers to the replacement, once per connection.
-if (conn && !conn.__tb_buffers && conn._pull_doc_json) {
+if (buffers && conn && !conn.__tb_buffers && typeof conn._pull_doc_json === "function") {
   conn.__tb_buffers = true
   const pull = conn._pull_doc_json.bind(conn)
   conn._pull_doc_json = async () => {

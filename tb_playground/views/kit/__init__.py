@@ -4,9 +4,8 @@
 ``panes`` (live panes, boxes, rows, buttons, the board of cards), ``download`` (CSV) and
 ``css`` (the stylesheets in ``views/css/``), ``code_input`` (the join-code box). A page
 imports from here; see RULES.md and docs/notes/0007-pages.md for the site, note 0009 for the
-combat panes' speed. Importing the kit puts ``server_fixes`` in place (changes made while a
-browser renders a page, Panel's queued websocket writes, Bokeh's websockets closed while
-opening: note 0022).
+combat panes' speed. Importing the kit changes nothing in Panel or Bokeh: the fixes under
+the pages are ``tb_playground.patches``, installed by the server (issue 29).
 """
 
 from .code_input import CodeInput, join_code_typed
@@ -49,7 +48,6 @@ from .panes import (
     row,
     update,
 )
-from .server_fixes import install as _install_server_fixes
 from .shell import (
     DISCONNECTED,
     PAGES,
@@ -144,5 +142,3 @@ __all__ = [
     "update",
     "use_known_theme",
 ]
-
-_install_server_fixes()

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import panel as pn
 from bokeh.models import CustomJS
 
+from tb_playground import patches
+
 from .css import NAV_CSS, SITE_CSS
 from .js import script
 
@@ -206,6 +208,7 @@ def keep_connected() -> None:
     """
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return  # a notebook or a test: no server to lose
+    patches.install()  # the fixes under served pages, if the server's setup did not (issue 29)
     doc = pn.state.curdoc
     declared = doc in pn.state._extensions_  # the app's script called pn.extension in it
     # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).
@@ -216,7 +219,8 @@ def keep_connected() -> None:
         # ``pn.extension`` just started a list holding "notifications" alone, so the sheet's
         # tables failed ("Tabulator is not defined") and the page stopped rendering; drop it.
         del pn.state._extensions_[doc]
-    doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS))
+    parts = patches.reconnect_js_parts()  # the parts shown on the BokehJS served
+    doc.js_on_event("connection_lost", CustomJS(code=RECONNECT_JS, args=parts))
     if str(getattr(doc.session_context.request, "path", "")).endswith("/ws"):
         # A session a reconnecting page made (no HTML page was served for it): Panel leaves its
         # stylesheets on its CDN, out of reach of a table without internet; use the server's.

@@ -15,6 +15,7 @@ other threads), and the IOLoop's own thread adds it to the document, where holds
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 
@@ -24,6 +25,15 @@ def _loop_of(doc):
     server = getattr(ctx, "server_context", None)
     app = getattr(server, "application_context", None)
     return getattr(app, "io_loop", None)
+
+
+def on_the_loop_of(doc) -> bool:
+    """Whether this thread is running the event loop that serves ``doc``."""
+    loop = getattr(_loop_of(doc), "asyncio_loop", None)
+    try:
+        return loop is not None and asyncio.get_running_loop() is loop
+    except RuntimeError:  # no loop runs on this thread
+        return False
 
 
 def next_tick(doc, callback: Callable[[], None], gone: Callable[[], None] | None = None) -> None:
