@@ -468,7 +468,7 @@ def _inline_updates(shown: Shown) -> None:
     from panel.io.resources import CDN_DIST, DIST_DIR
     from panel.reactive import Reactive
 
-    def inlined(stylesheets: list, doc) -> list:
+    def _inlined(stylesheets: list, doc) -> list:
         cache = _INLINED.setdefault(doc, {}) if doc is not None else {}
         result = []
         for sheet in stylesheets:
@@ -480,6 +480,18 @@ def _inline_updates(shown: Shown) -> None:
                 sheet = cache[path]
             result.append(sheet)
         return result
+
+    if "panel.io.notebook:replace_inline_css" in shown.names:  # Panel 1.10: its own cache
+        from panel.io.notebook import replace_inline_css
+
+        def inlined(stylesheets: list, doc) -> list:
+            cache = pn.state._inline_stylesheets.setdefault(doc, {}) if doc is not None else {}
+            return [
+                replace_inline_css(sheet, cache) if isinstance(sheet, ImportedStyleSheet) else sheet
+                for sheet in stylesheets
+            ]
+    else:
+        inlined = _inlined
 
     def offline(doc) -> bool:  # inline mode, and a document no server serves
         return bool(pn.config.inline) and not (doc is not None and doc.session_context)
@@ -503,22 +515,31 @@ def _inline_updates(shown: Shown) -> None:
     Reactive._get_properties, Reactive._update_properties = _get_properties, _update_properties
 
 
+_INLINE_NAMES = (
+    "panel.reactive:Reactive._get_properties",
+    "panel.reactive:Reactive._update_properties",
+    "panel.io.resources:CDN_DIST",
+    "panel.io.resources:DIST_DIR",
+)
+
 NOTEBOOK_INLINE = Patch(
     name="notebook-inline-updates",
     fixes="with pn.extension(inline=True) an updated pane links its stylesheets to the CDN",
+    # Panel 1.10 inlines a first render's stylesheets per document (state._inline_stylesheets)
+    # but not those an update sends again (Reactive._update_properties): still needed there,
+    # with Panel's own per-document copies (the same models: nothing is sent twice).
     shown=(
+        Shown({"panel": "1.9.4"}, _INLINE_NAMES),
         Shown(
-            {"panel": "1.9.4"},
+            {"panel": "1.10.0"},
             (
-                "panel.reactive:Reactive._get_properties",
-                "panel.reactive:Reactive._update_properties",
-                "panel.io.resources:CDN_DIST",
-                "panel.io.resources:DIST_DIR",
+                *_INLINE_NAMES,
+                "panel.io.notebook:replace_inline_css",
+                "panel.io.state:state._inline_stylesheets",
             ),
         ),
     ),
     apply=_inline_updates,
-    upstream=False,  # Panel 1.10 inlines updates itself (state._inline_stylesheets)
 )
 
 

@@ -60,7 +60,8 @@ def test_the_setup_patches_the_server_once():
 
     for patch in patches.SETUP:
         patch.state = "not tried"  # the fixture below put the classes back
-    assert set(patches.setup().values()) == {"installed"}
+    states = patches.setup()
+    assert {states[patch.name] for patch in patches.SETUP} == {"installed"}
     wrapper, get = tornado.BokehTornado.__init__, server.DocHandler.get
     patches.setup()
     assert tornado.BokehTornado.__init__ is wrapper and server.DocHandler.get is get
