@@ -28,7 +28,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.models import load  # noqa: E402
 from tb_playground.views import character_page, damage_page, odds_page  # noqa: E402

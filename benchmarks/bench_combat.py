@@ -41,7 +41,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.models import Encounter, load  # noqa: E402
 from tb_playground.service import TRIM_DELAY, CombatService  # noqa: E402

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_browser_latency import DONE, INSTALL, LATENCY, p95  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 from table_helpers import encounter, roster, soak7  # noqa: E402
 from test_table_processes import Child  # noqa: E402
 

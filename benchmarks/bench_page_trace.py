@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))
 import bench_combat as b  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 SHOWN = ("RunTask", "FunctionCall", "Layout", "UpdateLayoutTree", "Paint", "PrePaint",
          "ParseHTML", "MinorGC", "Commit")  # fmt: skip

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_replay import play  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.service import CombatService, set_service  # noqa: E402
 from tb_playground.views import replay_panel  # noqa: E402

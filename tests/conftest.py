@@ -1,112 +1,119 @@
-"""Shared fixtures: Debian's Chromium for Playwright, and Panel apps served in-process."""
+"""The suite's switches and shared fixtures.
+
+Plain ``pytest`` is the fast loop: the engine, models, table, views and lab in this process,
+no browser, no notebook kernel, no other process. The rest is opt-in, and deselected (not
+skipped) without its flag; the README's test command turns every one on (``--all``):
+
+- ``--ui``: browser tests (``tests/ui/``, Debian's Chromium through Playwright; Playwright's
+  pytest plugin is blocked in pyproject.toml and loaded by ``-p playwright``);
+- ``--notebooks``: the lessons in ``examples/`` run by a kernel;
+- ``--servers``: tests that start other processes (servers, killed writers, a wheel build) or
+  a server in this one;
+- ``--slow``: the long property and random-game tests (the fast loop keeps a short case of each).
+"""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import time
-import urllib.request
-
 import pytest
 from hypothesis import settings
-from playwright.sync_api import expect
 
 # Property tests check what is true, not how fast: no per-example deadline (a busy machine or
 # the other xdist worker would make one fail now and then). Speed lives in benchmarks/.
 settings.register_profile("tb", deadline=None)
 settings.load_profile("tb")
 
-# One wait for every browser test's ``expect`` (Playwright's default is 5 s): a page built on a
-# busy 2-core machine takes longer. It was set by five test modules at import, so the wait a
-# test got depended on which modules were collected with it (note 0021).
-expect.set_options(timeout=20_000)
+#: Each opt-in marker and the flag that turns it on.
+OPT_IN = {"ui": "--ui", "notebook": "--notebooks", "server": "--servers", "slow": "--slow"}
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+
+def pytest_addoption(parser):
+    group = parser.getgroup("tb_playground", "tb_playground's opt-in tests")
+    group.addoption("--ui", action="store_true", help="also run the browser tests (tests/ui/)")
+    group.addoption("--notebooks", action="store_true", help="also run the lessons' notebooks")
+    group.addoption(
+        "--servers", action="store_true", help="also run tests that start servers or processes"
+    )
+    group.addoption("--slow", action="store_true", help="also run the long property tests")
+    group.addoption("--all", action="store_true", help="every test (the README's command, CI)")
+
+
+def _turned_on(config) -> set[str]:
+    every = config.getoption("--all")
+    return {marker for marker, flag in OPT_IN.items() if every or config.getoption(flag)}
+
+
+def pytest_configure(config):
+    if "ui" in _turned_on(config) and not config.pluginmanager.has_plugin("playwright"):
+        raise pytest.UsageError(
+            "browser tests need Playwright's pytest plugin, blocked by default: add -p playwright"
+        )
+
+
+#: Files not even imported without their flag (each imports what the fast loop never needs:
+#: Playwright, a notebook kernel's client).
+OPT_IN_FILES = {"ui": ("ui",), "notebook": ("test_notebooks.py", "test_character_notebook.py")}
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Leave the browser tests' folder and the notebook tests unread when they are off."""
+    on = _turned_on(config)
+    here = collection_path.relative_to(config.rootpath).parts
+    if len(here) == 2 and here[0] == "tests":
+        for marker, names in OPT_IN_FILES.items():
+            if marker not in on and here[1] in names:
+                return True
+    return None
 
 
 def pytest_xdist_make_scheduler(config, log):
     """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
 
     With ``-n auto`` (pyproject.toml) the other worker runs the engine, property and notebook
-    tests beside them, so the suite takes about as long as the larger of the two halves. The
-    browser tests are the ``tests/*_ui.py`` files (``pytest_collection_modifyitems`` holds every
-    ``ui`` test to that). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the
-    nodeid it rewrites is no longer the one reported), hence this scheduler.
+    tests beside them, so the suite takes about as long as the larger of the two halves.
+    xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it rewrites is
+    no longer the one reported), hence this scheduler.
     """
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "browser" if nodeid.split("::", 1)[0].endswith("_ui.py") else nodeid
+            return "browser" if nodeid.startswith("tests/ui/") else nodeid
 
     return BrowserTestsTogether(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
-    """Every browser test lives in a ``tests/*_ui.py`` file (the scheduler above relies on it)."""
+    """Deselect the opt-in tests not turned on; browser tests live in ``tests/ui/``."""
+    on = _turned_on(config)
+    keep, drop = [], []
     for item in items:
-        if item.get_closest_marker("ui") and not item.nodeid.split("::")[0].endswith("_ui.py"):
-            raise pytest.UsageError(f"{item.nodeid}: browser tests go in tests/*_ui.py files")
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """Drive Debian's Chromium (never a downloaded browser); fail loudly if it is missing."""
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        pytest.fail(
-            f"Chromium not found at {CHROMIUM}: install it (apt-get install -y chromium) or set "
-            "CHROMIUM_PATH. Browser tests are never skipped."
-        )
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
-
-
-def free_port() -> int:
-    """Return a TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_http(url: str, timeout: float = 30.0) -> None:
-    """Block until ``url`` answers HTTP 200, or fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            # Wait for the one request to finish: a page can take seconds to build on a busy
-            # machine, and a short timeout would only start another session behind it.
-            left = max(deadline - time.monotonic(), 1.0)
-            with urllib.request.urlopen(url, timeout=left) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail(f"{url} did not answer within {timeout} s")
-        time.sleep(0.2)
+        in_ui = item.nodeid.startswith("tests/ui/")
+        if in_ui:
+            item.add_marker(pytest.mark.ui)
+        elif item.get_closest_marker("ui"):
+            raise pytest.UsageError(f"{item.nodeid}: browser tests go in tests/ui/")
+        if "serve" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.server)  # a server in this process
+        wanted = {m.name for m in item.iter_markers()} & OPT_IN.keys()
+        (drop if wanted - on else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.fixture
 def serve():
     """Serve a Panel app factory in this process; returns its URL. Stopped at teardown.
 
-    ``serve(factory, path="app", **settings)``: ``settings`` go to the Bokeh server.
+    ``serve(factory, path="app", **settings)``: ``settings`` go to the Bokeh server. The fixes
+    under served pages are installed first, as the server's setup installs them.
     """
     import panel as pn
+    from serving import free_port, wait_for_http
 
     from tb_playground import patches
 
-    patches.install()  # the fixes under served pages, as the server's setup installs them
+    patches.install()
     servers = []
 
     def _serve(factory, path: str = "app", **settings) -> str:
@@ -128,60 +135,3 @@ def serve():
     yield _serve
     for server in servers:
         server.stop()
-
-
-#: What the browsers of the running test printed as errors (console and uncaught), in order.
-_BROWSER_ERRORS: list[str] = []
-
-#: The browser contexts the running test opened (closed when it ends).
-_CONTEXTS: list = []
-
-
-@pytest.fixture(scope="session")
-def browser(browser):
-    """Playwright's browser; each new context reports its pages' errors and closes with its test.
-
-    A page that silently stops updating may be a patch its BokehJS refused: the error is only
-    in the browser's console, so ``pytest_runtest_makereport`` attaches them on failure. A
-    context left open keeps its pages retrying a stopped server through the later tests.
-    """
-    new_context = browser.new_context
-
-    def new_context_reporting(*args, **kwargs):
-        context = new_context(*args, **kwargs)
-
-        def console(msg):
-            if msg.type == "error":
-                _BROWSER_ERRORS.append(f"{msg.text} ({msg.page and msg.page.url})")
-
-        context.on("console", console)
-        context.on("weberror", lambda err: _BROWSER_ERRORS.append(f"uncaught: {err.error}"))
-        _CONTEXTS.append(context)
-        return context
-
-    browser.new_context = new_context_reporting
-    return browser
-
-
-@pytest.fixture(autouse=True)
-def _close_browser_contexts():
-    """Close the browser contexts a test opened (a test that closed one: no harm)."""
-    yield
-    while _CONTEXTS:
-        try:
-            _CONTEXTS.pop().close()
-        except Exception:  # noqa: BLE001 - already closed, or its browser is gone
-            pass
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item, call):
-    """Attach the browser errors of a failed test to its report."""
-    report = yield
-    if call.when == "setup":
-        _BROWSER_ERRORS.clear()
-    if report.failed and _BROWSER_ERRORS:
-        report.sections.append(("browser errors", "\n".join(_BROWSER_ERRORS[-50:])))
-    if call.when == "teardown":
-        _BROWSER_ERRORS.clear()
-    return report

@@ -11,6 +11,9 @@ from tb_playground.table import TableStore
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 
+#: Initiative of the combat pages' fight (``fight``): Ronan first.
+FIRST_RONAN = {"ronan": 10, "the-brick": 1, "guard-dog": 1, "nightmare": 1}
+
 
 def roster(name: str):
     """A character or creature from examples/roster."""
@@ -59,3 +62,15 @@ def run_to_turn(table, cid: str):
     """End turns until ``cid`` is up."""
     while table.state["up"] != cid:
         table.apply({"type": "end_turn"})
+
+
+def fight() -> Encounter:
+    """Ronan and the Brick against a guard dog; the Nightmare waits, hidden."""
+    enc = Encounter(name="Test warehouse")
+    ronan = load(ROSTER / "ronan.json")
+    ronan.armor = []  # the dog's bite must reach him (his jacket: tests/test_table_armor.py)
+    enc.add(ronan, "Party")
+    enc.add(load(ROSTER / "the_brick.json"), "Party")
+    enc.add(load(ROSTER / "guard_dog.yaml"), "Foes")
+    enc.add(load(ROSTER / "nightmare.yaml"), "Foes")
+    return enc

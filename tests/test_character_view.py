@@ -196,6 +196,7 @@ def test_without_a_roster_the_sheet_falls_back(monkeypatch, tmp_path):
     assert [k.name for k in sheet.creatures] == [Creature().name]
 
 
+@pytest.mark.server
 def test_an_installed_package_carries_the_roster(tmp_path):
     """setup.py maps examples/roster to tb_playground/roster: a build holds every file."""
     import shutil

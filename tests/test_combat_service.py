@@ -296,7 +296,7 @@ def test_closed_sessions_unsubscribe(service):
     from pathlib import Path
 
     import panel as pn
-    from conftest import free_port, wait_for_http
+    from serving import free_port, wait_for_http
 
     from tb_playground.service import set_service
     from tb_playground.views.table_page import table_page
@@ -538,6 +538,7 @@ def test_the_share_toggle_reaches_the_server_without_panels_wait(service):
     assert isinstance(gm.share_toggle, ActionToggle)
 
 
+@pytest.mark.server
 def test_serve_setup_imports_the_pages_and_freezes_only_the_libraries(tmp_path):
     """``--setup tb_playground/serve_setup.py``: every page module imported, the GM link
     printed, the libraries' objects frozen; a page made afterwards is collected as usual."""
@@ -571,7 +572,7 @@ def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
     import socket
 
     from bokeh.client import pull_session
-    from conftest import free_port, wait_for_http
+    from serving import free_port, wait_for_http
 
     from tb_playground.views.combat_session import one_packet
 

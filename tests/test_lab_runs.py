@@ -91,6 +91,7 @@ def test_errors_surface_as_a_clear_value_error():
         waiting.outcome(timeout=0)
 
 
+@pytest.mark.server
 def test_the_run_needs_neither_panel_nor_the_live_table():
     code = (
         "import sys, tb_playground.lab.runs, tb_playground.lab;"

@@ -29,6 +29,7 @@ import urllib.request
 from types import SimpleNamespace
 
 import panel as pn
+import pytest
 from bokeh.document import Document
 from bokeh.util.token import generate_jwt_token, generate_session_id
 from panel.io import document as panel_document
@@ -393,6 +394,7 @@ def test_every_patch_has_a_report_or_says_why_not():
         assert report.is_file() == patch.upstream, patch.name
 
 
+@pytest.mark.server
 def test_importing_the_views_patches_nothing():
     """Only ``install`` patches: importing every view leaves Panel and Bokeh as they were."""
     import subprocess

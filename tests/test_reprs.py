@@ -9,6 +9,7 @@ from fractions import Fraction
 from html.parser import HTMLParser
 
 import numpy as np
+import pytest
 
 from tb_playground.engine import (
     AttackProfile,
@@ -156,6 +157,7 @@ def test_fight_odds_html_when_death_never_comes():
     assert len(Cells(never._repr_html_()).rows) == 1 + 2
 
 
+@pytest.mark.server
 def test_reprs_keep_the_engine_free_of_param_and_panel():
     # The engine's reprs take their words from the engine and tb_playground.formatting, which
     # imports nothing of ours (neither Panel nor param).

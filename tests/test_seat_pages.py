@@ -8,7 +8,7 @@ seat acts for no one, whatever its controls still send.
 from __future__ import annotations
 
 import pytest
-from test_combat_ui import FIRST_RONAN, fight
+from table_helpers import FIRST_RONAN, fight
 
 from tb_playground.service import CombatService
 from tb_playground.views.gm_page import GMPage

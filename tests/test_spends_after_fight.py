@@ -10,7 +10,7 @@ offered when it applies.
 from __future__ import annotations
 
 import pytest
-from test_combat_ui import FIRST_RONAN, fight
+from table_helpers import FIRST_RONAN, fight
 
 from tb_playground.service import CombatService
 from tb_playground.table.menu import spends

@@ -14,7 +14,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_combat_ui import FIRST_RONAN, fight
+from table_helpers import FIRST_RONAN, fight
 from test_table_add import document
 from test_table_night import _hand_fight, clock  # noqa: F401 - the fixture
 from test_table_replay import _play

@@ -38,6 +38,8 @@ for i in range(1000):
     print(table.version, flush=True)
 """
 
+pytestmark = pytest.mark.server
+
 
 @pytest.mark.parametrize("run", range(20))
 def test_sigkill_loses_nothing_acknowledged(tmp_path, run):

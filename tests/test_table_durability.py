@@ -104,6 +104,7 @@ def cli(monkeypatch, capsys):
     return run
 
 
+@pytest.mark.server
 def test_backup_export_import_round_trip(tmp_path, cli):
     path = tmp_path / "tables.sqlite"
     store = TableStore(path)

@@ -54,6 +54,8 @@ for line in sys.stdin:
     print(json.dumps(said), flush=True)
 """
 
+pytestmark = pytest.mark.server
+
 
 class Child:
     """A second process with the table open."""

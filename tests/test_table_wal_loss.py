@@ -197,6 +197,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.server
 def test_a_killed_writer_with_its_wal_removed_is_reported(tmp_path, caplog):
     path = tmp_path / "tables.sqlite"
     code = WRITER.format(tests=str(ROOT / "tests"), path=str(path))

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import panel as pn
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 from ui_helpers import JS_HELPERS, WIDTHS, check_layout, open_link
 
 from tb_playground.views import damage_page, odds_page

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import panel as pn
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 
 from tb_playground.views import character_page, character_sheet, odds_page
 
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RONAN = ROOT / "examples" / "roster" / "ronan.json"
 
 #: In-page timing (as in benchmarks/bench_browser_latency.py): keydown stamps __t0, the first

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import panel as pn
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 from ui_helpers import JS_HELPERS, WIDTHS, check_layout, open_link
 
 from tb_playground.models import Encounter, load
@@ -32,7 +32,7 @@ from tb_playground.views.table_page import table_page
 
 pytestmark = pytest.mark.ui
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 KEY = "layout-gm-key-of-16"
 
 #: Per page: what shows once it is drawn, and the text whose dark-theme contrast is measured.

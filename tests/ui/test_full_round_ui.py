@@ -44,7 +44,7 @@ pytestmark = pytest.mark.ui
 #: The combat pages' in-process server.
 served = test_combat_ui.served
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
 ORDER = {"the-brick": 10, "ronan": 8, "grizzly-bear": 5, "nightmare": 1}

@@ -16,20 +16,19 @@ from pathlib import Path
 
 import panel as pn
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
+from table_helpers import FIRST_RONAN, fight  # noqa: F401 - other tests import them here
 
-from tb_playground.models import Encounter, load
 from tb_playground.service import CombatService, set_service
 from tb_playground.views.gm_page import gm_page
 from tb_playground.views.table_page import table_page
 
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROSTER = ROOT / "examples" / "roster"
 KEY = "test-gm-key-7-of-16"
-FIRST_RONAN = {"ronan": 10, "the-brick": 1, "guard-dog": 1, "nightmare": 1}
 
 #: Every text and HTML of the page, shadow roots included, and every Bokeh model's text.
 ALL_TEXT_JS = """() => {
@@ -48,18 +47,6 @@ ALL_TEXT_JS = """() => {
   }
   return out.join('\\n');
 }"""
-
-
-def fight() -> Encounter:
-    """Ronan and the Brick against a guard dog; the Nightmare waits, hidden."""
-    enc = Encounter(name="Test warehouse")
-    ronan = load(ROSTER / "ronan.json")
-    ronan.armor = []  # the dog's bite must reach him (his jacket: tests/test_table_armor.py)
-    enc.add(ronan, "Party")
-    enc.add(load(ROSTER / "the_brick.json"), "Party")
-    enc.add(load(ROSTER / "guard_dog.yaml"), "Foes")
-    enc.add(load(ROSTER / "nightmare.yaml"), "Foes")
-    return enc
 
 
 def serve_combat_pages(port: int | None = None, **settings) -> tuple[str, object]:

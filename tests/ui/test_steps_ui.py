@@ -21,7 +21,7 @@ pytestmark = pytest.mark.ui
 #: The combat pages' in-process server (``test_combat_ui.served``).
 served = test_combat_ui.served
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
 

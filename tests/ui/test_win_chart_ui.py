@@ -22,7 +22,7 @@ from tb_playground.views import win_chart
 
 pytestmark = pytest.mark.ui
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 #: The chart's line: how many points its data source holds, and the figures it draws.
 LINE_POINTS_JS = """() => {

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 
 from tb_playground.models import Encounter, load
 from tb_playground.service import CombatService
@@ -28,7 +28,7 @@ from tb_playground.views.kit import DISCONNECTED, MAX_UPLOAD
 
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROSTER = ROOT / "examples" / "roster"
 KEY = "test-gm-key-7-of-16"
 

@@ -18,7 +18,7 @@ from tb_playground.models import Encounter, load
 
 pytestmark = pytest.mark.ui
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
 def fight() -> Encounter:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 
 from tb_playground.engine import check_odds
 from tb_playground.formatting import percent
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.ui
 # The sheet takes seconds to build and a file is read on a worker thread: on a busy machine the
 # default 5 s of Playwright's expect is too short for its first values (this lengthens it only).
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RONAN = ROOT / "examples" / "roster" / "ronan.json"
 
 

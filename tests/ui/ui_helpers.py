@@ -25,7 +25,7 @@ from tb_playground.models import load
 from tb_playground.models.files import dumps
 from tb_playground.views.kit import pack_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "screenshots"  # the folder the README names
 ROSTER = ROOT / "examples" / "roster"
 WIDTHS = (390, 768, 1280)

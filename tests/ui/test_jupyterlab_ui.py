@@ -22,13 +22,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 
 pytestmark = [pytest.mark.ui, pytest.mark.notebook]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 LESSONS = sorted(p.name for p in EXAMPLES.glob("*.ipynb"))
 TOKEN = "tb-playground-test"

@@ -20,7 +20,7 @@ from tb_playground.views.seat_session import COOKIE
 
 pytestmark = pytest.mark.ui
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
 @pytest.fixture

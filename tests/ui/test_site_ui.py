@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 
 from tb_playground.views.kit import PAGES, PROJECT, VIEWPORT
 
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROUTES = [info.route for info in PAGES]
 
 

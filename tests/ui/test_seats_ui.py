@@ -18,7 +18,7 @@ from tb_playground.views.seat_session import SeatSession
 
 pytestmark = pytest.mark.ui
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 PHONE = {"width": 390, "height": 844}
 
 

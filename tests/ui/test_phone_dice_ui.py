@@ -20,7 +20,7 @@ from tb_playground.table.commands import decide
 
 pytestmark = pytest.mark.ui
 
-SHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 
 
 def _dice_needed(state) -> int:

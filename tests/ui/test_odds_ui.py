@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import free_port, wait_for_http
 from playwright.sync_api import expect
+from serving import free_port, wait_for_http
 
 from tb_playground.engine import check_odds
 from tb_playground.formatting import percent
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.ui
 
 # A page takes 2-8 s to render on a machine shared by several test runs: wait up to 20 s.
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SLIDERS = {"element": 0, "difficulty": 1, "advantage": 2, "disadvantage": 3}
 
 
