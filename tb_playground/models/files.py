@@ -595,9 +595,11 @@ def parse(text: str | bytes, fmt: str | None = None, source: str = "file") -> ob
     except YamlTooBigError as exc:
         raise FileFormatError([str(exc)], source) from None
     except yaml.YAMLError as exc:
-        if "nesting depth" in str(exc):  # libyaml's own bound
+        if "nesting depth" in str(exc):  # libyaml's own bound (1,000 levels)
+            mark = getattr(exc, "problem_mark", None)
+            where = f" on line {mark.line + 1}, column {mark.column + 1}" if mark else ""
             raise FileFormatError(
-                ["This YAML is nested too deep (at most a few hundred levels)."], source
+                [f"This YAML is nested too deep{where} (at most a few hundred levels)."], source
             ) from None
         raise FileFormatError([_yaml_sentence(exc, text)], source) from None
     except RecursionError:
