@@ -253,6 +253,8 @@ def _closed_socket_lets_go(shown: Shown) -> None:
 
     @wraps(on_close)
     def _on_close(self) -> None:
+        if self.connection is not None and getattr(self, _RELEASED, None) is self.connection:
+            return  # released by ``_async_open`` below: Bokeh's would find no session
         setattr(self, _RELEASED, self.connection)
         on_close(self)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import settings
+from slow_tests import SLOW
 
 # Property tests check what is true, not how fast: no per-example deadline (a busy machine or
 # the other xdist worker would make one fail now and then). Speed lives in benchmarks/.
@@ -83,7 +84,10 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Deselect the opt-in tests not turned on; browser tests live in ``tests/ui/``."""
+    """Deselect the opt-in tests not turned on; browser tests live in ``tests/ui/``.
+
+    The long tests are listed in ``slow_tests.py``.
+    """
     on = _turned_on(config)
     keep, drop = [], []
     for item in items:
@@ -94,6 +98,9 @@ def pytest_collection_modifyitems(config, items):
             raise pytest.UsageError(f"{item.nodeid}: browser tests go in tests/ui/")
         if "serve" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.server)  # a server in this process
+        test_id = item.nodeid.removeprefix("tests/")
+        if test_id in SLOW or test_id.split("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
         wanted = {m.name for m in item.iter_markers()} & OPT_IN.keys()
         (drop if wanted - on else keep).append(item)
     if drop:

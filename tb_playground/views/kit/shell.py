@@ -178,9 +178,13 @@ def nav(current: str | None = None) -> pn.pane.HTML:
 
 
 #: The combat pages' bare template: the viewport tag, the page, and the URL's ``location``.
+#: Panel 1.10 gives a page its theme (the ``--panel-*`` colours) as the template's stylesheets
+#: rather than each component's, so the bare template links them (Panel 1.9 has them twice).
 LIGHT_TEMPLATE = """{% extends base %}
 {% block preamble %}
 <meta name="viewport" content="width=device-width, initial-scale=1">
+{% if template_resources is defined %}{% for css in template_resources['css'].values() %}
+<link rel="stylesheet" href="{{ css }}">{% endfor %}{% endif %}
 {% endblock %}
 {% block contents %}{{ embed(roots.main) }}{{ embed(roots.location) }}
 {% if notifications %}{{ embed(roots.notifications) }}{% endif %}{% endblock %}"""
@@ -294,7 +298,9 @@ def page(
 
 def _light_page(main: list, title: str, current: str | None) -> pn.Template:
     """``main`` under the navigation, on a bare page phones lay out at their own width."""
-    template = pn.Template(LIGHT_TEMPLATE, location=True)
+    dark = use_known_theme() == "dark"
+    theme = pn.theme.DarkTheme if dark else pn.theme.DefaultTheme
+    template = pn.Template(LIGHT_TEMPLATE, location=True, theme=theme)
     template.add_panel("main", pn.Column(nav(current), *main, sizing_mode="stretch_width"))
     if pn.state.notifications is not None:  # "Connection lost, reconnecting..." (keep_connected)
         template.add_panel("notifications", pn.state.notifications)
