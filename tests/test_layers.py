@@ -31,8 +31,7 @@ FLOORS = {
 }
 
 #: Top-level modules that belong to a room (listed by name: move one, update its line).
-#: ``patches`` holds the fixes under Panel and Bokeh that served pages need (issue 29).
-ROOM_OF = {"tb_playground.patches": "tb_playground.views"}
+ROOM_OF = {}
 
 #: Rooms below a room that it still may not import: the lab reads plain records, never the
 #: live table.

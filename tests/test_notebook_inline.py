@@ -15,8 +15,7 @@ from bokeh.document import Document
 from bokeh.models import ImportedStyleSheet, InlineStyleSheet
 from panel.io.resources import CDN_DIST
 
-from tb_playground import patches
-from tb_playground.views import DamageExplorer
+from tb_playground.views import DamageExplorer, patches
 
 patches.install((patches.NOTEBOOK_INLINE,))  # as ``extension()``, the lessons' first cell
 

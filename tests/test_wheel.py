@@ -25,6 +25,8 @@ from pathlib import Path
 import pytest
 from serving import free_port
 
+pytestmark = pytest.mark.server
+
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "wheel-test-gm-key-long"
 
@@ -38,8 +40,6 @@ import tb_playground
 from tb_playground import rules_names, rules_text
 from tb_playground.models.roster import encounter_files, example_roster, roster_dir
 from tb_playground.service import CombatService
-
-pytestmark = pytest.mark.server
 
 css = resources.files("tb_playground") / "views" / "css"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from tb_playground import patches
+from . import patches
 
 
 def extension(*names: str, **config) -> None:
