@@ -1,7 +1,7 @@
 """Run once by ``panel serve ... --setup tb_playground/serve_setup.py``, before the server starts.
 
 Installs the fixes under the pages and the server's own settings and limits
-(``tb_playground.views.patches.setup``: sessions of plain GETs expire in seconds, big websocket
+(``tb_playground.views.kit.patches.setup``: sessions of plain GETs expire in seconds, big websocket
 messages are refused unread, an open page reconnects after a restart, unless the command line
 sets them; issues 21 and 29), imports every page and makes the combat service (the GM link
 printed at start), then freezes the imported libraries' heap (``gc.freeze()``) while no session
@@ -17,7 +17,7 @@ import pkgutil
 
 import tb_playground.views
 from tb_playground.service import get_service
-from tb_playground.views import patches
+from tb_playground.views.kit import patches
 
 
 def log_to_console(level: int = logging.INFO) -> logging.Handler | None:

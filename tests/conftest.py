@@ -126,7 +126,7 @@ def serve():
     import panel as pn
     from serving import free_port, wait_for_http
 
-    from tb_playground.views import patches
+    from tb_playground.views.kit import patches
 
     patches.install()
     servers = []

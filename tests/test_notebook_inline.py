@@ -15,7 +15,8 @@ from bokeh.document import Document
 from bokeh.models import ImportedStyleSheet, InlineStyleSheet
 from panel.io.resources import CDN_DIST
 
-from tb_playground.views import DamageExplorer, patches
+from tb_playground.views import DamageExplorer
+from tb_playground.views.kit import patches
 
 patches.install((patches.NOTEBOOK_INLINE,))  # as ``extension()``, the lessons' first cell
 

@@ -56,7 +56,7 @@ def test_the_setup_patches_the_server_once():
     from bokeh.util import serialization
     from panel.io import server
 
-    from tb_playground.views import patches
+    from tb_playground.views.kit import patches
 
     for patch in patches.SETUP:
         patch.state = "not tried"  # the fixture below put the classes back
@@ -77,7 +77,7 @@ def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
 
     from panel.io import server
 
-    from tb_playground.views import patches
+    from tb_playground.views.kit import patches
 
     patches.PAGE_LOAD_LIMIT.state = "not tried"  # the fixture put the handler back
     patches.install((patches.PAGE_LOAD_LIMIT,))

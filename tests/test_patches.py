@@ -1,4 +1,4 @@
-"""The fixes under the pages (``tb_playground/views/patches.py``, notes 0022 and 0023).
+"""The fixes under the pages (``tb_playground/views/kit/patches.py``, notes 0022 and 0023).
 
 Each race is checked on the installed stack by what it does (a change reaches the browser, a
 queue is written, a session ends), with the patches installed as the server installs them; a
@@ -36,7 +36,7 @@ from panel.io import document as panel_document
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
-from tb_playground.views import patches
+from tb_playground.views.kit import patches
 
 patches.install()  # as the server's setup and the ``serve`` fixture do
 
@@ -342,7 +342,7 @@ def _fake(shown: tuple[patches.Shown, ...]) -> tuple[patches.Patch, list]:
 
 def test_a_patch_stays_out_on_a_version_it_was_not_shown_on(caplog):
     fake, applied = _fake((patches.Shown({"panel": "0.0.1"}, ("panel.io.document:hold",)),))
-    with caplog.at_level(logging.INFO, logger="tb_playground.views.patches"):
+    with caplog.at_level(logging.INFO, logger="tb_playground.views.kit.patches"):
         states = patches.install((fake,))
         patches.install((fake,))  # once is enough to say it
     assert applied == []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from . import patches
+from .kit import patches
 
 
 def extension(*names: str, **config) -> None:

@@ -5,7 +5,7 @@
 ``css`` (the stylesheets in ``views/css/``), ``code_input`` (the join-code box). A page
 imports from here; see RULES.md and docs/notes/0007-pages.md for the site, note 0009 for the
 combat panes' speed. Importing the kit changes nothing in Panel or Bokeh: the fixes under
-the pages are ``tb_playground.views.patches``, installed by the server (issue 29).
+the pages are ``tb_playground.views.kit.patches``, installed by the server (issue 29).
 """
 
 from .code_input import CodeInput, join_code_typed

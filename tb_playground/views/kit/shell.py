@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import panel as pn
 from bokeh.models import CustomJS
 
-from .. import patches
+from . import patches
 from .css import NAV_CSS, SITE_CSS
 from .js import script
 

@@ -144,7 +144,7 @@ def _held_changes_reach_a_pulled_page(shown: Shown) -> None:
     from bokeh.document.events import DocumentPatchedEvent, MessageSentEvent
     from panel.io import document
 
-    from .kit.ticks import next_tick, on_the_loop_of
+    from .ticks import next_tick, on_the_loop_of
 
     drain = document._drain_unconnected_events
 
