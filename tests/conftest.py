@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import settings
-from slow_tests import SLOW
+from slow_tests import SLOW as SLOW_TESTS
 
 # Property tests check what is true, not how fast: no per-example deadline (a busy machine or
 # the other xdist worker would make one fail now and then). Speed lives in benchmarks/.
 settings.register_profile("tb", deadline=None)
 settings.load_profile("tb")
+
+#: The long tests (``--slow``): ids, names without parameters, or whole files.
+SLOW = frozenset(SLOW_TESTS)
 
 #: Each opt-in marker and the flag that turns it on.
 OPT_IN = {"ui": "--ui", "notebook": "--notebooks", "server": "--servers", "slow": "--slow"}
@@ -107,7 +110,7 @@ def pytest_collection_modifyitems(config, items):
         if "serve" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.server)  # a server in this process
         test_id = item.nodeid.removeprefix("tests/")
-        if test_id in SLOW or test_id.split("[")[0] in SLOW:
+        if {test_id, test_id.split("[")[0], test_id.split("::")[0]} & SLOW:
             item.add_marker(pytest.mark.slow)
         wanted = {m.name for m in item.iter_markers()} & OPT_IN.keys()
         (drop if wanted - on else keep).append(item)

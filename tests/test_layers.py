@@ -8,6 +8,7 @@ imports inside functions included, so a lazy import cannot hide an arrow running
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,12 @@ MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 def _imports(module: str) -> set[str]:
     """Every module ``module`` imports, anywhere in its source (absolute names)."""
-    path = MODULES[module]
+    return set(_imports_of(module, MODULES[module]))
+
+
+@cache
+def _imports_of(module: str, path: Path) -> frozenset[str]:
+    """``_imports`` of the file at ``path``, read once per run."""
     is_package = path.name == "__init__.py"
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -73,7 +79,7 @@ def _imports(module: str) -> set[str]:
                 for alias in node.names
                 if f"{target}.{alias.name}" in MODULES
             )
-    return out
+    return frozenset(out)
 
 
 def _room(module: str) -> str | None:
