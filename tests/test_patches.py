@@ -414,3 +414,30 @@ def test_importing_the_views_patches_nothing():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
+
+
+# -- The browser side: the reconnect script's parts (views/js/reconnect.js) --------------------
+
+
+def test_the_reconnect_script_runs_the_parts_shown_on_the_served_bokehjs(monkeypatch, caplog):
+    """The token rewrite on every BokehJS it was shown on; the buffers fix only where BokehJS
+    re-reads a restarted server's document without its buffers (3.9; 3.10 passes them)."""
+    from pathlib import Path
+
+    import bokeh
+
+    from tb_playground.views.kit import js
+
+    parts = patches.reconnect_js_parts()
+    assert parts == patches.RECONNECT_JS_PARTS[bokeh.__version__]
+    bokeh_js = (Path(bokeh.__file__).parent / "server/static/js/bokeh.js").read_text()
+    passes_buffers = "replace_with_json(doc_json, buffers)" in bokeh_js
+    assert parts["buffers"] == (not passes_buffers)
+    assert 'new WebSocket(versioned_url, ["bokeh", this.token])' in bokeh_js  # what it rewrites
+    script = js.script("reconnect.js")
+    assert "if (!token ||" in script and "if (buffers &&" in script  # each part asks its flag
+    monkeypatch.setattr(patches, "_version", lambda dist: "9.9.9")
+    with caplog.at_level(logging.INFO, logger="tb_playground.views.kit.patches"):
+        patches._SAID.discard("reconnect-js")
+        assert patches.reconnect_js_parts() == {"token": False, "buffers": False}
+    assert any("not shown on bokeh 9.9.9" in r.getMessage() for r in caplog.records)
