@@ -153,3 +153,21 @@ def serve():
     yield _serve
     for server in servers:
         server.stop()
+
+
+#: Seconds of test time (setup, call and teardown, every worker) per part of the suite.
+_PART_TIME: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """Count each test's time under its part: the first opt-in marker it has, else "fast"."""
+    keywords = getattr(report, "keywords", {}) or {}
+    part = next((marker for marker in OPT_IN if marker in keywords), "fast")
+    _PART_TIME[part] = _PART_TIME.get(part, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line: what each part of the suite cost (note 0023 quotes it)."""
+    if _PART_TIME:
+        parts = ", ".join(f"{part} {seconds:.0f} s" for part, seconds in _PART_TIME.items())
+        terminalreporter.write_line(f"test time by part (all workers): {parts}")
