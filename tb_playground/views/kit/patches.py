@@ -184,6 +184,7 @@ HELD_CHANGES = Patch(
                 "panel.io.document:_UNCONNECTED_EVENTS",
                 "panel.io.document:retrigger_events",
                 "bokeh.document.callbacks:DocumentCallbackManager()._held_events",
+                "bokeh.server.contexts:BokehSessionContext()._session",
                 "bokeh.server.session:ServerSession()._subscribed_connections",
                 "bokeh.server.session:ServerSession()._pending_writes",
             ),
