@@ -114,6 +114,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
         wanted = {m.name for m in item.iter_markers()} & OPT_IN.keys()
         (drop if wanted - on else keep).append(item)
+        part = next((marker for marker in OPT_IN if marker in wanted), "fast")
+        item.user_properties.append(("part", part))  # for the time by part at the end
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -161,8 +163,7 @@ _PART_TIME: dict[str, float] = {}
 
 def pytest_runtest_logreport(report):
     """Count each test's time under its part: the first opt-in marker it has, else "fast"."""
-    keywords = getattr(report, "keywords", {}) or {}
-    part = next((marker for marker in OPT_IN if marker in keywords), "fast")
+    part = dict(getattr(report, "user_properties", ()) or ()).get("part", "fast")
     _PART_TIME[part] = _PART_TIME.get(part, 0.0) + report.duration
 
 

@@ -164,3 +164,99 @@ def test_the_walk_sees_imports_inside_functions(tmp_path, monkeypatch):
     monkeypatch.setitem(MODULES, "tb_playground.engine.lazy", fake)
     assert "tb_playground.models" in _imports("tb_playground.engine.lazy")
     assert ("tb_playground.engine.lazy", "tb_playground.models") in _upward_arrows()
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Each module of the package and the modules of the package it imports.
+
+    ``from . import x`` names the package a module sits in only to reach ``x``: that package
+    (an ancestor, already being imported) is no arrow.
+    """
+    return {
+        m: {t for t in _imports(m) if t in MODULES and t != m and not m.startswith(t + ".")}
+        for m in MODULES
+    }
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round a circle (Tarjan, no recursion)."""
+    index, low, on, stack, found, counter = {}, {}, set(), [], [], 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def test_no_modules_import_each_other_round_a_circle():
+    """Issue 30: a circle (inside one package too) means an import order that must be just so."""
+    circles = _circles(_module_graph())
+    assert not circles, "modules that import each other round a circle:\n" + "\n".join(
+        "  " + " -> ".join(c) for c in circles
+    )
+
+
+def test_the_circle_finder_finds_one():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
+
+
+def _private_imports() -> list[tuple[str, str]]:
+    """(module, name) for each private name it takes from another module of the package."""
+    found = []
+    for module, path in MODULES.items():
+        is_package = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = module.split(".")
+                base = base[: len(base) - node.level + (1 if is_package else 0)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            if not target.startswith("tb_playground") or target == module:
+                continue
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and f"{target}.{alias.name}" not in MODULES:
+                    found.append((module, f"{target}.{alias.name}"))
+    return found
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """Issue 30: what two modules share is public in the one that holds it."""
+    found = _private_imports()
+    assert not found, "private names imported across modules:\n" + "\n".join(
+        f"  {m} takes {name}" for m, name in found
+    )

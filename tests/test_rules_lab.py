@@ -497,11 +497,11 @@ def test_boosts_before_the_roll_move_p_win_as_the_exact_duel_says():
 def test_the_ki_pool_switch_is_fought_with_the_pools_it_gives():
     """ki_pool_from_sub_stats rebuilds the characters (their pools) and fights them again."""
     from tb_playground.lab.prepare import prepare
-    from tb_playground.lab.rules_lab import _under_switch
+    from tb_playground.lab.rules_lab import under_switch
     from tb_playground.models.combatants import encounter_records
 
     enc = example_encounter(*SUGGESTED_FIGHTS["ki_pool_from_sub_stats"])
-    switched = _under_switch(enc, "ki_pool_from_sub_stats")
+    switched = under_switch(enc, "ki_pool_from_sub_stats")
     assert enc.ruleset.ki_pool_from_sub_stats is False  # the original is untouched
     for before, after, who in zip(
         encounter_records(enc), encounter_records(switched), enc.combatants, strict=True
@@ -524,10 +524,10 @@ def test_the_simulator_takes_death_where_the_record_puts_it():
     """death_at_negative_health: the records' dead_at (the sheet's) decide P(dead)."""
     from tb_playground.lab import simulate
     from tb_playground.lab.prepare import prepare
-    from tb_playground.lab.rules_lab import _under_switch
+    from tb_playground.lab.rules_lab import under_switch
 
     enc = example_encounter(("Ronan",), ("Captain Oriel Vance",))  # the Captain cuts Health
-    switched = _under_switch(enc, "death_at_negative_health")
+    switched = under_switch(enc, "death_at_negative_health")
     ronan = enc.combatants[0].who
     assert list(prepare(enc).dead_at)[0] == -ronan.health_max
     assert list(prepare(switched).dead_at)[0] == -ronan.health

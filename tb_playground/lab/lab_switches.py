@@ -60,7 +60,7 @@ def picker_options() -> dict[str, str]:
 
 def source_text(switch: str) -> str:
     """Where a reading comes from, in words: 'rules/002, "How Do I Attack?": "..."'."""
-    return get_switch(_check_switch(switch)).source_text
+    return get_switch(check_switch(switch)).source_text
 
 
 #: The quantities ``quantities`` computes, in plain words.
@@ -94,7 +94,8 @@ QUANTITY_NAMES = {
 TOUCHES: Mapping[str, frozenset[str]] = SwitchColumn("touches", draft=True)
 
 
-def _check_switch(switch: str) -> str:
+def check_switch(switch: str) -> str:
+    """``switch`` if the lab knows it, else a refusal naming the field and the choices."""
     return require_choice("switch", switch, lab_switch_names())
 
 
@@ -102,7 +103,7 @@ def _switches(switches: Mapping[str, bool] | None) -> dict[str, bool]:
     """Every lab switch with its value (off unless given); unknown names are refused."""
     out = dict.fromkeys(lab_switch_names(), False)
     for name, value in dict(switches or {}).items():
-        _check_switch(name)
+        check_switch(name)
         if not isinstance(value, bool | np.bool_):
             raise TypeError(f"switch {name} must be True or False, got {value!r}")
         out[name] = bool(value)

@@ -147,7 +147,7 @@ class Prepared:
     armor_useful: np.ndarray | None = None  # (G, 2) bool: a boost lifts a face over Hardness
 
 
-def _records(encounter, ruleset):
+def plain_records(encounter, ruleset):
     from tb_playground.models import Encounter
     from tb_playground.models.combatants import encounter_records
 
@@ -192,7 +192,7 @@ def plain_encounter(encounter, ruleset: dict | None = None) -> dict:
     ``simulate`` and ``prepare`` accept and play exactly as the Encounter itself (same
     combatant order, same side order, same switches).
     """
-    records, switches, sides = _records(encounter, ruleset)
+    records, switches, sides = plain_records(encounter, ruleset)
     return {"combatants": records, "sides": sides, "ruleset": switches}
 
 
@@ -402,7 +402,7 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         keys any of these by side, id or name. An attack whose Ki cost is more than the Ki
         left falls back to the best one the attacker can pay for (``attack_choice``).
     """
-    records, switches, sides = _records(encounter, ruleset)
+    records, switches, sides = plain_records(encounter, ruleset)
     before = switches["boosts_before_roll"]
     n = len(records)
     picks = resolve_policy("attack_policy", attack_policy, records, ("best", "first"), "best")

@@ -37,8 +37,8 @@ from .switch_fights import (
     SWITCH_POLICIES,
     Cancelled,
     WinComparison,
-    _under_switch,  # noqa: F401 (the tests rebuild an encounter under a switch with it)
     example_encounter,
+    under_switch,  # noqa: F401 (the tests rebuild an encounter under a switch with it)
     win_comparison,
 )
 

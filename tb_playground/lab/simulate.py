@@ -351,7 +351,7 @@ class EncounterResult:
         return "\n".join(lines)
 
 
-class _Fights:
+class Fights:
     """The state of a batch of fights and the rules applied to it.
 
     Every per-combatant state is an array of shape (combatants, rows): one contiguous row per
@@ -495,6 +495,7 @@ class _Fights:
 
     @property
     def standing(self) -> np.ndarray:
+        """Who still counts as standing for the fight's end ("down" or "dead")."""
         return self.can if self.opts["end"] == "down" else self.alive
 
     def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
@@ -899,6 +900,7 @@ class _Fights:
                 self.code[a][r] &= ~1
 
     def keep(self, rows: np.ndarray) -> None:
+        """Keep only the fights of ``rows`` (the others have ended)."""
         self.tracks = [t[:, rows] for t in self.tracks]
         for key in self.tkeys:
             self.tkeys[key] = self.tkeys[key][rows]
@@ -933,7 +935,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
         "out_round": np.zeros((rows, n), dtype=np.int64),
         "dead_round": np.zeros((rows, n), dtype=np.int64),
     }
-    f = _Fights(prep, rows, np.random.default_rng(seed), opts)
+    f = Fights(prep, rows, np.random.default_rng(seed), opts)
     winner = np.full(rows, -1, dtype=np.int64)
     rounds = np.zeros(rows, dtype=np.int64)
     n = f.n
@@ -1079,9 +1081,9 @@ def simulate(
     off_balance = require_bool("off_balance", off_balance)
     workers = require_int("workers", workers, 1, 64)
     prep = prepare(encounter, ruleset, attack_policy)
-    from .prepare import _records
+    from .prepare import plain_records
 
-    records, _, _ = _records(encounter, ruleset)
+    records, _, _ = plain_records(encounter, ruleset)
     brackets = resolve_policy("bracket_policy", bracket_policy, records, BRACKET_POLICIES, "normal")
     targets = resolve_policy("target_policy", target_policy, records, TARGET_POLICIES, "weakest")
     kis = resolve_policy("ki_policy", ki_policy, records, KI_POLICIES, "stay_up")

@@ -46,13 +46,15 @@ _ELEMENTS = (2, 3, 4, 3, 7)  # Earth, Air, Fire, Water, Moira: Moira the stronge
 _SUB_STATS = {"Soak": 4, "Initiative": 3, "Ferocity": 5, "Stamina": 3, "Atropos": 4}
 
 
-def _best_to_hit(kind: str, elements, defense: int, never_moira: bool, advantage: int = 0):
+def best_to_hit(kind: str, elements, defense: int, never_moira: bool, advantage: int = 0):
+    """The best chance to hit with an attack of ``kind``, over the Elements it may use."""
     names = attack_elements(kind, never_moira)
     best = max(elements[ELEMENTS.index(n)] for n in names)
     return to_hit_odds(best, defense, advantage).p_hit
 
 
-def _modifier_sign(**kwargs) -> int:
+def modifier_sign(**kwargs) -> int:
+    """Whether circumstances give an attack Advantage (1), Disadvantage (-1) or neither (0)."""
     total = roll_modifiers("attack", attack_kind="physical", **kwargs).advantage
     return int(np.sign(total))
 
@@ -113,10 +115,10 @@ def quantities(switches: Mapping[str, bool] | None = None) -> dict[str, np.ndarr
         ]
     )
     out["social_to_hit"] = np.array(
-        [_best_to_hit("social", _ELEMENTS, d, rs.never_moira) for d in range(11)]
+        [best_to_hit("social", _ELEMENTS, d, rs.never_moira) for d in range(11)]
     )
     out["physical_to_hit"] = np.array(
-        [_best_to_hit("physical", _ELEMENTS, d, rs.never_moira) for d in range(11)]
+        [best_to_hit("physical", _ELEMENTS, d, rs.never_moira) for d in range(11)]
     )
     out["damage"] = np.array(
         [damage_distribution(5, w, 2, 3, rs.boost_timing) @ np.arange(6) for w in range(11)]
@@ -161,17 +163,17 @@ def quantities(switches: Mapping[str, bool] | None = None) -> dict[str, np.ndarr
         dtype=float,
     )
     out["called_shot"] = np.array(
-        [_modifier_sign(called_shot=True, **rs.called_shot_args)], dtype=float
+        [modifier_sign(called_shot=True, **rs.called_shot_args)], dtype=float
     )
-    out["aim"] = np.array([_modifier_sign(aim=True, **rs.called_shot_args)], dtype=float)
+    out["aim"] = np.array([modifier_sign(aim=True, **rs.called_shot_args)], dtype=float)
     out["short_rest_health"] = np.array(
-        [_rest_health(h, 3, 8, short=True, **rs.rest_args) for h in range(-7, 9)], dtype=float
+        [rest_health(h, 3, 8, short=True, **rs.rest_args) for h in range(-7, 9)], dtype=float
     )
     out["full_night_health"] = np.array(
-        [_rest_health(h, 3, 8, short=False, **rs.rest_args) for h in range(-7, 9)], dtype=float
+        [rest_health(h, 3, 8, short=False, **rs.rest_args) for h in range(-7, 9)], dtype=float
     )
     out["shake_off"] = np.array(
-        [_shake_off(5, d, rs.flustered_shaken_off) for d in range(11)], dtype=float
+        [shake_off_chance(5, d, rs.flustered_shaken_off) for d in range(11)], dtype=float
     )
     out["opposed"] = np.array(
         [[opposed_odds(a, r, **rs.opposed_args) for r in range(1, 21)] for a in range(1, 21)]
@@ -187,7 +189,7 @@ def quantities(switches: Mapping[str, bool] | None = None) -> dict[str, np.ndarr
     return out
 
 
-def _rest_health(
+def rest_health(
     health: int, stat: int, maximum: int, short: bool, below_zero_heals_per_rest: bool = False
 ) -> int:
     """Health after a rest, everything else full (rules/000 "Harm and Recovery")."""
@@ -209,6 +211,6 @@ def _rest_health(
     ).health
 
 
-def _shake_off(presence: int, difficulty: int, shaken_off: bool) -> float:
+def shake_off_chance(presence: int, difficulty: int, shaken_off: bool) -> float:
     """P(an action ends Flustered): 0 by default (it lasts the Scene), the roll's odds if on."""
     return shake_off_flustered_odds(presence, difficulty).p_success if shaken_off else 0.0

@@ -45,10 +45,10 @@ from .lab_switches import (
     ROLL_OVER,
     SWITCH_TITLES,
     TOUCHES,
-    _check_switch,
+    check_switch,
     source_text,
 )
-from .switch_battery import _best_to_hit, _modifier_sign, _rest_health, _shake_off
+from .switch_battery import best_to_hit, modifier_sign, rest_health, shake_off_chance
 from .switch_fights import NOT_SIMULATED, SIMULATED
 
 
@@ -236,7 +236,7 @@ def switch_report(switch: str, element: int = 5, stat: int = 3, dice: int = 5) -
     -------
     SwitchReport
     """
-    switch = _check_switch(switch)
+    switch = check_switch(switch)
     element = require_int("element", element, 0, 10)
     stat = require_int("stat", stat, 0, 10)
     dice = require_int("dice", dice, 1, 12)
@@ -289,7 +289,7 @@ def _moira(element, stat, dice):
         "Target's Social Defense",
         "Chance to hit",
         D11,
-        lambda on: [_best_to_hit("social", elements, d, on) for d in D11],
+        lambda on: [best_to_hit("social", elements, d, on) for d in D11],
         "success",
     )
 
@@ -313,7 +313,7 @@ def _moira(element, stat, dice):
         "Chance to hit",
         D11,
         D11,
-        lambda m, o, on: _best_to_hit("social", (o, o, o, o, m), 5, on),
+        lambda m, o, on: best_to_hit("social", (o, o, o, o, m), 5, on),
     )
     return [hit, dmg], heat, "Physical attacks (never Moira anyway) and every check."
 
@@ -478,7 +478,7 @@ def _death(element, stat, dice):
 
 def _called_shot(element, stat, dice):
     def sign(on):
-        return _modifier_sign(called_shot=True, slow_called_shot_advantage=on)
+        return modifier_sign(called_shot=True, slow_called_shot_advantage=on)
 
     hit = _curve(
         "A Called Shot's chance to hit",
@@ -537,14 +537,14 @@ def _below_zero(element, stat, dice):
         "Health before the rest",
         "Health after",
         healths,
-        lambda on: [_rest_health(h, stat, maximum, True, on) for h in healths],
+        lambda on: [rest_health(h, stat, maximum, True, on) for h in healths],
     )
     night = _curve(
         "Health after a Full Night's Rest",
         "Health before the rest",
         "Health after",
         healths,
-        lambda on: [_rest_health(h, stat, maximum, False, on) for h in healths],
+        lambda on: [rest_health(h, stat, maximum, False, on) for h in healths],
     )
     xs = np.arange(-14, 16)
 
@@ -552,7 +552,7 @@ def _below_zero(element, stat, dice):
         m = vital_maximum(s)
         if h <= -m or h > m:
             return np.nan
-        return _rest_health(h, s, m, True, on)
+        return rest_health(h, s, m, True, on)
 
     heat = _heatmap(
         "Health after a Short Rest: switch minus default",
@@ -572,7 +572,7 @@ def _flustered(element, stat, dice):
         "Difficulty",
         "Chance",
         D11,
-        lambda on: [_shake_off(stat, d, on) for d in D11],
+        lambda on: [shake_off_chance(stat, d, on) for d in D11],
         "success",
     )
     heat = _heatmap(
@@ -582,7 +582,7 @@ def _flustered(element, stat, dice):
         "Chance",
         D11,
         D11,
-        lambda d, p, on: _shake_off(p, d, on),
+        lambda d, p, on: shake_off_chance(p, d, on),
     )
     return [curve], heat, "Flustered's Disadvantage while it lasts, and every other roll."
 

@@ -15,7 +15,7 @@ import numpy as np
 from tb_playground.engine.validation import require_int
 from tb_playground.models.switches import SwitchColumn, switch_list
 
-from .lab_switches import _check_switch
+from .lab_switches import check_switch
 
 #: Switches the simulator plays itself (``simulate``'s ``ruleset`` argument): all of
 #: ``lab.prepare.RULESET_SWITCHES`` (``Switch.fights`` is "simulator").
@@ -162,7 +162,7 @@ def example_encounter(party=("Ronan", "The Brick"), foes=("Grizzly bear", "Guard
     return enc
 
 
-def _under_switch(encounter, switch: str):
+def under_switch(encounter, switch: str):
     """A copy of ``encounter`` whose ruleset (shared by its characters) has ``switch`` on."""
     from tb_playground.models import Encounter
     from tb_playground.models.files import from_dict, to_dict
@@ -217,7 +217,7 @@ def win_comparison(
     """
     from .simulate import simulate, wilson_interval
 
-    switch = _check_switch(switch)
+    switch = check_switch(switch)
     fights = require_int("fights", fights, 1, 1_000_000)
     seed = require_int("seed", seed, 0, None)
     chunk = require_int("chunk", chunk, 1, 100_000)
@@ -227,7 +227,7 @@ def win_comparison(
     policies = {**needed, **policies}
     readings = {False: encounter, True: encounter}
     if switch in SHEET_SWITCHES:
-        readings[True] = _under_switch(encounter, switch)
+        readings[True] = under_switch(encounter, switch)
     sizes = [chunk] * (fights // chunk) + ([fights % chunk] if fights % chunk else [])
     seeds = np.random.SeedSequence(seed).generate_state(len(sizes), dtype=np.uint32)
     wins = {False: None, True: None}

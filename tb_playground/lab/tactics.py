@@ -24,7 +24,7 @@ from tb_playground.engine import (
 from tb_playground.engine.conditions import CONDITIONS, split_states
 from tb_playground.engine.validation import require_choice, require_int
 
-from .prepare import _records, prepare
+from .prepare import plain_records, prepare
 from .simulate import Z95, simulate, wilson_interval
 
 #: The options ``compare_tactics`` weighs.
@@ -176,7 +176,7 @@ def compare_tactics(
     -------
     TacticsReport
     """
-    records, switches, _ = _records(encounter, ruleset)
+    records, switches, _ = plain_records(encounter, ruleset)
     a_i, t_i = _find(records, attacker), _find(records, target)
     a, t = records[a_i], records[t_i]
     if a["side"] == t["side"]:
@@ -338,7 +338,7 @@ def tactic_win_change(
     dict
         Option -> ``WinChange``.
     """
-    records, _, _ = _records(encounter, policies.get("ruleset"))
+    records, _, _ = plain_records(encounter, policies.get("ruleset"))
     cid = records[_find(records, combatant)]["id"]
     side = records[_find(records, combatant)]["side"]
     wanted = list(dict.fromkeys(["normal", *options]))

@@ -42,7 +42,7 @@ from tb_playground.engine.round_budget import ACTIONS, BRACKETS
 
 from .prepare import DYNAMIC_CONDITIONS, prepare, resolve_policy
 from .runs import RunCancelledError
-from .simulate import BRACKET_POLICIES, _Fights, simulate
+from .simulate import BRACKET_POLICIES, Fights, simulate
 
 #: The phases a win chance is worked out in: before the fight, a round's declarations, its turns,
 #: and a fight that is over (its winner is known).
@@ -298,7 +298,7 @@ def starting_state(table_or_state, **policies) -> dict:
     prep = prepare(encounter, None, policies.get("attack_policy", "best"))
     opts = _policy_opts(encounter, **policies)
     opts["opening"] = start
-    f = _Fights(prep, 1, np.random.default_rng(0), opts)
+    f = Fights(prep, 1, np.random.default_rng(0), opts)
     first = start["first"]
     ids, n = prep.ids, len(prep.ids)
     combatants = {}

@@ -17,7 +17,12 @@ import numpy as np
 
 from tb_playground.engine import ACTIONS, roll_modifiers
 from tb_playground.engine.core_roll import roll_odds, tier_rules
-from tb_playground.engine.roll_reading import RollReading, dice_needed, read_core_roll
+from tb_playground.engine.roll_reading import (
+    RollReading,
+    dice_needed,
+    read_core_roll,
+    read_damage_faces,
+)
 from tb_playground.engine.validation import require_int
 
 from . import rules
@@ -30,6 +35,50 @@ COMMON_FIELDS = ("type",)
 
 _BRACKET_WORDS = {"fast": "Fast", "normal": "Normal", "slow": "Slow"}
 _COUNT_WORDS = {1: "one action", 2: "two actions"}
+
+
+#: Longest note or label a person may type.
+MAX_TEXT = 500
+
+
+def takes(*fields: str) -> Callable:
+    """Declare, next to a handler, the fields its command may carry besides "type".
+
+    ``decide`` refuses any other field by name before the handler runs (issue 21), so a
+    field the handler does not read never passes silently.
+    """
+
+    def mark(handler: Callable) -> Callable:
+        handler.fields = fields
+        return handler
+
+    return mark
+
+
+def text(command: dict, field: str, required: bool = True) -> str:
+    """A typed text field (a note, a label): trimmed, at most ``MAX_TEXT`` characters."""
+    value = command.get(field, "" if not required else None)
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ValueError(f"{field} must be text (1..{MAX_TEXT} characters), got {value!r}")
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"{field} must be at most {MAX_TEXT} characters, got {len(value)}")
+    return value.strip()
+
+
+def in_phase(state: dict, *phases: str) -> None:
+    """The table must be in one of ``phases`` for this command."""
+    if state["phase"] not in phases:
+        raise ValueError(
+            f"type: this command belongs to the {' or '.join(phases)} phase; "
+            f"the table is in the {state['phase']} phase"
+        )
+
+
+def typed_faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str]:
+    """The faces of an attack's roll: typed from physical dice ("faces") or rolled by the table."""
+    if command.get("faces") is None:
+        return roll(count), "table"
+    return list(read_damage_faces(command["faces"], count)), "hand"
 
 
 def p(cid: str, *keys: str) -> list:

@@ -8,11 +8,9 @@ docs/notes/0008-table.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from tb_playground.engine import ATTACK_KINDS, take_attack
 from tb_playground.engine.damage import critical_split
-from tb_playground.engine.roll_reading import dice_needed, read_core_roll, read_damage_faces
+from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 from tb_playground.formatting import plural
@@ -23,7 +21,10 @@ from tb_playground.models.files import KINDS, from_dict, validate_document
 from . import (
     armor_at_table,
     attack_options,
-    command_tools,
+    chase_phase,
+    distracted,
+    fate_commands,
+    fight_end,
     gifts,
     grab,
     movement,
@@ -32,79 +33,22 @@ from . import (
     scars,
     skill_rolls,
 )
+from . import command_tools as tools
 from . import help as helping
 from .attack_options import attack_pending
+from .command_tools import Event, Roller
 from .state import BRACKETS, combatant_state
 
 #: Who may send commands.
 ROLES = ("gm", "player", "spectator")
 
-#: Longest note or label a person may type.
-MAX_TEXT = 500
-
-Event = tuple[str, dict, list]
-Roller = Callable[[int], list[int]]
-
-
-def takes(*fields: str) -> Callable:
-    """Declare, next to a handler, the fields its command may carry besides "type".
-
-    ``decide`` refuses any other field by name before the handler runs (issue 21), so a
-    field the handler does not read never passes silently.
-    """
-
-    def mark(handler: Callable) -> Callable:
-        handler.fields = fields
-        return handler
-
-    return mark
-
-
-def _path(cid: str, *keys: str) -> list:
-    return ["combatants", cid, *keys]
-
-
-def _text(command: dict, field: str, required: bool = True) -> str:
-    value = command.get(field, "" if not required else None)
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise ValueError(f"{field} must be text (1..{MAX_TEXT} characters), got {value!r}")
-    if len(value) > MAX_TEXT:
-        raise ValueError(f"{field} must be at most {MAX_TEXT} characters, got {len(value)}")
-    return value.strip()
-
-
-#: The shared checks (``command_tools``), under the names the rule modules import from here.
-_combatant = command_tools.combatant
-_gm_only = command_tools.gm_only
-
-
-def _own(state: dict, role: str, seat: str | None, c: dict, what: str) -> None:
-    """A player may act only for their own seat; the GM for anyone (``command_tools.own``)."""
-    command_tools.own(role, seat, c, what)
-
-
-def _phase(state: dict, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise ValueError(
-            f"type: this command belongs to the {' or '.join(phases)} phase; "
-            f"the table is in the {state['phase']} phase"
-        )
-
-
-def _faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str]:
-    """The faces of a roll: typed from physical dice ("faces") or rolled by the table."""
-    if command.get("faces") is None:
-        return roll(count), "table"
-    return list(read_damage_faces(command["faces"], count)), "hand"
-
-
 # -- setting up and the round ------------------------------------------------------------------
 
 
-@takes("surprised", "initiative")
+@tools.takes("surprised", "initiative")
 def _start(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "start the fight")
-    _phase(state, "setup")
+    tools.gm_only(role, "start the fight")
+    tools.in_phase(state, "setup")
     surprised = command.get("surprised", [])
     if not isinstance(surprised, list) or any(
         not isinstance(s, str) or s not in state["combatants"] for s in surprised
@@ -123,18 +67,18 @@ def _start(state, command, role, seat, roll) -> list[Event]:
     changes = [[["phase"], "declare"], [["round"], 1], [["initiative_order"], order]]
     for cid in ids:
         total = faces[cid] + state["combatants"][cid]["initiative_stat"]
-        changes.append([_path(cid, "initiative"), {"face": faces[cid], "total": total}])
+        changes.append([tools.p(cid, "initiative"), {"face": faces[cid], "total": total}])
     for cid in surprised:
-        changes.append([_path(cid, "conditions", "Surprised"), rules.condition("Surprised", 1)])
+        changes.append([tools.p(cid, "conditions", "Surprised"), rules.condition("Surprised", 1)])
     data = {"order": order, "faces": faces, "surprised": surprised}
     return [("started", data, changes)]
 
 
-@takes("combatant", "bracket", "bumps")
+@tools.takes("combatant", "bracket", "bumps")
 def _declare(state, command, role, seat, roll) -> list[Event]:
-    _phase(state, "declare")
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "declare a bracket")
+    tools.in_phase(state, "declare")
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "declare a bracket")
     if role != "gm" and c["kind"] != "character":
         raise PermissionError("only the GM declares for creatures")
     bracket = require_choice("bracket", command.get("bracket"), BRACKETS)
@@ -147,9 +91,9 @@ def _declare(state, command, role, seat, roll) -> list[Event]:
     if cost > c["ki"] + refund:
         raise ValueError(f"bumps: {bumps} bump(s) cost {cost} Ki; {c['name']} has {c['ki']}")
     changes = [
-        [_path(c["id"], "bracket"), bracket],
-        [_path(c["id"], "bumps"), bumps],
-        [_path(c["id"], "ki"), c["ki"] + refund - cost],
+        [tools.p(c["id"], "bracket"), bracket],
+        [tools.p(c["id"], "bumps"), bumps],
+        [tools.p(c["id"], "ki"), c["ki"] + refund - cost],
     ]
     events = [("declared", {"combatant": c["id"], "bracket": bracket, "bumps": bumps}, changes)]
     waiting = [
@@ -170,9 +114,9 @@ def _reveal_events(state: dict, also: dict | None = None) -> list[Event]:
     order, bands, defaulted = rules.turn_order(state, brackets)
     changes = [[["phase"], "resolve"], [["order"], order], [["up"], order[0] if order else None]]
     for cid, band in bands.items():
-        changes.append([_path(cid, "band"), band])
+        changes.append([tools.p(cid, "band"), band])
     for cid in defaulted:
-        changes.append([_path(cid, "bracket"), "normal"])
+        changes.append([tools.p(cid, "bracket"), "normal"])
     revealed = {cid: brackets.get(cid, ("normal", 0))[0] for cid in bands}
     data = {"brackets": revealed, "bands": bands, "order": order, "defaulted": defaulted}
     events = [("revealed", data, changes)]
@@ -181,19 +125,19 @@ def _reveal_events(state: dict, also: dict | None = None) -> list[Event]:
     return events
 
 
-@takes()
+@tools.takes()
 def _reveal(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "reveal the brackets")
-    _phase(state, "declare")
+    tools.gm_only(role, "reveal the brackets")
+    tools.in_phase(state, "declare")
     return _reveal_events(state)
 
 
-@takes()
+@tools.takes()
 def _end_turn(state, command, role, seat, roll) -> list[Event]:
-    _phase(state, "resolve")
+    tools.in_phase(state, "resolve")
     up = state["up"]
     c = state["combatants"][up]
-    _own(state, role, seat, c, "end a turn")
+    tools.own(role, seat, c, "end a turn")
     if state["pending"] is not None:
         raise ValueError("type: finish the attack under way before ending the turn")
     if c["carried"].get("resume"):  # a fired Ready action gives the turn back
@@ -205,15 +149,15 @@ def _end_turn(state, command, role, seat, roll) -> list[Event]:
 
 
 def _attack(state, command, role, seat, roll) -> list[Event]:
-    _phase(state, "resolve")
+    tools.in_phase(state, "resolve")
     if state["pending"] is not None:
         raise ValueError("type: an attack is already under way; finish it first")
-    a = _combatant(state, command, "attacker")
-    _own(state, role, seat, a, "attack")
+    a = tools.combatant(state, command, "attacker")
+    tools.own(role, seat, a, "attack")
     if state["up"] != a["id"]:
         up = state["combatants"][state["up"]]["name"] if state["up"] else "nobody"
         raise ValueError(f"attacker: it is {up}'s turn, not {a['name']}'s")
-    t = _combatant(state, command, "target")
+    t = tools.combatant(state, command, "target")
     if t["id"] == a["id"]:
         raise ValueError("target must be another combatant, not the attacker")
     if t["out"]:
@@ -247,7 +191,7 @@ def _attack(state, command, role, seat, roll) -> list[Event]:
     return [("attack_declared", data, changes), *gifts.attack_events(state, a, index, pending)]
 
 
-@takes("faces")
+@tools.takes("faces")
 def _roll(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is not None and p["step"] == "approach":
@@ -255,27 +199,27 @@ def _roll(state, command, role, seat, roll) -> list[Event]:
     if p is None or p["step"] not in ("to_hit", "damage", "gift_check"):
         raise ValueError("type: there is no roll to make now")
     a = state["combatants"][p["attacker"]]
-    _own(state, role, seat, a, "roll")
+    tools.own(role, seat, a, "roll")
     if p["step"] == "gift_check":
         return gifts.check_events(state, p, command, roll)
     if p["step"] == "to_hit":
         count = dice_needed(p["advantage"])
-        faces, by = _faces(command, count, roll)
+        faces, by = tools.typed_faces(command, count, roll)
         reading = read_core_roll(faces, p["tn"], p["advantage"])
         return rules.to_hit_events(state, p, reading, by)
     critical = p["critical"]
     automatic, rolled = critical_split(p["dice"]) if critical else (0, p["dice"])
-    faces, by = _faces(command, rolled, roll)
+    faces, by = tools.typed_faces(command, rolled, roll)
     return rules.damage_events(state, p, faces, automatic, by)
 
 
-@takes("dice")
+@tools.takes("dice")
 def _boost(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is None or p["step"] != "boost":
         raise ValueError("type: there are no damage dice waiting for boosts now")
     a = state["combatants"][p["attacker"]]
-    _own(state, role, seat, a, "boost dice")
+    tools.own(role, seat, a, "boost dice")
     dice = command.get("dice", [])
     if not isinstance(dice, list) or len(set(map(repr, dice))) != len(dice):
         raise ValueError("dice must be a list of distinct die positions (0 = the first die)")
@@ -291,20 +235,20 @@ def _boost(state, command, role, seat, roll) -> list[Event]:
     levels = p["automatic_levels"] + sum(
         (v + p["bonus"] if i in picked else v) > p["wall"] for i, v in enumerate(seen)
     )
-    changes = [[_path(a["id"], "ki"), a["ki"] - cost]]
+    changes = [[tools.p(a["id"], "ki"), a["ki"] - cost]]
     data = {"attacker": a["id"], "dice": picked, "ki": cost, "levels": levels}
     events = [("boosted", data, changes)]
     after = {**p, "boosted": picked}  # the dice read as boosted from now on
     return events + rules.after_damage_events(state, after, levels, extra_changes=changes)
 
 
-@takes("ki", "sanity_ki")
+@tools.takes("ki", "sanity_ki")
 def _prevent(state, command, role, seat, roll) -> list[Event]:
     p = state["pending"]
     if p is None or p["step"] != "prevent":
         raise ValueError("type: there is no hit waiting for prevention now")
     t = state["combatants"][p["target"]]
-    _own(state, role, seat, t, "prevent damage")
+    tools.own(role, seat, t, "prevent damage")
     ki = require_int("ki", command.get("ki", 0), 0, p["would_take"])
     sanity_ki = require_bool("sanity_ki", command.get("sanity_ki", False))
     cost = rules.ki_cost(ki, t["exhausted"])
@@ -326,46 +270,46 @@ def _prevent(state, command, role, seat, roll) -> list[Event]:
 # -- Ki, Fate, conditions, overrides -----------------------------------------------------------
 
 
-@takes("combatant", "purpose")
+@tools.takes("combatant", "purpose")
 def _spend_ki(state, command, role, seat, roll) -> list[Event]:
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "spend Ki")
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "spend Ki")
     purpose = require_choice("purpose", command.get("purpose"), rules.KI_PURPOSES)
     changes, text = rules.ki_spend(state, c, purpose)
     return [("ki_spent", {"combatant": c["id"], "purpose": purpose, "effect": text}, changes)]
 
 
-@takes("combatant", "condition", "until", "difficulty")
+@tools.takes("combatant", "condition", "until", "difficulty")
 def _set_condition(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "set conditions")
-    c = _combatant(state, command)
+    tools.gm_only(role, "set conditions")
+    c = tools.combatant(state, command)
     name = require_choice("condition", command.get("condition"), rules.SETTABLE_CONDITIONS)
     until = require_choice("until", command.get("until", rules.DEFAULT_UNTIL[name]), rules.UNTIL)
     info = rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
     if name == "Distracted":  # asked: no effect until rolled (RULES.md; rules/004)
         difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
         info = {**rules.distracted_asked(state, c, difficulty), "until": until}
-    changes = [[_path(c["id"], "conditions", name), info]]
+    changes = [[tools.p(c["id"], "conditions", name), info]]
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
 
-@takes("combatant", "condition")
+@tools.takes("combatant", "condition")
 def _clear_condition(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "clear conditions")
-    c = _combatant(state, command)
+    tools.gm_only(role, "clear conditions")
+    c = tools.combatant(state, command)
     name = command.get("condition")
     if not isinstance(name, str) or name not in c["conditions"]:
         raise ValueError(
             f"condition must be one {c['name']} has ({', '.join(c['conditions']) or 'none'})"
         )
-    changes = [[_path(c["id"], "conditions", name), None]]
+    changes = [[tools.p(c["id"], "conditions", name), None]]
     return [("condition_cleared", {"combatant": c["id"], "condition": name}, changes)]
 
 
-@takes("combatant", "field", "value")
+@tools.takes("combatant", "field", "value")
 def _set(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "override a value")
-    c = _combatant(state, command)
+    tools.gm_only(role, "override a value")
+    c = tools.combatant(state, command)
     field = require_choice("field", command.get("field"), tuple(rules.SETTABLE))
     low, high = rules.SETTABLE[field](c)
     value = command.get("value")
@@ -374,37 +318,37 @@ def _set(state, command, role, seat, roll) -> list[Event]:
             f"value: {rules.SETTABLE_WORDS[field]} of {c['name']} must be a whole number from "
             f"{low} to {high}, got {value!r}"
         )
-    path = _path(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
+    path = tools.p(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
     changes = [[path, value]] + rules.track_consequences(state, c, field, value)
     return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
 
 
-@takes("combatant")
+@tools.takes("combatant")
 def _hide(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "hide combatants")
-    c = _combatant(state, command)
+    tools.gm_only(role, "hide combatants")
+    c = tools.combatant(state, command)
     hidden = command["type"] == "hide"
     return [
         (
             "hidden" if hidden else "shown",
             {"combatant": c["id"]},
-            [[_path(c["id"], "hidden"), hidden]],
+            [[tools.p(c["id"], "hidden"), hidden]],
         )
     ]
 
 
-@takes("on")
+@tools.takes("on")
 def _share(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "share the foes' numbers")
+    tools.gm_only(role, "share the foes' numbers")
     on = require_bool("on", command.get("on"))
     return [("shared", {"on": on}, [[["share_foes"], on]])]
 
 
-@takes("a", "b", "band")
+@tools.takes("a", "b", "band")
 def _set_range(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "set range bands")
-    a = _combatant(state, command, "a")
-    b = _combatant(state, command, "b")
+    tools.gm_only(role, "set range bands")
+    a = tools.combatant(state, command, "a")
+    b = tools.combatant(state, command, "b")
     if a["id"] == b["id"]:
         raise ValueError("b must be another combatant than a")
     band = require_choice("band", command.get("band"), rules.RANGE_BANDS)
@@ -413,7 +357,7 @@ def _set_range(state, command, role, seat, roll) -> list[Event]:
     return [("range_set", data, [[["ranges", key], band]])]
 
 
-@takes("document", "side", "hidden", "initiative")
+@tools.takes("document", "side", "hidden", "initiative")
 def _add(state, command, role, seat, roll) -> list[Event]:
     """GM: a character or creature joins the fight from its file (issue 9: "add creatures").
 
@@ -421,14 +365,14 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     typed as ``initiative``) and takes its place in the order; it declares like everyone else
     from the next declaration on (one added while brackets resolve acts from the next round).
     """
-    _gm_only(role, "add combatants")
+    tools.gm_only(role, "add combatants")
     doc = command.get("document")
     errors = validate_document(doc)
     if not errors and doc["kind"] not in ("character", "creature"):
         errors = [f"This file holds a {doc['kind']}, not a character or creature."]
     if errors:
         raise ValueError("document: " + " ".join(errors[:5]))
-    side = _text(command, "side")
+    side = tools.text(command, "side")
     hidden = require_bool("hidden", command.get("hidden", False))
     who = from_dict(KINDS[doc["kind"]], doc["data"])
     cid = _new_id(state, who.name, hidden)
@@ -444,7 +388,7 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     data = {"combatant": cid, "name": record["name"], "side": side}
     if renamed:  # the GM's log says so; no player saw the hidden one's name
         hid, new = renamed
-        changes.append([_path(hid, "name"), new])
+        changes.append([tools.p(hid, "name"), new])
         data["renamed"] = {"id": hid, "was": name, "name": new}
     chase = state.get("chase") or {}  # a chase from the Scene: no Initiative yet
     if state["phase"] != "setup" and chase.get("back", "fight") != "setup":
@@ -457,7 +401,7 @@ def _add(state, command, role, seat, roll) -> list[Event]:
         )
         total = face + joined["initiative_stat"]
         changes += [
-            [_path(cid, "initiative"), {"face": face, "total": total}],
+            [tools.p(cid, "initiative"), {"face": face, "total": total}],
             [["initiative_order"], order],
         ]
         data["initiative"] = total
@@ -494,25 +438,25 @@ def _new_id(state: dict, name: str, hidden: bool) -> str:
     return cid
 
 
-@takes("text")
+@tools.takes("text")
 def _note(state, command, role, seat, roll) -> list[Event]:
     if role == "spectator":
         raise PermissionError("a spectator only watches; players and the GM write notes")
-    return [("note", {"text": _text(command, "text")}, [])]
+    return [("note", {"text": tools.text(command, "text")}, [])]
 
 
-@takes()
+@tools.takes()
 def _rest(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "call a rest or the end of a Scene")
+    tools.gm_only(role, "call a rest or the end of a Scene")
     kind = command["type"]
     return rules.rest_events(state, kind)
 
 
-@takes("combatant", "difficulty", "faces")
+@tools.takes("combatant", "difficulty", "faces")
 def _shake_off(state, command, role, seat, roll) -> list[Event]:
     """Variant 002: an action rolling Presence + Difficulty ends Flustered early."""
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "shake off Flustered")
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "shake off Flustered")
     if not state["ruleset"].get("flustered_shaken_off"):
         raise ValueError(
             "type: under this ruleset Flustered lasts to the end of the Scene (rules/000); "
@@ -530,18 +474,18 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
         changes += rules.spend_action(c, "skill")
     difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
     mods = rules.roll_advantage(c, "social", rules.distracted_states(c, None))
-    faces, by = _faces(command, dice_needed(mods), roll)
+    faces, by = tools.typed_faces(command, dice_needed(mods), roll)
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
     changes += rules.distracted_spent(c)
     if reading.success:
-        changes.append([_path(c["id"], "conditions", "Flustered"), None])
+        changes.append([tools.p(c["id"], "conditions", "Flustered"), None])
     changes += rules.off_balance_after(state, c, reading)  # a kept 20 (rules/000 line ~31)
     return [("shake_off_rolled", rules.roll_data(c, reading, by), changes)]
 
 
-@takes()
+@tools.takes()
 def _rotate(state, command, role, seat, roll) -> list[Event]:
-    _gm_only(role, "change the join code")
+    tools.gm_only(role, "change the join code")
     code = "".join(str(d % 10) for d in roll(9))  # 9 digits, as a new table's (store.py)
     return [("code_rotated", {}, [[["join_code"], code]])]
 
@@ -591,10 +535,7 @@ HANDLERS = {
     "scar_reading": scars.scar_reading,
 }
 
-# The rules with a module of their own (docs/notes/0015-table-rules.md); they import the
-# helpers above, so they come in here, after them.
-from . import chase_phase, distracted, fate_commands, fight_end  # noqa: E402
-
+# The rules with a module of their own (docs/notes/0015-table-rules.md).
 for _module in (distracted, fate_commands, fight_end, chase_phase):
     HANDLERS.update(_module.HANDLERS)
 
@@ -691,14 +632,14 @@ def decide(state: dict, command: object, role: str, seat: str | None, roll: Roll
     -------
     list of (type, data, changes)
     """
-    command_tools.check_shape(command)  # plain, small data before any field is read
+    tools.check_shape(command)  # plain, small data before any field is read
     kind = command.get("type")
     if not isinstance(kind, str) or kind not in HANDLERS:
         raise ValueError(f"type must be one of {', '.join(COMMANDS)}, got {kind!r}")
     # A field it does not take is refused first, whoever sends it; a command with no field
     # list takes none (``tests/test_table_fuzz.py`` fails for it).
-    command_tools.check_fields(command, FIELDS.get(kind, ()))
-    command_tools.check_kinds(command)  # text, whole numbers, true or false: before any use
+    tools.check_fields(command, FIELDS.get(kind, ()))
+    tools.check_kinds(command)  # text, whole numbers, true or false: before any use
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
     events = scars.with_scars(state, HANDLERS[kind](state, command, role, seat, roll), kind)

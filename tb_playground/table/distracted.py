@@ -10,8 +10,9 @@ from __future__ import annotations
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.engine.validation import require_int
 
+from . import command_tools as tools
 from . import rules
-from .commands import Event, _combatant, _faces, _own, _path, _phase
+from .command_tools import Event
 
 
 def distracted_roll(state, command, role, seat, roll) -> list[Event]:
@@ -22,20 +23,20 @@ def distracted_roll(state, command, role, seat, roll) -> list[Event]:
     goes ahead as declared. Failed: ``rules.distracted_states`` says what it reaches. A kept
     20 in a fight leaves Off Balance (rules/000 line ~31).
     """
-    c = _combatant(state, command)
+    c = tools.combatant(state, command)
     asked = rules.distracted(c)
     if role == "gm":
         default = asked["difficulty"] if asked and "difficulty" in asked else 5
         difficulty = require_int("difficulty", command.get("difficulty", default), 0, 10)
     else:
-        _own(state, role, seat, c, "roll Distracted")
+        tools.own(role, seat, c, "roll Distracted")
         if asked is None or asked["state"] != "asked":
             raise PermissionError("a player rolls Distracted only when the GM asks for it")
         difficulty = asked.get("difficulty", 5)
     mods = rules.roll_check(c, "other")
     if not mods.allowed:
         raise ValueError(f"combatant: {mods.reason}")
-    faces, by = _faces(command, dice_needed(mods.advantage), roll)
+    faces, by = tools.typed_faces(command, dice_needed(mods.advantage), roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty, mods.advantage)
     events = rules.distracted_events(state, c, reading, difficulty, by)
     events[0][1]["sources"] = [[s.label, s.sign] for s in mods.sources]
@@ -49,10 +50,10 @@ def lead(state, command, role, seat, roll) -> list[Event]:
     take the lead", rules/000 "Poise"); the GM or the leader's player sends it. It costs no
     action (the texts price none).
     """
-    _phase(state, "declare", "resolve")
-    c = _combatant(state, command)
-    leader = _combatant(state, command, "leader")
-    _own(state, role, seat, leader, "lead someone")
+    tools.in_phase(state, "declare", "resolve")
+    c = tools.combatant(state, command)
+    leader = tools.combatant(state, command, "leader")
+    tools.own(role, seat, leader, "lead someone")
     if leader["id"] == c["id"]:
         raise ValueError("leader must be someone else: a Shattered character can't lead itself")
     if "Shattered" not in rules.states(c):
@@ -68,7 +69,7 @@ def lead(state, command, role, seat, roll) -> list[Event]:
         )
     if rules.led(c):
         raise ValueError(f"combatant: {c['name']} is already led this round")
-    changes = [[_path(c["id"], "carried", "led_by"), leader["id"]]]
+    changes = [[tools.p(c["id"], "carried", "led_by"), leader["id"]]]
     return [("led", {"combatant": c["id"], "leader": leader["id"]}, changes)]
 
 

@@ -12,8 +12,9 @@ from tb_playground.engine import fate
 from tb_playground.engine.kotodama import PLAUSIBILITY, kotodama_cost
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
+from . import command_tools as tools
 from . import rules
-from .commands import Event, _combatant, _gm_only, _own, _path, _text
+from .command_tools import Event
 
 #: Conditions a Shrug Off clears for good: those of rules/004's table that are set on a
 #: character (rules/000 line ~31: "A Fate Token clears" Off Balance).
@@ -44,8 +45,8 @@ def _spent(c: dict, spent: fate.FateSpend) -> list:
     if not spent.allowed:
         raise ValueError(f"spend: {spent.reason}")
     return [
-        [_path(c["id"], "fate"), spent.tokens_after],
-        [_path(c["id"], "fate_counted"), spent.counted_after],
+        [tools.p(c["id"], "fate"), spent.tokens_after],
+        [tools.p(c["id"], "fate_counted"), spent.counted_after],
     ]
 
 
@@ -86,7 +87,7 @@ def automatic_success(state: dict, c: dict, command: dict) -> tuple[list, dict]:
         words = "the to-hit roll succeeds, no dice"
     else:
         info = {**asked, "state": "held", "rolled": True, "slow": rules.in_slow_action(c)}
-        changes.append([_path(c["id"], "conditions", "Distracted"), info])
+        changes.append([tools.p(c["id"], "conditions", "Distracted"), info])
         words = "the roll to hold focus succeeds, no dice"
     return changes, {"roll": which, "effect": words}
 
@@ -111,21 +112,21 @@ def shrug_off(state: dict, c: dict, command: dict) -> tuple[list, dict]:
         )
     changes = _spent(c, _engine(state, c, "shrug off", condition=name))
     if name == "Exhausted":
-        changes.append([_path(c["id"], "exhausted"), c["exhausted"] - 1])
+        changes.append([tools.p(c["id"], "exhausted"), c["exhausted"] - 1])
         words = f"Exhausted {c['exhausted']} -> {c['exhausted'] - 1}"
     elif name in SHRUG_TRACK:
         shrugged = [*c["carried"].get("shrugged", []), name]
-        changes.append([_path(c["id"], "carried", "shrugged"), shrugged])
+        changes.append([tools.p(c["id"], "carried", "shrugged"), shrugged])
         words = f"{name} is lifted for the rest of the round"
     else:
-        changes.append([_path(c["id"], "conditions", name), None])
+        changes.append([tools.p(c["id"], "conditions", name), None])
         words = f"{name} is cleared"
     return changes, {"condition": name, "effect": words}
 
 
 def kotodama(state: dict, c: dict, command: dict) -> tuple[list, dict]:
     """Assert a fact: Magnitude + Range beyond yourself + Plausibility tokens (rules/004 ~154)."""
-    fact = _text(command, "fact")
+    fact = tools.text(command, "fact")
     magnitude = require_int("magnitude", command.get("magnitude"), 0, 20)
     reach = require_int("range", command.get("range", 0), 0, 20)
     plausibility = require_choice(
@@ -157,8 +158,8 @@ SPENDS = {
 
 def spend_fate(state, command, role, seat, roll) -> list[Event]:
     """Spend Fate Tokens on one thing rules/004 or rules/000 names (``fate.FATE_SPENDS``)."""
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "spend a Fate Token")
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "spend a Fate Token")
     kind = require_choice("spend", command.get("spend"), rules.FATE_SPEND_KINDS)
     data = {"combatant": c["id"], "spend": kind}
     if kind in SPENDS:
@@ -174,7 +175,7 @@ def _gain(c: dict, n: int = 1) -> tuple[list, fate.FateGain]:
     if c["kind"] != "character" or c["fate_cap"] < 1:
         raise ValueError(f"combatant: {c['name']} holds no Fate Tokens (only characters do)")
     gained = fate.fate_gain(c["fate"], c["fate_cap"], n)
-    return [[_path(c["id"], "fate"), gained.tokens_after]], gained
+    return [[tools.p(c["id"], "fate"), gained.tokens_after]], gained
 
 
 def _voluntary_disadvantage(state: dict, c: dict) -> list:
@@ -202,9 +203,9 @@ def fate_gain(state, command, role, seat, roll) -> list[Event]:
     a Flaw waits for the GM's "fate_confirm". A Token earned at the cap is lost (engine).
     """
     reason = require_choice("reason", command.get("reason"), GAINS)
-    note = _text(command, "note", required=False)
+    note = tools.text(command, "note", required=False)
     if reason == "milestone":
-        _gm_only(role, "call a Milestone")
+        tools.gm_only(role, "call a Milestone")
         changes, gains, lost = [], {}, {}
         for cid in state["ids"]:
             c = state["combatants"][cid]
@@ -214,8 +215,8 @@ def fate_gain(state, command, role, seat, roll) -> list[Event]:
                 gains[cid], lost[cid] = gained.gained, gained.lost
         data = {"reason": reason, "note": note, "gains": gains, "lost": lost}
         return [("milestone", data, changes)]
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "claim a Fate Token")
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "claim a Fate Token")
     if c["kind"] != "character":
         raise ValueError(f"combatant: {c['name']} holds no Fate Tokens (only characters do)")
     if role != "gm" and reason not in CLAIMS:
@@ -229,19 +230,19 @@ def fate_gain(state, command, role, seat, roll) -> list[Event]:
     if c.get("fate_claim"):
         raise ValueError(f"reason: {c['name']}'s earlier claim still waits for the GM")
     claim = {"reason": reason, "note": note, "round": state["round"]}
-    return [("fate_claimed", data, [*changes, [_path(c["id"], "fate_claim"), claim]])]
+    return [("fate_claimed", data, [*changes, [tools.p(c["id"], "fate_claim"), claim]])]
 
 
 def fate_confirm(state, command, role, seat, roll) -> list[Event]:
     """The GM grants or refuses a player's claimed Fate Token (rules/004: gains)."""
-    _gm_only(role, "confirm a Fate Token")
-    c = _combatant(state, command)
+    tools.gm_only(role, "confirm a Fate Token")
+    c = tools.combatant(state, command)
     claim = c.get("fate_claim")
     if not claim:
         raise ValueError(f"combatant: {c['name']} has no claim waiting")
     accept = require_bool("accept", command.get("accept"))
     data = {"combatant": c["id"], "reason": claim["reason"], "accepted": accept}
-    changes = [[_path(c["id"], "fate_claim"), None]]
+    changes = [[tools.p(c["id"], "fate_claim"), None]]
     if not accept:
         return [("fate_claim_refused", data, changes)]
     more, gained = _gain(c)

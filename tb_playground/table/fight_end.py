@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 
+from . import command_tools as tools
 from . import rules
-from .commands import Event, _gm_only, _path, _phase
+from .command_tools import Event
 from .state import apply_changes, undone_commands
 
 #: The phases of a fight under way (a fight over is in the "over" phase).
@@ -82,15 +83,15 @@ def over_events(state: dict, events: list[Event]) -> list[Event]:
 
 def continue_fight(state, command, role, seat, roll) -> list[Event]:
     """The GM goes on with a fight that is over (the phase it was in comes back)."""
-    _gm_only(role, "continue the fight")
-    _phase(state, "over")
+    tools.gm_only(role, "continue the fight")
+    tools.in_phase(state, "over")
     back = state["over"]["phase"]
     return [("fight_continued", {"phase": back}, [[["phase"], back], [["over"], None]])]
 
 
 def end_scene(state, command, role, seat, roll) -> list[Event]:
     """The end of a Scene (``rules.rest_events``); a fight that is over closes with it."""
-    _gm_only(role, "call a rest or the end of a Scene")
+    tools.gm_only(role, "call a rest or the end of a Scene")
     events = rules.rest_events(state, "end_scene")
     if state["phase"] != "over":
         return events
@@ -103,13 +104,13 @@ def end_scene(state, command, role, seat, roll) -> list[Event]:
     ]
     for cid in state["ids"]:
         changes += [
-            [_path(cid, "bracket"), None],
-            [_path(cid, "bumps"), 0],
-            [_path(cid, "band"), None],
-            [_path(cid, "actions"), []],
-            [_path(cid, "metres"), 0],
-            [_path(cid, "acted"), False],
-            [_path(cid, "carried"), {}],
+            [tools.p(cid, "bracket"), None],
+            [tools.p(cid, "bumps"), 0],
+            [tools.p(cid, "band"), None],
+            [tools.p(cid, "actions"), []],
+            [tools.p(cid, "metres"), 0],
+            [tools.p(cid, "acted"), False],
+            [tools.p(cid, "carried"), {}],
         ]
     return [*events, ("fight_closed", {"round": state["round"]}, changes)]
 

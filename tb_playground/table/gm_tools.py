@@ -15,7 +15,7 @@ from __future__ import annotations
 from tb_playground.models.skills import SKILL_CATALOGUE
 
 from . import chase_phase, rules
-from .menu import _entry, _field, _option, _pct, _pick, _try
+from .menu import combatant_option, menu_entry, menu_field, percent_text, pick_value, try_command
 
 #: The GM panel's groups, in order: (key, heading).
 GM_GROUPS = (
@@ -47,42 +47,44 @@ def _ids(value, options: list, default: list) -> list[str]:
 def _group_roll(state: dict, choices: dict) -> dict:
     cs = state["combatants"]
     able = [cs[i] for i in state["ids"] if cs[i]["kind"] == "character" and rules.can_act(cs[i])]
-    options = [_option(c) for c in able]
+    options = [combatant_option(c) for c in able]
     members = _ids(choices.get("members"), options, [c["id"] for c in able])
     names = sorted({s.name for s in SKILL_CATALOGUE} | {n for c in able for n in c["skills"]})
     skills = [(n, n) for n in names]
-    skill = _pick(choices.get("group_skill"), skills, "Athletics")
+    skill = pick_value(choices.get("group_skill"), skills, "Athletics")
     difficulty = _int(choices.get("difficulty"), 5, 0, 10)
     command = {"type": "group_roll", "members": members, "skill": skill}
     command["difficulty"] = difficulty
-    tried = _try(state, command, "gm", None)
+    tried = try_command(state, command, "gm", None)
     odds, p = "", {}
     if tried[1] is None:
         p = {"p_success": tried[0][0][1]["p_success"]}
-        odds = f"the group succeeds {_pct(p['p_success'])}"
+        odds = f"the group succeeds {percent_text(p['p_success'])}"
     fields = [
-        _field("members", "Who rolls", "multi", members, options),
-        _field("group_skill", "Skill", "select", skill, skills),
-        _field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10),
+        menu_field("members", "Who rolls", "multi", members, options),
+        menu_field("group_skill", "Skill", "select", skill, skills),
+        menu_field(
+            "difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10
+        ),
     ]
     shown = "together" if state["phase"] not in ("resolve", "chase") else None
     cost = "no one's action: at least half must succeed, and nobody roll a 20"
-    return _entry("group roll", "Group roll", shown, cost, fields, command, tried, odds, p)
+    return menu_entry("group roll", "Group roll", shown, cost, fields, command, tried, odds, p)
 
 
 def _chase_start(state: dict, choices: dict) -> dict:
     cs = state["combatants"]
     able = [cs[i] for i in state["ids"] if rules.can_act(cs[i])]
-    options = [_option(c) for c in able]
+    options = [combatant_option(c) for c in able]
     foe = next((c["id"] for c in able if c["kind"] != "character"), None)
-    quarry = _pick(choices.get("quarry"), options, foe)
+    quarry = pick_value(choices.get("quarry"), options, foe)
     q_side = cs[quarry]["side"] if quarry else None
     others = [(n, i) for n, i in options if i != quarry]
     chasers = [i for _, i in others if cs[i]["side"] != q_side]
     pursuers = _ids(choices.get("pursuers"), others, chasers)
     metres = _int(choices.get("metres"), 20, 2, 100_000)
     skills = [(s, s) for s in chase_phase.CHASE_SKILLS]
-    skill = _pick(choices.get("chase_skill"), skills, "Athletics")
+    skill = pick_value(choices.get("chase_skill"), skills, "Athletics")
     harder = _int(choices.get("harder"), 0, 0, 2)
     sight = _int(choices.get("sight_m"), 0, 0, 100_000)
     command = {"type": "chase_start", "quarry": quarry, "pursuers": pursuers, "metres": metres}
@@ -90,17 +92,19 @@ def _chase_start(state: dict, choices: dict) -> dict:
     if sight:
         command["sight_m"] = sight
     fields = [
-        _field("quarry", "Who flees", "select", quarry, options),
-        _field("pursuers", "Who gives chase", "multi", pursuers, others),
-        _field("metres", "Gap in metres", "int", metres, start=2, end=100_000),
-        _field("chase_skill", "Skill they run with", "select", skill, skills),
-        _field("harder", "Route: steps harder (0..2)", "int", harder, start=0, end=2),
-        _field("sight_m", "Sight breaks past (m; 0: I'll say)", "int", sight, start=0, end=100_000),
+        menu_field("quarry", "Who flees", "select", quarry, options),
+        menu_field("pursuers", "Who gives chase", "multi", pursuers, others),
+        menu_field("metres", "Gap in metres", "int", metres, start=2, end=100_000),
+        menu_field("chase_skill", "Skill they run with", "select", skill, skills),
+        menu_field("harder", "Route: steps harder (0..2)", "int", harder, start=0, end=2),
+        menu_field(
+            "sight_m", "Sight breaks past (m; 0: I'll say)", "int", sight, start=0, end=100_000
+        ),
     ]
-    tried = _try(state, command, "gm", None)
+    tried = try_command(state, command, "gm", None)
     shown = "chase" if state["phase"] in chase_phase.FROM_PHASES and not state["pending"] else None
     cost = "no one's action: the fight waits while everyone runs, round by round"
-    return _entry("chase start", "Start a chase", shown, cost, fields, command, tried)
+    return menu_entry("chase start", "Start a chase", shown, cost, fields, command, tried)
 
 
 def _chase_ruling(state: dict, choices: dict) -> dict:
@@ -116,39 +120,41 @@ def _chase_ruling(state: dict, choices: dict) -> dict:
     if broken:
         command["broken"] = True
     fields = [
-        _field("harder", "Route: steps harder (0..2)", "int", harder, start=0, end=2),
-        _field("sight_m", "Sight breaks past (m; 0: I'll say)", "int", sight, start=0, end=100_000),
-        _field("broken", "Sight is broken now", "bool", broken),
+        menu_field("harder", "Route: steps harder (0..2)", "int", harder, start=0, end=2),
+        menu_field(
+            "sight_m", "Sight breaks past (m; 0: I'll say)", "int", sight, start=0, end=100_000
+        ),
+        menu_field("broken", "Sight is broken now", "bool", broken),
     ]
-    tried = _try(state, command, "gm", None)
+    tried = try_command(state, command, "gm", None)
     cost = "nothing: no one rolls"
-    return _entry("chase ruling", "Rule on the chase", "chase", cost, fields, command, tried)
+    return menu_entry("chase ruling", "Rule on the chase", "chase", cost, fields, command, tried)
 
 
 def _chase_search(state: dict, choices: dict) -> dict:
     chase = state["chase"]
     cs = state["combatants"]
-    searching = [_option(cs[i]) for i in sorted(chase["searching"])]
-    pid = _pick(choices.get("pursuer"), searching)
+    searching = [combatant_option(cs[i]) for i in sorted(chase["searching"])]
+    pid = pick_value(choices.get("pursuer"), searching)
     q = cs[chase["quarry"]]
     command: dict = {"type": "chase_search", "pursuer": pid}
-    fields = [_field("pursuer", "Who lost sight", "select", pid, searching)]
+    fields = [menu_field("pursuer", "Who lost sight", "select", pid, searching)]
     p = cs.get(pid) if pid else None
     if p is not None and p["kind"] != "character" and q["kind"] != "character":
         lost = bool(choices.get("lost", False))
-        fields.append(_field("lost", "The quarry got away", "bool", lost))
+        fields.append(menu_field("lost", "The quarry got away", "bool", lost))
         command["lost"] = lost
     elif p is not None:
         difficulty = _int(choices.get("difficulty"), 5, 0, 10)
         fields.append(
-            _field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, end=10)
+            menu_field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, end=10)
         )
         command["difficulty"] = difficulty
         mine = "Stealth"
         if q["kind"] != "character":
             skills = [(s, s) for s in chase_phase.SEARCH_SKILLS]
-            mine = _pick(choices.get("search_skill"), skills, "Perception")
-            fields.append(_field("search_skill", "They search with", "select", mine, skills))
+            mine = pick_value(choices.get("search_skill"), skills, "Perception")
+            fields.append(menu_field("search_skill", "They search with", "select", mine, skills))
             command["skill"] = mine
         card = q if q["kind"] != "character" else p
         if card["kind"] != "character":
@@ -156,18 +162,18 @@ def _chase_search(state: dict, choices: dict) -> dict:
             number = numbers.get("Stealth" if card is q else "Perception", numbers.get(mine, 5))
             static = _int(choices.get("static"), number, 0, 10)
             label = f"{card['name']}'s card number"
-            fields.append(_field("static", label, "int", static, start=0, end=10))
+            fields.append(menu_field("static", label, "int", static, start=0, end=10))
             command["static"] = static
-    tried = _try(state, command, "gm", None)
+    tried = try_command(state, command, "gm", None)
     odds, pp = "", {}
     if tried[1] is None and "p_actor_wins" in tried[0][0][1]:
         data = tried[0][0][1]
         quarry_wins = data["p_actor_wins"] if data["actor"] == q["id"] else 1 - data["p_actor_wins"]
         pp = {"p_quarry_wins": quarry_wins}
-        odds = f"the quarry slips away {_pct(quarry_wins)}"
+        odds = f"the quarry slips away {percent_text(quarry_wins)}"
     shown = "chase" if searching else None
     cost = "no one's action: the quarry hides, the pursuer searches"
-    return _entry("chase search", "Stealth roll", shown, cost, fields, command, tried, odds, pp)
+    return menu_entry("chase search", "Stealth roll", shown, cost, fields, command, tried, odds, pp)
 
 
 def gm_menu(state: dict, choices: dict | None = None) -> dict:
@@ -193,10 +199,10 @@ def gm_menu(state: dict, choices: dict | None = None) -> dict:
     if state["phase"] == "chase" and state.get("chase"):
         actions += [_chase_search(state, choices), _chase_ruling(state, choices)]
         command = {"type": "chase_end"}
-        tried = _try(state, command, "gm", None)
+        tried = try_command(state, command, "gm", None)
         back = "the fight" if state["chase"]["back"] != "setup" else "the Scene"
         cost = f"nothing: back to {back}"
-        actions.append(_entry("chase end", "End the chase", "chase", cost, [], command, tried))
+        actions.append(menu_entry("chase end", "End the chase", "chase", cost, [], command, tried))
     else:
         actions.append(_chase_start(state, choices))
     shown = [a for a in actions if a["group"] is not None]

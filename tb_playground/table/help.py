@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tb_playground.engine.validation import require_choice
 
+from . import command_tools as tools
 from . import rules
 
 #: The fields of the "help" command.
@@ -89,29 +90,17 @@ def use_help(helpers: list[str]) -> list:
     return [[_p(hid, "carried", "helping"), None] for hid in helpers]
 
 
-def caught_in_catastrophe(state: dict, helpers: list[str]) -> list:
-    """rules/000 line 81: "On a catastrophic failure, whoever was helping is caught in it too".
-
-    Reading: in a fight a catastrophe leaves its roller Off Balance (rules/000 line 31), so it
-    leaves each helper Off Balance too, to the end of their next turn (not their own turn now).
-    """
-    info = rules.condition("Off Balance", state["round"], "next_turn_end", own_turn=False)
-    return [[_p(hid, "conditions", "Off Balance"), info] for hid in helpers]
-
-
 def help_command(state, command, role, seat, roll) -> list:
     """The "help" command: the helper spends their Help action on their turn, naming the ally.
 
     rules/000 "Helping"; rules/001 "Combat Actions" (Help is one action, ``round_budget``).
     """
-    from .commands import _combatant, _own, _phase
-
-    _phase(state, "resolve")
-    c = _combatant(state, command)
-    _own(state, role, seat, c, "help")
+    tools.in_phase(state, "resolve")
+    c = tools.combatant(state, command)
+    tools.own(role, seat, c, "help")
     if state["up"] != c["id"]:
         raise ValueError(f"combatant: it is not {c['name']}'s turn")
-    ally = _combatant(state, command, "ally")
+    ally = tools.combatant(state, command, "ally")
     if ally["id"] == c["id"]:
         raise ValueError("ally must be another combatant than the helper")
     if ally["side"] != c["side"]:

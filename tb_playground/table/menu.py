@@ -65,14 +65,14 @@ def _dice(role: str, name: str = "faces", whose: str = "") -> dict:
     the table checks the count and the faces (``command_tools.read``).
     """
     who = f"{whose}'s dice" if whose else ("Your dice" if role == "player" else "Dice thrown")
-    return _field(name, f"{who} (blank: the table rolls)", "faces", "", clear=True)
+    return menu_field(name, f"{who} (blank: the table rolls)", "faces", "", clear=True)
 
 
 def _roller(n: int) -> list[int]:
     return [5] * n
 
 
-def _try(state: dict, command: dict, role: str, seat: str | None):
+def try_command(state: dict, command: dict, role: str, seat: str | None):
     """(events, None) when the table takes ``command``, else (None, (kind, reason))."""
     try:
         return decide(state, command, role, seat, _roller), None
@@ -87,15 +87,17 @@ def _visible(state: dict, role: str) -> list[dict]:
     return [cs[i] for i in state["ids"] if role == "gm" or not cs[i].get("hidden")]
 
 
-def _pct(p: float) -> str:
+def percent_text(p: float) -> str:
+    """A chance as a whole percent for a menu line ("hit 64%")."""
     return f"{100 * p:.0f}%"
 
 
-def _option(c: dict) -> tuple[str, str]:
+def combatant_option(c: dict) -> tuple[str, str]:
+    """A combatant as a choice: (name shown, id sent)."""
     return (c["name"], c["id"])
 
 
-def _pick(value, options: list, default=None):
+def pick_value(value, options: list, default=None):
     """``value`` when it is one of ``options`` (values), else ``default`` or the first."""
     values = [v for _, v in options]
     if value in values:
@@ -105,7 +107,8 @@ def _pick(value, options: list, default=None):
     return values[0] if values else None
 
 
-def _field(name: str, label: str, kind: str, value, options=None, **more) -> dict:
+def menu_field(name: str, label: str, kind: str, value, options=None, **more) -> dict:
+    """One field of a menu entry: its name, label, kind, value and choices (the panel draws it)."""
     out = {"name": name, "label": label, "kind": kind, "value": value}
     if options is not None:
         out["options"] = [list(o) for o in options]
@@ -184,19 +187,19 @@ def chips(state: dict, c: dict) -> list[str]:
 def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[list, dict]:
     """The fields of an attack (target, attack, approach, cover, off hand, GM's source)."""
     others = [t for t in visible if t["id"] != a["id"] and not t["out"]]
-    options = [_option(t) for t in others]
+    options = [combatant_option(t) for t in others]
     first_foe = next((t["id"] for t in others if t["side"] != a["side"]), None)
-    target = _pick(choices.get("target"), options, first_foe)
+    target = pick_value(choices.get("target"), options, first_foe)
     attacks = [(spec["name"], i) for i, spec in enumerate(a["attacks"])]
-    index = _pick(choices.get("attack"), attacks, 0)
+    index = pick_value(choices.get("attack"), attacks, 0)
     fields = [
-        _field("target", "Target", "select", target, options),
-        _field("attack", "Attack", "select", index, attacks),
+        menu_field("target", "Target", "select", target, options),
+        menu_field("attack", "Attack", "select", index, attacks),
     ]
     command = {"target": target, "attack": index}
     if empowered == "called shot":
         zones = [(z.capitalize(), z) for z in ZONES if z == "head"]
-        fields.append(_field("zone", "Zone", "select", "head", zones))
+        fields.append(menu_field("zone", "Zone", "select", "head", zones))
         command["zone"] = "head"
     if index is not None and a["attacks"]:
         spec = a["attacks"][index]
@@ -205,10 +208,10 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
             els = [e for e in _ELEMENT_ORDER if e in allowed]
             best = max(els, key=lambda e: a["elements"][e])
             els_opts = [(f"{e} {a['elements'][e]}", e) for e in els]
-            approach = _pick(choices.get("approach"), els_opts, best)
+            approach = pick_value(choices.get("approach"), els_opts, best)
             nod = role != "gm" and bool(state.get("options", {}).get("approach_nod"))
             label = "Approach (the GM nods)" if nod else "Approach"
-            fields.append(_field("approach", label, "select", approach, els_opts))
+            fields.append(menu_field("approach", label, "select", approach, els_opts))
             if approach != best:
                 command["approach"] = approach
     if index is not None and a["attacks"] and spec_reach(a["attacks"][index])["ranged"]:
@@ -216,15 +219,15 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
         if not isinstance(distance, int) or isinstance(distance, bool) or distance < 0:
             distance = 0
         label = "Metres to the target (0: as the table has it)"
-        fields.append(_field("distance", label, "int", distance, start=0, end=100_000))
+        fields.append(menu_field("distance", label, "int", distance, start=0, end=100_000))
         if distance:
             command["distance"] = distance
     covers = [(COVER_WORDS.get(k, k.capitalize()), k) for k in COVERS]
-    cover = _pick(choices.get("cover"), covers, "none")
-    fields.append(_field("cover", "Cover", "select", cover, covers))
+    cover = pick_value(choices.get("cover"), covers, "none")
+    fields.append(menu_field("cover", "Cover", "select", cover, covers))
     command["cover"] = cover
     off_hand = bool(choices.get("off_hand", False))
-    fields.append(_field("off_hand", "Off hand", "bool", off_hand))
+    fields.append(menu_field("off_hand", "Off hand", "bool", off_hand))
     if off_hand:
         command["off_hand"] = True
     helping = [
@@ -234,15 +237,15 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
         and (role == "gm" or not state["combatants"][h].get("hidden"))
     ]
     if helping:
-        fields.append(_field("helpers", "Helped by", "info", ", ".join(helping)))
+        fields.append(menu_field("helpers", "Helped by", "info", ", ".join(helping)))
     if role == "gm":
-        effect = _pick(
+        effect = pick_value(
             choices.get("situational"),
             [("none", "none"), ("advantage", "advantage"), ("disadvantage", "disadvantage")],
             "none",
         )
         fields.append(
-            _field(
+            menu_field(
                 "situational",
                 "GM's source",
                 "select",
@@ -251,7 +254,7 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
             )
         )
         reason = str(choices.get("reason") or "").strip()
-        fields.append(_field("reason", "Its reason", "text", reason))
+        fields.append(menu_field("reason", "Its reason", "text", reason))
         if effect != "none":
             command["situational"] = [
                 {"name": "The GM", "effect": effect, "reason": reason or "the situation"}
@@ -284,7 +287,8 @@ def _after(state: dict, events: list) -> dict:
     return after
 
 
-def _entry(key, label, group, cost, fields, command, tried, odds=None, p=None) -> dict:
+def menu_entry(key, label, group, cost, fields, command, tried, odds=None, p=None) -> dict:
+    """One action of the menu: its command, fields, cost, odds and the table's answer to it."""
     events, refused = tried
     entry = {
         "key": key,
@@ -393,16 +397,16 @@ def menu(
     cid = c["id"]
 
     def attempt(command):
-        return _try(state, command, role, seat)
+        return try_command(state, command, role, seat)
 
     # -- attacks: plain, Aim, Called Shot (rules/000 "Action Brackets") ------------------------
     a_fields, a_cmd = _attack_fields(state, role, c, choices, visible)
     plain = {"type": "attack", "attacker": cid, **a_cmd}
     before = _hit(state, role, c, plain)
     tried = attempt(plain)
-    odds = f"hit {_pct(before)}" if before is not None and tried[1] is None else ""
+    odds = f"hit {percent_text(before)}" if before is not None and tried[1] is None else ""
     acts.append(
-        _entry(
+        menu_entry(
             "attack",
             "Attack",
             _group("attack", bracket),
@@ -423,9 +427,13 @@ def menu(
         odds = ""
         if tried[1] is None and was is not None and now is not None:
             same = abs(now - was) < 1e-12  # no "85% -> 85%" (the Advantage is had already)
-            odds = f"hit {_pct(now)}" if same else f"hit {_pct(was)} -> {_pct(now)}"
+            odds = (
+                f"hit {percent_text(now)}"
+                if same
+                else f"hit {percent_text(was)} -> {percent_text(now)}"
+            )
         acts.append(
-            _entry(
+            menu_entry(
                 key,
                 label,
                 _group(key, bracket),
@@ -438,22 +446,22 @@ def menu(
             )
         )
 
-    targets = [_option(t) for t in visible if t["id"] != cid and not t["out"]]
+    targets = [combatant_option(t) for t in visible if t["id"] != cid and not t["out"]]
     first_foe = next(
         (t["id"] for t in visible if t["id"] != cid and not t["out"] and t["side"] != c["side"]),
         None,
     )
 
     # -- Study a Target, the actions of ``act`` ------------------------------------------------
-    target = _pick(choices.get("target"), targets, first_foe)
+    target = pick_value(choices.get("target"), targets, first_foe)
     command = {"type": "act", "combatant": cid, "action": "study", "target": target}
     acts.append(
-        _entry(
+        menu_entry(
             "study",
             "Study a Target",
             _group("study", bracket),
             _cost_words("study", bracket),
-            [_field("target", "Target", "select", target, targets)],
+            [menu_field("target", "Target", "select", target, targets)],
             command,
             attempt(command),
             "next round's Called Shot at Advantage",
@@ -466,17 +474,17 @@ def menu(
     if not isinstance(metres, int) or isinstance(metres, bool) or metres < 1:
         metres = max(rate, 1)
     way = choices.get("way") if choices.get("way") in ("toward", "away_from") else "toward"
-    other = _pick(choices.get("toward"), [("Nobody in particular", ""), *targets], "")
+    other = pick_value(choices.get("toward"), [("Nobody in particular", ""), *targets], "")
     move_fields = [
-        _field("metres", "Metres", "int", metres, start=1, end=10_000),
-        _field(
+        menu_field("metres", "Metres", "int", metres, start=1, end=10_000),
+        menu_field(
             "way",
             "Which way",
             "select",
             way,
             [("Toward", "toward"), ("Away from", "away_from")],
         ),
-        _field("toward", "Whom", "select", other, [("Nobody in particular", ""), *targets]),
+        menu_field("toward", "Whom", "select", other, [("Nobody in particular", ""), *targets]),
     ]
     low = "Belly Down" in c["conditions"]
     moves = [("move", "Move"), ("dash", "Dash"), ("sprint", "Sprint"), ("step", "1 m step")]
@@ -500,13 +508,13 @@ def menu(
         fields = move_fields if key != "step" else move_fields[1:]
         reach = _reach(bracket, key, rate)
         acts.append(
-            _entry(
+            menu_entry(
                 key, label, group, _cost_words(key, bracket, reach), fields, command, tried, odds
             )
         )
 
     # -- Grab, Disarm, Escape (grab.py) -------------------------------------------------------
-    g_target = _pick(choices.get("target"), targets, first_foe)
+    g_target = pick_value(choices.get("target"), targets, first_foe)
     for key, label in (("grab", "Grab"), ("disarm", "Disarm")):
         command = {"type": key, "attacker": cid, "target": g_target}
         tried = attempt(command)
@@ -515,16 +523,16 @@ def menu(
             data = tried[0][0][1]
             p = {k: data[k] for k in ("p_hit", "p_grab") if k in data}
             if "p_grab" in data:
-                odds = f"hit {_pct(data['p_hit'])}, hold {_pct(data['p_grab'])}"
+                odds = f"hit {percent_text(data['p_hit'])}, hold {percent_text(data['p_grab'])}"
             elif "p_hit" in data:
-                odds = f"hit {_pct(data['p_hit'])}"
+                odds = f"hit {percent_text(data['p_hit'])}"
         acts.append(
-            _entry(
+            menu_entry(
                 key,
                 label,
                 _group(key, bracket),
                 _cost_words(key, bracket),
-                [_field("target", "Target", "select", g_target, targets)]
+                [menu_field("target", "Target", "select", g_target, targets)]
                 + ([_dice(role)] if key == "grab" else []),
                 command,
                 tried,
@@ -537,12 +545,12 @@ def menu(
     odds, p = "", {}
     if tried[1] is None and "p_escape" in tried[0][0][1]:
         p = {"p_escape": tried[0][0][1]["p_escape"]}
-        odds = f"escape {_pct(p['p_escape'])}"
+        odds = f"escape {percent_text(p['p_escape'])}"
     grabbed = "Grabbed" in c["conditions"]
     holder = state["combatants"].get((c["conditions"].get("Grabbed") or {}).get("by"))
     rolls = holder is not None and not holder["out"] and rules.can_act(holder)  # else it's over
     acts.append(
-        _entry(
+        menu_entry(
             "escape",
             "Escape the hold",
             _group("escape", bracket) if grabbed else None,
@@ -557,21 +565,23 @@ def menu(
 
     # -- Help (help.py) ------------------------------------------------------------------------
     allies = [
-        _option(t) for t in visible if t["id"] != cid and t["side"] == c["side"] and not t["out"]
+        combatant_option(t)
+        for t in visible
+        if t["id"] != cid and t["side"] == c["side"] and not t["out"]
     ]
-    ally = _pick(choices.get("ally"), allies)
+    ally = pick_value(choices.get("ally"), allies)
     command = {"type": "help", "combatant": cid, "ally": ally}
     tried = attempt(command)
     odds, p = ("the ally's next roll gains Advantage" if ally else ""), {}
     if tried[1] is None and role == "gm":  # a player sees only their own attacks' odds
         odds, p = _help_change(state, role, visible, ally, tried[0]) or (odds, p)
     acts.append(
-        _entry(
+        menu_entry(
             "help",
             "Help",
             _group("help", bracket),
             _cost_words("help", bracket),
-            [_field("ally", "Ally", "select", ally, allies)],
+            [menu_field("ally", "Ally", "select", ally, allies)],
             command,
             tried,
             odds,
@@ -581,7 +591,7 @@ def menu(
 
     # -- Gifts (gifts.py) ----------------------------------------------------------------------
     gifts = [(g["name"], g["name"]) for g in c.get("gifts", []) if not g["attacks"]]
-    gift = _pick(choices.get("gift"), gifts)
+    gift = pick_value(choices.get("gift"), gifts)
     if gift is not None:
         g = next(x for x in c["gifts"] if x["name"] == gift)
         ki = gift_cost(c, g)
@@ -598,16 +608,16 @@ def menu(
         odds, p = f"Ki {ki}", {}
         if tried[1] is None and "check" in tried[0][0][1]:
             p = {"p_check": tried[0][0][1]["check"]["p_success"]}
-            odds += f", Gift Check {_pct(p['p_check'])}"
+            odds += f", Gift Check {percent_text(p['p_check'])}"
         acts.append(
-            _entry(
+            menu_entry(
                 "gift",
                 "Use a Gift",
                 _group("small action", bracket),
                 _cost_words("small action", bracket, f" and {ki} Ki"),
                 [
-                    _field("gift", "Gift", "select", gift, gift_options),
-                    _field("effect", "What it does", "text", effect),
+                    menu_field("gift", "Gift", "select", gift, gift_options),
+                    menu_field("effect", "What it does", "text", effect),
                 ],
                 command,
                 tried,
@@ -619,7 +629,7 @@ def menu(
     # -- a Skill roll (skill_rolls.py) ---------------------------------------------------------
     if c["kind"] == "character" and c.get("skills"):
         skills = [(f"{name} (tier {row['tier']})", name) for name, row in c["skills"].items()]
-        skill = _pick(choices.get("skill"), skills)
+        skill = pick_value(choices.get("skill"), skills)
         difficulty = choices.get("difficulty")
         if not isinstance(difficulty, int) or isinstance(difficulty, bool):
             difficulty = 5
@@ -630,16 +640,16 @@ def menu(
         odds, p = "", {}
         if tried[1] is None:
             p = {"p_success": tried[0][0][1]["p_success"]}
-            odds = f"success {_pct(p['p_success'])}"
+            odds = f"success {percent_text(p['p_success'])}"
         acts.append(
-            _entry(
+            menu_entry(
                 "skill",
                 "Use a Skill",
                 _group("skill", bracket),
                 _cost_words("skill", bracket),
                 [
-                    _field("skill", "Skill", "select", skill, skills),
-                    _field(
+                    menu_field("skill", "Skill", "select", skill, skills),
+                    menu_field(
                         "difficulty",
                         "Difficulty (0 hard .. 10 easy)",
                         "int",
@@ -662,20 +672,20 @@ def menu(
 
     # -- stabilise the Dying (skill_rolls.stabilise) ------------------------------------------
     dying = [
-        _option(t)
+        combatant_option(t)
         for t in visible
         if t["now"]["health"] < 0 and t["now"]["health"] > t["dead_at"] and t["named"]
     ]
-    who = _pick(choices.get("patient"), dying)
+    who = pick_value(choices.get("patient"), dying)
     command = {"type": "stabilise", "combatant": cid, "target": who, "how": "first aid"}
     tried = attempt(command)
     acts.append(
-        _entry(
+        menu_entry(
             "stabilise",
             "Stabilise (First Aid)",
             _group("skill", bracket) if who else None,
             _cost_words("skill", bracket),
-            [_field("patient", "Who", "select", who, dying), _dice(role)],
+            [menu_field("patient", "Who", "select", who, dying), _dice(role)],
             command,
             tried,
         )
@@ -698,7 +708,7 @@ def menu(
         if tried[1] is None and key in ("reckless", "full defense", "belly down", "stand up"):
             odds, p = _own_attack_change(state, role, c, plain, before, tried[0])
         acts.append(
-            _entry(
+            menu_entry(
                 key,
                 label,
                 _group(key, bracket) if relevant else None,
@@ -711,15 +721,15 @@ def menu(
             )
         )
     reloads = [(w, k) for k, w in RELOAD_WORDS.items()]
-    how = _pick(choices.get("reload"), reloads, "magazine")
+    how = pick_value(choices.get("reload"), reloads, "magazine")
     command = {"type": "act", "combatant": cid, "action": "reload", "reload": how}
     acts.append(
-        _entry(
+        menu_entry(
             "reload",
             "Reload",
             _group("reload" if how != "tube" else "reload tube", bracket),
             _cost_words("reload" if how != "tube" else "reload tube", bracket),
-            [_field("reload", "What", "select", how, reloads)],
+            [menu_field("reload", "What", "select", how, reloads)],
             command,
             attempt(command),
         )
@@ -730,14 +740,14 @@ def menu(
     if what:
         command["what"] = what
     acts.append(
-        _entry(
+        menu_entry(
             "ready",
             "Ready",
             _group("ready", bracket),
             _cost_words("ready", bracket),
             [
-                _field("trigger", "Until", "text", trigger),
-                _field("what", "To do", "text", what),
+                menu_field("trigger", "Until", "text", trigger),
+                menu_field("what", "To do", "text", what),
             ],
             command,
             attempt(command),
@@ -747,12 +757,12 @@ def menu(
     if what:
         command["what"] = what
     acts.append(
-        _entry(
+        menu_entry(
             "small action",
             "Small action",
             _group("small action", bracket),
             _cost_words("small action", bracket),
-            [_field("what", "What", "text", what)],
+            [menu_field("what", "What", "text", what)],
             command,
             attempt(command),
         )
@@ -763,41 +773,43 @@ def menu(
 def _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket) -> None:
     """The GM's opposed roll with ``c`` as the actor (rules/000 "Opposed Rolls")."""
     skills = [(f"{name} (tier {row['tier']})", name) for name, row in c["skills"].items()]
-    resister = _pick(choices.get("resister"), targets, first_foe)
-    mine = _pick(choices.get("actor_skill"), skills)
+    resister = pick_value(choices.get("resister"), targets, first_foe)
+    mine = pick_value(choices.get("actor_skill"), skills)
     difficulty = _difficulty(choices)
     command = {"type": "opposed_roll", "actor": c["id"], "resister": resister}
     command.update(actor_skill=mine, difficulty=difficulty)
     fields = [
-        _field("resister", "Against", "select", resister, targets),
-        _field("actor_skill", "Skill", "select", mine, skills),
+        menu_field("resister", "Against", "select", resister, targets),
+        menu_field("actor_skill", "Skill", "select", mine, skills),
     ]
     r = state["combatants"].get(resister) if resister else None
     if r is not None and r["kind"] == "character":
         theirs_options = [(name, name) for name in r.get("skills", {})] or [(mine, mine)]
-        theirs = _pick(choices.get("resister_skill"), theirs_options, mine)
-        fields.append(_field("resister_skill", "Their Skill", "select", theirs, theirs_options))
+        theirs = pick_value(choices.get("resister_skill"), theirs_options, mine)
+        fields.append(menu_field("resister_skill", "Their Skill", "select", theirs, theirs_options))
         command["resister_skill"] = theirs
     elif r is not None:
         static = choices.get("static")
         if not isinstance(static, int) or isinstance(static, bool) or not 0 <= static <= 10:
             static = r.get("static_numbers", {}).get(mine, 5)
-        fields.append(_field("static", "Their card's number", "int", static, start=0, end=10))
+        fields.append(menu_field("static", "Their card's number", "int", static, start=0, end=10))
         command["resister_skill"] = mine
         command["static"] = static
     fields.append(
-        _field("difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10)
+        menu_field(
+            "difficulty", "Difficulty (0 hard .. 10 easy)", "int", difficulty, start=0, end=10
+        )
     )
     fields.append(_dice(role, "actor_faces", c["name"]))
     if r is not None and r["kind"] == "character":
         fields.append(_dice(role, "resister_faces", r["name"]))
-    tried = _try(state, command, role, seat)
+    tried = try_command(state, command, role, seat)
     odds, p = "", {}
     if tried[1] is None:
         p = {"p_actor_wins": tried[0][0][1]["p_actor_wins"]}
-        odds = f"wins {_pct(p['p_actor_wins'])}"
+        odds = f"wins {percent_text(p['p_actor_wins'])}"
     acts.append(
-        _entry(
+        menu_entry(
             "opposed",
             "Opposed roll",
             _group("skill", bracket),
@@ -851,21 +863,21 @@ def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) ->
     rate = rules.movement_rate(c)
     for how, label in CHASE_MOVES.items():
         command = {"type": "chase_declare", "combatant": c["id"], "how": how}
-        tried = _try(state, command, role, seat)
+        tried = try_command(state, command, role, seat)
         cost = f"this chase round's move: {rate * chase_phase.HOWS[how]} m"
         if how == "sprint":
             cost += ", with an endurance roll"
         group = "chase" if c["id"] in due["declare"] else None
-        out["actions"].append(_entry(f"chase {how}", label, group, cost, [], command, tried))
+        out["actions"].append(menu_entry(f"chase {how}", label, group, cost, [], command, tried))
     command = {"type": "chase_roll", "combatant": c["id"]}
-    tried = _try(state, command, role, seat)
+    tried = try_command(state, command, role, seat)
     odds, p = "", {}
     if tried[1] is None:
         p = {"p_success": tried[0][0][1]["p_success"]}
-        odds = f"success {_pct(p['p_success'])}"
+        odds = f"success {percent_text(p['p_success'])}"
     group = "chase" if c["id"] in due["roll"] else None
     out["actions"].append(
-        _entry(
+        menu_entry(
             "chase roll",
             "Chase roll",
             group,
@@ -893,7 +905,7 @@ def _help_change(state, role, visible, ally_id, events) -> tuple[str, dict] | No
     if before is None or now is None:
         return None
     name = state["combatants"][foe]["name"]
-    words = f"{ally['name']}'s attack on {name}: hit {_pct(before)} -> {_pct(now)}"
+    words = f"{ally['name']}'s attack on {name}: hit {percent_text(before)} -> {percent_text(now)}"
     return words, {"p_hit_before": before, "p_hit": now}
 
 
@@ -904,7 +916,10 @@ def _own_attack_change(state, role, c, plain, before, events) -> tuple[str, dict
     now = _hit(after_state, role, a, plain)
     if before is None or now is None or abs(now - before) < 1e-12:
         return "", {}
-    return f"your attack: hit {_pct(before)} -> {_pct(now)}", {"p_hit_before": before, "p_hit": now}
+    return f"your attack: hit {percent_text(before)} -> {percent_text(now)}", {
+        "p_hit_before": before,
+        "p_hit": now,
+    }
 
 
 def entry(m: dict, key: str) -> dict | None:
@@ -957,7 +972,9 @@ def spends(state: dict, role: str, seat: str | None, cid: str) -> dict:
     ki = [
         purpose
         for purpose in rules.KI_PURPOSES
-        if _try(state, {"type": "spend_ki", "combatant": cid, "purpose": purpose}, role, seat)[1]
+        if try_command(
+            state, {"type": "spend_ki", "combatant": cid, "purpose": purpose}, role, seat
+        )[1]
         is None
     ]
     fate: dict[str, list[str]] = {}
@@ -967,10 +984,10 @@ def spends(state: dict, role: str, seat: str | None, cid: str) -> dict:
             taken = [
                 name
                 for name in c["conditions"]
-                if _try(state, {**command, "condition": name}, role, seat)[1] is None
+                if try_command(state, {**command, "condition": name}, role, seat)[1] is None
             ]
             if taken:
                 fate[kind] = taken
-        elif _try(state, command, role, seat)[1] is None:
+        elif try_command(state, command, role, seat)[1] is None:
             fate[kind] = []
     return {"ki": ki, "fate": fate}

@@ -490,8 +490,6 @@ def to_hit_events(state: dict, p: dict, reading: RollReading, by: str) -> list:
     if reading.outcome == "catastrophe":
         info = condition("Off Balance", state["round"], "next_turn_end", own_turn=True)
         changes.append([_p(p["attacker"], "conditions", "Off Balance"), info])
-        from .help import caught_in_catastrophe  # help.py reads this module's rules
-
         changes += caught_in_catastrophe(state, p.get("helpers", []))
     return [("to_hit_rolled", data, changes)]
 
@@ -856,3 +854,13 @@ def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) 
     changes = [[_p(c["id"], "conditions", "Distracted"), info]]
     changes += off_balance_after(state, c, reading)
     return [("distracted_rolled", data, changes)]
+
+
+def caught_in_catastrophe(state: dict, helpers: list[str]) -> list:
+    """rules/000 line 81: "On a catastrophic failure, whoever was helping is caught in it too".
+
+    Reading: in a fight a catastrophe leaves its roller Off Balance (rules/000 line 31), so it
+    leaves each helper Off Balance too, to the end of their next turn (not their own turn now).
+    """
+    info = condition("Off Balance", state["round"], "next_turn_end", own_turn=False)
+    return [[_p(hid, "conditions", "Off Balance"), info] for hid in helpers]

@@ -27,8 +27,8 @@ from tb_playground.models import Encounter
 from tb_playground.models.combatants import encounter_records
 
 from . import view as views
-from .command_tools import check_fields, check_shape, check_version
-from .commands import MAX_TEXT, check_sender, decide
+from .command_tools import MAX_TEXT, check_fields, check_shape, check_version
+from .commands import check_sender, decide
 from .dice_typed import typed_odds
 from .errors import ConflictError, RaceError, TableFileError
 from .export import party_documents
