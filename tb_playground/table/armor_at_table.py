@@ -12,12 +12,10 @@ import numpy as np
 from tb_playground.engine.armor import MAX_ARMOR_LEVELS, ZONES, Armor, armor_distribution
 from tb_playground.engine.validation import require_choice, require_int
 
+from .state import combatant_path
+
 #: The fields of the GM's "repair_armor" command.
 REPAIR_FIELDS = ("type", "combatant", "zone", "levels")
-
-
-def _p(cid: str, *keys: str) -> list:
-    return ["combatants", cid, *keys]
 
 
 def covering(t: dict, kind: str, zone: str) -> dict | None:
@@ -82,7 +80,7 @@ def armor_hit_events(state: dict, p: dict, levels: int) -> list | None:
         "after": after,
         "broken": after == 0,
     }
-    changes = [[_p(t["id"], "armor", armor["zone"], "levels"), after]] if lost else []
+    changes = [[combatant_path(t["id"], "armor", armor["zone"], "levels"), after]] if lost else []
     return [("armor_hit", data, changes)]
 
 
@@ -117,4 +115,4 @@ def repair_command(state, command, role, seat, roll) -> list:
         raise ValueError(f"zone: {c['name']} wears no armor on the {zone}")
     levels = require_int("levels", command.get("levels", item["start_levels"]), 0, MAX_ARMOR_LEVELS)
     data = {"combatant": cid, "zone": zone, "armor": item["name"], "levels": levels}
-    return [("armor_repaired", data, [[_p(cid, "armor", zone, "levels"), levels]])]
+    return [("armor_repaired", data, [[combatant_path(cid, "armor", zone, "levels"), levels]])]

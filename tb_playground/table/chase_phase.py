@@ -25,6 +25,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import movement, rules, skill_rolls
+from .state import combatant_path
 
 Event = tuple[str, dict, list]
 
@@ -155,7 +156,7 @@ def _off_balance(state: dict, c: dict, outcome: str) -> list:
         return []
     info = rules.condition("Off Balance", state["round"], "next_turn_end", own_turn=True)
     info["chase_round"] = chase["round"]
-    return [[tools.p(c["id"], "conditions", "Off Balance"), info]]
+    return [[combatant_path(c["id"], "conditions", "Off Balance"), info]]
 
 
 # -- commands --------------------------------------------------------------------------------------
@@ -310,7 +311,7 @@ def _sprint(state, command, c, how, data, roll) -> list:
     changes += _off_balance(state, c, reading.outcome)
     if not reading.success:
         rdata["exhausted_after"] = min(c["exhausted"] + 1, 5)
-        changes.append([tools.p(c["id"], "exhausted"), rdata["exhausted_after"]])
+        changes.append([combatant_path(c["id"], "exhausted"), rdata["exhausted_after"]])
     return changes
 
 
@@ -373,7 +374,7 @@ def _expire(state: dict, earlier: list) -> list:
                 continue
             if info.get("chase_round") == chase["round"]:
                 continue
-            changes.append([tools.p(cid, "conditions", name), None])
+            changes.append([combatant_path(cid, "conditions", name), None])
     return changes
 
 

@@ -26,6 +26,7 @@ from tb_playground.engine.roll_reading import (
 from tb_playground.engine.validation import require_int
 
 from . import rules
+from .state import combatant_path
 
 Event = tuple[str, dict, list]
 Roller = Callable[[int], list[int]]
@@ -79,11 +80,6 @@ def typed_faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str
     if command.get("faces") is None:
         return roll(count), "table"
     return list(read_damage_faces(command["faces"], count)), "hand"
-
-
-def p(cid: str, *keys: str) -> list:
-    """The state path of a combatant's value."""
-    return ["combatants", cid, *keys]
 
 
 #: Fields a command may not carry, with the reason (others: "the table does not know it").
@@ -429,7 +425,7 @@ def off_balance(state: dict, c: dict, reading: RollReading) -> list:
     info = rules.condition(
         "Off Balance", state["round"], "next_turn_end", own_turn=state["up"] == c["id"]
     )
-    return [[p(c["id"], "conditions", "Off Balance"), info]]
+    return [[combatant_path(c["id"], "conditions", "Off Balance"), info]]
 
 
 def roll_record(c: dict, reading: RollReading, by: str, odds) -> dict:

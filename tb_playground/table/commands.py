@@ -37,7 +37,7 @@ from . import command_tools as tools
 from . import help as helping
 from .attack_options import attack_pending
 from .command_tools import Event, Roller
-from .state import BRACKETS, combatant_state
+from .state import BRACKETS, combatant_path, combatant_state
 
 #: Who may send commands.
 ROLES = ("gm", "player", "spectator")
@@ -67,9 +67,11 @@ def _start(state, command, role, seat, roll) -> list[Event]:
     changes = [[["phase"], "declare"], [["round"], 1], [["initiative_order"], order]]
     for cid in ids:
         total = faces[cid] + state["combatants"][cid]["initiative_stat"]
-        changes.append([tools.p(cid, "initiative"), {"face": faces[cid], "total": total}])
+        changes.append([combatant_path(cid, "initiative"), {"face": faces[cid], "total": total}])
     for cid in surprised:
-        changes.append([tools.p(cid, "conditions", "Surprised"), rules.condition("Surprised", 1)])
+        changes.append(
+            [combatant_path(cid, "conditions", "Surprised"), rules.condition("Surprised", 1)]
+        )
     data = {"order": order, "faces": faces, "surprised": surprised}
     return [("started", data, changes)]
 
@@ -91,9 +93,9 @@ def _declare(state, command, role, seat, roll) -> list[Event]:
     if cost > c["ki"] + refund:
         raise ValueError(f"bumps: {bumps} bump(s) cost {cost} Ki; {c['name']} has {c['ki']}")
     changes = [
-        [tools.p(c["id"], "bracket"), bracket],
-        [tools.p(c["id"], "bumps"), bumps],
-        [tools.p(c["id"], "ki"), c["ki"] + refund - cost],
+        [combatant_path(c["id"], "bracket"), bracket],
+        [combatant_path(c["id"], "bumps"), bumps],
+        [combatant_path(c["id"], "ki"), c["ki"] + refund - cost],
     ]
     events = [("declared", {"combatant": c["id"], "bracket": bracket, "bumps": bumps}, changes)]
     waiting = [
@@ -114,9 +116,9 @@ def _reveal_events(state: dict, also: dict | None = None) -> list[Event]:
     order, bands, defaulted = rules.turn_order(state, brackets)
     changes = [[["phase"], "resolve"], [["order"], order], [["up"], order[0] if order else None]]
     for cid, band in bands.items():
-        changes.append([tools.p(cid, "band"), band])
+        changes.append([combatant_path(cid, "band"), band])
     for cid in defaulted:
-        changes.append([tools.p(cid, "bracket"), "normal"])
+        changes.append([combatant_path(cid, "bracket"), "normal"])
     revealed = {cid: brackets.get(cid, ("normal", 0))[0] for cid in bands}
     data = {"brackets": revealed, "bands": bands, "order": order, "defaulted": defaulted}
     events = [("revealed", data, changes)]
@@ -235,7 +237,7 @@ def _boost(state, command, role, seat, roll) -> list[Event]:
     levels = p["automatic_levels"] + sum(
         (v + p["bonus"] if i in picked else v) > p["wall"] for i, v in enumerate(seen)
     )
-    changes = [[tools.p(a["id"], "ki"), a["ki"] - cost]]
+    changes = [[combatant_path(a["id"], "ki"), a["ki"] - cost]]
     data = {"attacker": a["id"], "dice": picked, "ki": cost, "levels": levels}
     events = [("boosted", data, changes)]
     after = {**p, "boosted": picked}  # the dice read as boosted from now on
@@ -289,7 +291,7 @@ def _set_condition(state, command, role, seat, roll) -> list[Event]:
     if name == "Distracted":  # asked: no effect until rolled (RULES.md; rules/004)
         difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
         info = {**rules.distracted_asked(state, c, difficulty), "until": until}
-    changes = [[tools.p(c["id"], "conditions", name), info]]
+    changes = [[combatant_path(c["id"], "conditions", name), info]]
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
 
@@ -302,7 +304,7 @@ def _clear_condition(state, command, role, seat, roll) -> list[Event]:
         raise ValueError(
             f"condition must be one {c['name']} has ({', '.join(c['conditions']) or 'none'})"
         )
-    changes = [[tools.p(c["id"], "conditions", name), None]]
+    changes = [[combatant_path(c["id"], "conditions", name), None]]
     return [("condition_cleared", {"combatant": c["id"], "condition": name}, changes)]
 
 
@@ -318,7 +320,7 @@ def _set(state, command, role, seat, roll) -> list[Event]:
             f"value: {rules.SETTABLE_WORDS[field]} of {c['name']} must be a whole number from "
             f"{low} to {high}, got {value!r}"
         )
-    path = tools.p(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
+    path = combatant_path(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
     changes = [[path, value]] + rules.track_consequences(state, c, field, value)
     return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
 
@@ -332,7 +334,7 @@ def _hide(state, command, role, seat, roll) -> list[Event]:
         (
             "hidden" if hidden else "shown",
             {"combatant": c["id"]},
-            [[tools.p(c["id"], "hidden"), hidden]],
+            [[combatant_path(c["id"], "hidden"), hidden]],
         )
     ]
 
@@ -388,7 +390,7 @@ def _add(state, command, role, seat, roll) -> list[Event]:
     data = {"combatant": cid, "name": record["name"], "side": side}
     if renamed:  # the GM's log says so; no player saw the hidden one's name
         hid, new = renamed
-        changes.append([tools.p(hid, "name"), new])
+        changes.append([combatant_path(hid, "name"), new])
         data["renamed"] = {"id": hid, "was": name, "name": new}
     chase = state.get("chase") or {}  # a chase from the Scene: no Initiative yet
     if state["phase"] != "setup" and chase.get("back", "fight") != "setup":
@@ -401,7 +403,7 @@ def _add(state, command, role, seat, roll) -> list[Event]:
         )
         total = face + joined["initiative_stat"]
         changes += [
-            [tools.p(cid, "initiative"), {"face": face, "total": total}],
+            [combatant_path(cid, "initiative"), {"face": face, "total": total}],
             [["initiative_order"], order],
         ]
         data["initiative"] = total
@@ -478,7 +480,7 @@ def _shake_off(state, command, role, seat, roll) -> list[Event]:
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
     changes += rules.distracted_spent(c)
     if reading.success:
-        changes.append([tools.p(c["id"], "conditions", "Flustered"), None])
+        changes.append([combatant_path(c["id"], "conditions", "Flustered"), None])
     changes += rules.off_balance_after(state, c, reading)  # a kept 20 (rules/000 line ~31)
     return [("shake_off_rolled", rules.roll_data(c, reading, by), changes)]
 

@@ -13,6 +13,7 @@ from tb_playground.engine.validation import require_int
 from . import command_tools as tools
 from . import rules
 from .command_tools import Event
+from .state import combatant_path
 
 
 def distracted_roll(state, command, role, seat, roll) -> list[Event]:
@@ -69,7 +70,7 @@ def lead(state, command, role, seat, roll) -> list[Event]:
         )
     if rules.led(c):
         raise ValueError(f"combatant: {c['name']} is already led this round")
-    changes = [[tools.p(c["id"], "carried", "led_by"), leader["id"]]]
+    changes = [[combatant_path(c["id"], "carried", "led_by"), leader["id"]]]
     return [("led", {"combatant": c["id"], "leader": leader["id"]}, changes)]
 
 

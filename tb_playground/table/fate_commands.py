@@ -15,6 +15,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 from . import command_tools as tools
 from . import rules
 from .command_tools import Event
+from .state import combatant_path
 
 #: Conditions a Shrug Off clears for good: those of rules/004's table that are set on a
 #: character (rules/000 line ~31: "A Fate Token clears" Off Balance).
@@ -45,8 +46,8 @@ def _spent(c: dict, spent: fate.FateSpend) -> list:
     if not spent.allowed:
         raise ValueError(f"spend: {spent.reason}")
     return [
-        [tools.p(c["id"], "fate"), spent.tokens_after],
-        [tools.p(c["id"], "fate_counted"), spent.counted_after],
+        [combatant_path(c["id"], "fate"), spent.tokens_after],
+        [combatant_path(c["id"], "fate_counted"), spent.counted_after],
     ]
 
 
@@ -87,7 +88,7 @@ def automatic_success(state: dict, c: dict, command: dict) -> tuple[list, dict]:
         words = "the to-hit roll succeeds, no dice"
     else:
         info = {**asked, "state": "held", "rolled": True, "slow": rules.in_slow_action(c)}
-        changes.append([tools.p(c["id"], "conditions", "Distracted"), info])
+        changes.append([combatant_path(c["id"], "conditions", "Distracted"), info])
         words = "the roll to hold focus succeeds, no dice"
     return changes, {"roll": which, "effect": words}
 
@@ -112,14 +113,14 @@ def shrug_off(state: dict, c: dict, command: dict) -> tuple[list, dict]:
         )
     changes = _spent(c, _engine(state, c, "shrug off", condition=name))
     if name == "Exhausted":
-        changes.append([tools.p(c["id"], "exhausted"), c["exhausted"] - 1])
+        changes.append([combatant_path(c["id"], "exhausted"), c["exhausted"] - 1])
         words = f"Exhausted {c['exhausted']} -> {c['exhausted'] - 1}"
     elif name in SHRUG_TRACK:
         shrugged = [*c["carried"].get("shrugged", []), name]
-        changes.append([tools.p(c["id"], "carried", "shrugged"), shrugged])
+        changes.append([combatant_path(c["id"], "carried", "shrugged"), shrugged])
         words = f"{name} is lifted for the rest of the round"
     else:
-        changes.append([tools.p(c["id"], "conditions", name), None])
+        changes.append([combatant_path(c["id"], "conditions", name), None])
         words = f"{name} is cleared"
     return changes, {"condition": name, "effect": words}
 
@@ -175,7 +176,7 @@ def _gain(c: dict, n: int = 1) -> tuple[list, fate.FateGain]:
     if c["kind"] != "character" or c["fate_cap"] < 1:
         raise ValueError(f"combatant: {c['name']} holds no Fate Tokens (only characters do)")
     gained = fate.fate_gain(c["fate"], c["fate_cap"], n)
-    return [[tools.p(c["id"], "fate"), gained.tokens_after]], gained
+    return [[combatant_path(c["id"], "fate"), gained.tokens_after]], gained
 
 
 def _voluntary_disadvantage(state: dict, c: dict) -> list:
@@ -230,7 +231,7 @@ def fate_gain(state, command, role, seat, roll) -> list[Event]:
     if c.get("fate_claim"):
         raise ValueError(f"reason: {c['name']}'s earlier claim still waits for the GM")
     claim = {"reason": reason, "note": note, "round": state["round"]}
-    return [("fate_claimed", data, [*changes, [tools.p(c["id"], "fate_claim"), claim]])]
+    return [("fate_claimed", data, [*changes, [combatant_path(c["id"], "fate_claim"), claim]])]
 
 
 def fate_confirm(state, command, role, seat, roll) -> list[Event]:
@@ -242,7 +243,7 @@ def fate_confirm(state, command, role, seat, roll) -> list[Event]:
         raise ValueError(f"combatant: {c['name']} has no claim waiting")
     accept = require_bool("accept", command.get("accept"))
     data = {"combatant": c["id"], "reason": claim["reason"], "accepted": accept}
-    changes = [[tools.p(c["id"], "fate_claim"), None]]
+    changes = [[combatant_path(c["id"], "fate_claim"), None]]
     if not accept:
         return [("fate_claim_refused", data, changes)]
     more, gained = _gain(c)

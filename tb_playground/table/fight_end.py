@@ -12,7 +12,7 @@ import copy
 from . import command_tools as tools
 from . import rules
 from .command_tools import Event
-from .state import apply_changes, undone_commands
+from .state import apply_changes, combatant_path, undone_commands
 
 #: The phases of a fight under way (a fight over is in the "over" phase).
 FIGHTING = ("declare", "resolve")
@@ -104,13 +104,13 @@ def end_scene(state, command, role, seat, roll) -> list[Event]:
     ]
     for cid in state["ids"]:
         changes += [
-            [tools.p(cid, "bracket"), None],
-            [tools.p(cid, "bumps"), 0],
-            [tools.p(cid, "band"), None],
-            [tools.p(cid, "actions"), []],
-            [tools.p(cid, "metres"), 0],
-            [tools.p(cid, "acted"), False],
-            [tools.p(cid, "carried"), {}],
+            [combatant_path(cid, "bracket"), None],
+            [combatant_path(cid, "bumps"), 0],
+            [combatant_path(cid, "band"), None],
+            [combatant_path(cid, "actions"), []],
+            [combatant_path(cid, "metres"), 0],
+            [combatant_path(cid, "acted"), False],
+            [combatant_path(cid, "carried"), {}],
         ]
     return [*events, ("fight_closed", {"round": state["round"]}, changes)]
 

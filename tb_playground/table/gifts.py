@@ -13,6 +13,7 @@ from tb_playground.engine.roll_reading import read_core_roll, read_damage_faces
 from tb_playground.engine.validation import require_bool
 
 from . import rules
+from .state import combatant_path
 
 #: Fields a "use_gift" command may carry.
 USE_GIFT_FIELDS = ("type", "combatant", "gift", "target", "effect", "free", "faces")
@@ -23,10 +24,6 @@ GIFT_ACTION = "small action"
 
 #: Highest Target Number ``read_core_roll`` takes; any TN of 20 or more reads the same.
 _READ_TN = 40
-
-
-def _p(cid: str, *keys: str) -> list:
-    return ["combatants", cid, *keys]
 
 
 def gift_of_attack(c: dict, index: int) -> dict | None:
@@ -100,7 +97,7 @@ def _check(state: dict, c: dict, ki: int, command: dict, roll) -> tuple[dict, li
         info = rules.condition(
             "Off Balance", state["round"], "next_turn_end", state["up"] == c["id"]
         )
-        changes.append([_p(c["id"], "conditions", "Off Balance"), info])
+        changes.append([combatant_path(c["id"], "conditions", "Off Balance"), info])
     return data, changes, ki - lost
 
 
@@ -120,7 +117,7 @@ def attack_events(state: dict, a: dict, index: int, pending: dict) -> list:
         also = f", and the boosts named before the roll {boosts} more" if boosts else ""
         raise ValueError(f"attack: {a['name']} has {a['ki']} Ki; {_cost_words(a, gift)}{also}")
     ki = a["ki"] - paid
-    changes = [[_p(a["id"], "ki"), ki]] if paid else []
+    changes = [[combatant_path(a["id"], "ki"), ki]] if paid else []
     data = {"combatant": a["id"], "gift": gift["name"], "ki": paid, "ki_after": ki}
     data["target"] = pending["target"]
     if gift["gift_check"]:
@@ -145,7 +142,7 @@ def check_events(state: dict, p: dict, command: dict, roll) -> list:
             after["boosts_before"] -= 1
     changes = [[["pending"], after], *changes]
     if data["ki_lost"]:
-        changes.append([_p(a["id"], "ki"), ki])
+        changes.append([combatant_path(a["id"], "ki"), ki])
     return [("gift_check_rolled", data, changes)]
 
 
@@ -213,7 +210,7 @@ def use_gift(state, command, role, seat, roll) -> list:
     elif command.get("faces") is not None:
         raise ValueError(f"faces: {gift['name']} asks no Gift Check")
     if ki != c["ki"]:
-        changes.append([_p(c["id"], "ki"), ki])
+        changes.append([combatant_path(c["id"], "ki"), ki])
     return [("gift_used", data, changes)]
 
 

@@ -14,6 +14,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import rules
+from .state import combatant_path
 
 GRAB_FIELDS = (
     "attacker",
@@ -144,7 +145,7 @@ def grab(state, command, role, seat, roll) -> list:
     if held:
         info = rules.condition("Grabbed", state["round"], "manual")
         info.update(by=a["id"], potence=potence)
-        changes.append([tools.p(t["id"], "conditions", "Grabbed"), info])
+        changes.append([combatant_path(t["id"], "conditions", "Grabbed"), info])
     return [("grab_rolled", data, changes)]
 
 
@@ -220,7 +221,7 @@ def escape(state, command, role, seat, roll) -> list:
     data["difficulty"] = difficulty
     gone = holder is None or holder["out"] or not rules.can_act(holder)
     if gone:  # nobody holds on: the hold is simply over
-        changes.append([tools.p(c["id"], "conditions", "Grabbed"), None])
+        changes.append([combatant_path(c["id"], "conditions", "Grabbed"), None])
         data.update(escaped=True, effect="the holder is down: the hold is over")
         return [("escape_rolled", data, changes)]
     if holder.get("potence") is None:  # a card does not roll: its Grab's Potence is the Difficulty
@@ -247,5 +248,5 @@ def escape(state, command, role, seat, roll) -> list:
     changes += tools.off_balance(state, c, rc)
     data["escaped"] = escaped
     if escaped:
-        changes.append([tools.p(c["id"], "conditions", "Grabbed"), None])
+        changes.append([combatant_path(c["id"], "conditions", "Grabbed"), None])
     return [("escape_rolled", data, changes)]

@@ -10,13 +10,10 @@ from tb_playground.engine.validation import require_choice
 
 from . import command_tools as tools
 from . import rules
+from .state import combatant_path
 
 #: The fields of the "help" command.
 HELP_FIELDS = ("type", "combatant", "ally")
-
-
-def _p(cid: str, *keys: str) -> list:
-    return ["combatants", cid, *keys]
 
 
 def helping(c: dict) -> str | None:
@@ -87,7 +84,7 @@ def helpers_for(state: dict, roller: dict, skill: str | None, named: object = No
 
 def use_help(helpers: list[str]) -> list:
     """The changes that spend the helpers' help on this roll (one Help, one roll)."""
-    return [[_p(hid, "carried", "helping"), None] for hid in helpers]
+    return [[combatant_path(hid, "carried", "helping"), None] for hid in helpers]
 
 
 def help_command(state, command, role, seat, roll) -> list:
@@ -112,6 +109,6 @@ def help_command(state, command, role, seat, roll) -> list:
     if problem:
         raise ValueError(problem)
     changes = rules.spend_action(c, "help")
-    changes.append([_p(c["id"], "carried", "helping"), ally["id"]])
+    changes.append([combatant_path(c["id"], "carried", "helping"), ally["id"]])
     data = {"combatant": c["id"], "action": "help", "ally": ally["id"]}
     return [("helped", data, changes)]

@@ -13,6 +13,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import rules
+from .state import combatant_path
 
 MOVE_FIELDS = (
     "combatant",
@@ -142,7 +143,7 @@ def move(state, command, role, seat, roll) -> list:
             reading, rdata, more = _athletics(state, command, c, "athletics_faces", roll)
             success = reading.success
             data["athletics"] = rdata
-            changes += more + [[tools.p(c["id"], "carried", "ground_roll"), success]]
+            changes += more + [[combatant_path(c["id"], "carried", "ground_roll"), success]]
         spent = ground_cost(metres, ground, success, crawling)
     elif "athletics_faces" in command:
         raise ValueError("athletics_faces: clear ground needs no Athletics roll")
@@ -154,8 +155,8 @@ def move(state, command, role, seat, roll) -> list:
         raise ValueError(tools.plain_refusal(c, how, problem))
     data["how"] = how
     changes += [
-        [tools.p(c["id"], "metres"), c["metres"] + spent],
-        [tools.p(c["id"], "actions"), actions],
+        [combatant_path(c["id"], "metres"), c["metres"] + spent],
+        [combatant_path(c["id"], "actions"), actions],
     ]
     events: list = []
     if footing and how in FOOTING_MOVES and c["kind"] == "character":
@@ -164,7 +165,7 @@ def move(state, command, role, seat, roll) -> list:
         changes += more
         if not reading.success:
             prone = rules.condition("Prone", state["round"], "manual")
-            changes.append([tools.p(c["id"], "conditions", "Prone"), prone])
+            changes.append([combatant_path(c["id"], "conditions", "Prone"), prone])
             data["prone"] = True
     elif "footing_faces" in command:
         raise ValueError("footing_faces: only a Dash or Sprint across bad footing rolls")
@@ -183,8 +184,8 @@ def _sprint(state, command, c, data, roll) -> list:
         return []  # a card has no Stamina: the GM tracks a creature's wind
     run = c.get("sprint_run", 0) + 1 if c.get("sprint_round") == state["round"] - 1 else 1
     changes = [
-        [tools.p(c["id"], "sprint_run"), run],
-        [tools.p(c["id"], "sprint_round"), state["round"]],
+        [combatant_path(c["id"], "sprint_run"), run],
+        [combatant_path(c["id"], "sprint_round"), state["round"]],
     ]
     data["sprint_round_of_run"] = run
     free = min(c["stamina"], 10)
@@ -203,7 +204,7 @@ def _sprint(state, command, c, data, roll) -> list:
     data["endurance"] = rdata
     changes += tools.off_balance(state, c, reading)
     if not reading.success:
-        changes.append([tools.p(c["id"], "exhausted"), min(c["exhausted"] + 1, 5)])
+        changes.append([combatant_path(c["id"], "exhausted"), min(c["exhausted"] + 1, 5)])
         rdata["exhausted_after"] = min(c["exhausted"] + 1, 5)
     return changes
 
@@ -261,7 +262,7 @@ def _distances(state, command, c, metres, data) -> list:
         ):
             followers.append(x["id"])
         if x["conditions"].get("Grabbed", {}).get("by") == c["id"]:
-            changes.append([tools.p(x["id"], "conditions", "Grabbed"), None])  # hold let go
+            changes.append([combatant_path(x["id"], "conditions", "Grabbed"), None])  # hold let go
     data["left_melee"] = [x["id"] for x in left]
     data["may_follow"] = followers
     return changes

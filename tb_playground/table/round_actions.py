@@ -12,6 +12,7 @@ from tb_playground.engine.validation import require_choice
 
 from . import command_tools as tools
 from . import rules
+from .state import combatant_path
 
 #: The actions ``act`` takes (engine keys), with the fields each one reads.
 ACT_FIELDS = {
@@ -100,7 +101,7 @@ def act(state, command, role, seat, roll) -> list:
         t = tools.combatant(state, command, "target")
         if t["id"] == c["id"]:
             raise ValueError("target must be another combatant: Study a Target studies a foe")
-        changes.append([tools.p(c["id"], "carried", "studying"), t["id"]])
+        changes.append([combatant_path(c["id"], "carried", "studying"), t["id"]])
         data["target"] = words["target"] = t["id"]
         words["target"] = t["name"]
     if action == "ready":
@@ -108,7 +109,7 @@ def act(state, command, role, seat, roll) -> list:
         what = _words(command, "what", required=False)
         changes.append(
             [
-                tools.p(c["id"], "carried", "ready"),
+                combatant_path(c["id"], "carried", "ready"),
                 {"trigger": trigger, "what": what, "fired": False},
             ]
         )
@@ -158,9 +159,9 @@ def ready_fired(state, command, role, seat, roll) -> list:
     if rules.next_action_problem(state, c, "small action") and "ready" in actions:
         actions.remove("ready")  # the held action's slot is free again, and only it
     changes = [
-        [tools.p(c["id"], "carried", "ready"), {**ready, "fired": True}],
-        [tools.p(c["id"], "carried", "resume"), state["up"]],
-        [tools.p(c["id"], "actions"), actions],
+        [combatant_path(c["id"], "carried", "ready"), {**ready, "fired": True}],
+        [combatant_path(c["id"], "carried", "resume"), state["up"]],
+        [combatant_path(c["id"], "actions"), actions],
         [["up"], c["id"]],
     ]
     data = {"combatant": c["id"], "trigger": ready["trigger"], "interrupts": state["up"]}
@@ -170,5 +171,5 @@ def ready_fired(state, command, role, seat, roll) -> list:
 def resume_events(state: dict, c: dict) -> list:
     """The end of a fired Ready action: the turn goes back to whoever it interrupted."""
     back = c["carried"]["resume"]
-    changes = [[tools.p(c["id"], "carried", "resume"), None], [["up"], back]]
+    changes = [[combatant_path(c["id"], "carried", "resume"), None], [["up"], back]]
     return [("turn_ended", {"combatant": c["id"], "next": back, "ready": True}, changes)]

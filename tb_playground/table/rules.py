@@ -32,7 +32,7 @@ from tb_playground.engine.vitals import track_range
 
 from .armor_at_table import armor_hit_events
 from .boost_offer import boost_offered
-from .state import BRACKETS
+from .state import BRACKETS, combatant_path
 
 #: Range bands (rules/000 "Map or No Map").
 RANGE_BANDS = ("melee", "close", "near", "far")
@@ -80,10 +80,6 @@ KI_PURPOSES = ("restore poise", "restore sanity")
 
 #: Fate Token spends (engine ``FATE_SPENDS``: rules/004 "Fate Tokens"; rules/000).
 FATE_SPEND_KINDS = tuple(FATE_SPENDS)
-
-
-def _p(cid: str, *keys: str) -> list:
-    return ["combatants", cid, *keys]
 
 
 def condition(name: str, since: int, until: str | None = None, own_turn: bool = False) -> dict:
@@ -155,7 +151,7 @@ def distracted_spent(c: dict) -> list:
     info = distracted(c)
     if info is None or info["state"] != "failed" or info.get("slow") or info.get("spent"):
         return []
-    return [[_p(c["id"], "conditions", "Distracted", "spent"), True]]
+    return [[combatant_path(c["id"], "conditions", "Distracted", "spent"), True]]
 
 
 def led(c: dict) -> bool:
@@ -253,9 +249,9 @@ def _expire(c: dict, round_no: int, moment: str) -> list:
     for name, info in c["conditions"].items():
         if moment == "turn_end" and info["until"] == "next_turn_end":
             if not (info["own_turn"] and info["since"] == round_no):
-                changes.append([_p(c["id"], "conditions", name), None])
+                changes.append([combatant_path(c["id"], "conditions", name), None])
         elif moment == "round_end" and info["until"] == "round":
-            changes.append([_p(c["id"], "conditions", name), None])
+            changes.append([combatant_path(c["id"], "conditions", name), None])
     return changes
 
 
@@ -266,13 +262,13 @@ def end_round_events(state: dict) -> list:
         cid = c["id"]
         studying = c["carried"].get("studying")
         changes += [
-            [_p(cid, "bracket"), None],
-            [_p(cid, "bumps"), 0],
-            [_p(cid, "band"), None],
-            [_p(cid, "actions"), []],
-            [_p(cid, "metres"), 0],
-            [_p(cid, "acted"), False],
-            [_p(cid, "carried"), {"studied": studying} if studying else {}],
+            [combatant_path(cid, "bracket"), None],
+            [combatant_path(cid, "bumps"), 0],
+            [combatant_path(cid, "band"), None],
+            [combatant_path(cid, "actions"), []],
+            [combatant_path(cid, "metres"), 0],
+            [combatant_path(cid, "acted"), False],
+            [combatant_path(cid, "carried"), {"studied": studying} if studying else {}],
         ]
         changes += _expire(c, state["round"], "round_end")
     changes += [
@@ -287,7 +283,7 @@ def end_round_events(state: dict) -> list:
 def end_turn_events(state: dict, cid: str) -> list:
     """End of a turn: Off Balance that has run its course clears; the next one is up."""
     c = state["combatants"][cid]
-    changes = [[_p(cid, "acted"), True]] + _expire(c, state["round"], "turn_end")
+    changes = [[combatant_path(cid, "acted"), True]] + _expire(c, state["round"], "turn_end")
     order = state["order"]
     after = order[order.index(cid) + 1 :]
     nxt = next((x for x in after if can_act(state["combatants"][x])), None)
@@ -385,20 +381,22 @@ def move_plan(state: dict, c: dict, how: str | None, metres: int) -> tuple[str, 
 
 def spend_action(c: dict, key: str) -> list:
     """The change that records the action ``key`` taken this round."""
-    return [[_p(c["id"], "actions"), [*c["actions"], key]]]
+    return [[combatant_path(c["id"], "actions"), [*c["actions"], key]]]
 
 
 def action_effects(c: dict, key: str) -> list:
     """Conditions an action starts or ends (rules/001 "Getting Low", "Combat Actions")."""
     cid = c["id"]
     if key == "stand up":
-        return [[_p(cid, "conditions", "Belly Down"), None]]
+        return [[combatant_path(cid, "conditions", "Belly Down"), None]]
     if key == "recover from prone":
-        return [[_p(cid, "conditions", "Prone"), None]]
+        return [[combatant_path(cid, "conditions", "Prone"), None]]
     if key == "belly down":
-        return [[_p(cid, "conditions", "Belly Down"), condition("Belly Down", 0, "manual")]]
+        return [
+            [combatant_path(cid, "conditions", "Belly Down"), condition("Belly Down", 0, "manual")]
+        ]
     if key == "escape":
-        return [[_p(cid, "conditions", "Grabbed"), None]]
+        return [[combatant_path(cid, "conditions", "Grabbed"), None]]
     return []
 
 
@@ -489,7 +487,7 @@ def to_hit_events(state: dict, p: dict, reading: RollReading, by: str) -> list:
     changes = [[["pending"], None]]
     if reading.outcome == "catastrophe":
         info = condition("Off Balance", state["round"], "next_turn_end", own_turn=True)
-        changes.append([_p(p["attacker"], "conditions", "Off Balance"), info])
+        changes.append([combatant_path(p["attacker"], "conditions", "Off Balance"), info])
         changes += caught_in_catastrophe(state, p.get("helpers", []))
     return [("to_hit_rolled", data, changes)]
 
@@ -512,7 +510,7 @@ def damage_events(state: dict, p: dict, faces: list[int], automatic: int, by: st
             faces, p["wall"], p["boosts_before"], p["bonus"], "before", klotho, automatic
         )
         cost = ki_cost(used, a["exhausted"])
-        extra = [[_p(a["id"], "ki"), a["ki"] - cost]] if cost else []
+        extra = [[combatant_path(a["id"], "ki"), a["ki"] - cost]] if cost else []
         data["boosted"] = used
     else:
         levels, _ = roll_levels(faces, p["wall"], 0, 0, "after", klotho, automatic)
@@ -575,10 +573,10 @@ def resolve_events(state: dict, p: dict, levels: int, ki: int, sanity_ki: bool =
     before = t["now"][vital]
     hit = take_attack(before, levels, t["max"][vital], vital, ki, "all", v002)
     cid = t["id"]
-    changes = [[["pending"], None], [_p(cid, "now", vital), hit.current]]
+    changes = [[["pending"], None], [combatant_path(cid, "now", vital), hit.current]]
     ki_left = t["ki"] - ki_cost(hit.prevented, t["exhausted"])
     if hit.prevented:
-        changes.append([_p(cid, "ki"), ki_left])
+        changes.append([combatant_path(cid, "ki"), ki_left])
     data = {
         "attacker": p["attacker"],
         "target": cid,
@@ -593,16 +591,18 @@ def resolve_events(state: dict, p: dict, levels: int, ki: int, sanity_ki: bool =
     if hit.sanity_loss:
         spend = ki_cost(1, t["exhausted"])
         if sanity_ki and ki_left >= spend:
-            changes.append([_p(cid, "ki"), ki_left - spend])
+            changes.append([combatant_path(cid, "ki"), ki_left - spend])
             data["sanity_prevented"] = 1
         else:
             after = take_attack(sanity, 1, t["max"]["sanity"], "sanity", 0, "none", v002)
-            changes.append([_p(cid, "now", "sanity"), after.current])
+            changes.append([combatant_path(cid, "now", "sanity"), after.current])
             data["sanity_lost"] = after.taken
     changes += track_consequences(state, t, vital, hit.current)
     if vital == "health" and hit.taken and t["band"] == "slow" and not t["acted"]:
         data["distracted_roll_due"] = True  # rules/002 "What Is Distracted?": roll to hold
-        changes.append([_p(cid, "conditions", "Distracted"), distracted_asked(state, t)])
+        changes.append(
+            [combatant_path(cid, "conditions", "Distracted"), distracted_asked(state, t)]
+        )
     return [("attack_resolved", data, changes)]
 
 
@@ -612,12 +612,12 @@ def track_consequences(state: dict, c: dict, field: str, value: int) -> list:
     if field == "poise" and value <= 0 and "Flustered" not in c["conditions"]:
         changes.append(
             [
-                _p(c["id"], "conditions", "Flustered"),
+                combatant_path(c["id"], "conditions", "Flustered"),
                 condition("Flustered", state["round"], "scene"),
             ]
         )
     if field == "health" and not c["named"]:
-        changes.append([_p(c["id"], "out"), value <= 0])
+        changes.append([combatant_path(c["id"], "out"), value <= 0])
     return changes
 
 
@@ -634,7 +634,10 @@ def ki_spend(state: dict, c: dict, purpose: str) -> tuple[list, str]:
     cost = ki_cost(spent, c["exhausted"])
     if cost > c["ki"]:
         raise ValueError(f"purpose: it costs {cost} Ki; {c['name']} has {c['ki']}")
-    changes = [[_p(c["id"], "now", vital), after], [_p(c["id"], "ki"), c["ki"] - cost]]
+    changes = [
+        [combatant_path(c["id"], "now", vital), after],
+        [combatant_path(c["id"], "ki"), c["ki"] - cost],
+    ]
     return changes, f"{vital.capitalize()} {c['now'][vital]} -> {after}"
 
 
@@ -661,15 +664,15 @@ def fate_spend(state: dict, c: dict, kind: str, condition_name: str | None) -> t
     if not spent.allowed:
         raise ValueError(f"spend: {spent.reason}")
     changes = [
-        [_p(cid, "fate"), spent.tokens_after],
-        [_p(cid, "fate_counted"), spent.counted_after],
+        [combatant_path(cid, "fate"), spent.tokens_after],
+        [combatant_path(cid, "fate_counted"), spent.counted_after],
     ]
     if spent.health_after is not None:
-        changes.append([_p(cid, "now", "health"), spent.health_after])
+        changes.append([combatant_path(cid, "now", "health"), spent.health_after])
     if spent.ki_after is not None:
-        changes.append([_p(cid, "ki"), spent.ki_after])
+        changes.append([combatant_path(cid, "ki"), spent.ki_after])
     if kind in ("shrug off", "clear off balance"):
-        changes.append([_p(cid, "conditions", name), None])
+        changes.append([combatant_path(cid, "conditions", name), None])
     return changes, "; ".join(spent.changes) or spent.effect
 
 
@@ -775,8 +778,8 @@ def rest_events(state: dict, kind: str) -> list:
         if kind == "end_scene":
             for name, info in c["conditions"].items():
                 if info["until"] in ("scene", "round", "next_turn_end"):
-                    changes.append([_p(cid, "conditions", name), None])
-            changes.append([_p(cid, "fate_counted"), 0])
+                    changes.append([combatant_path(cid, "conditions", name), None])
+            changes.append([combatant_path(cid, "fate_counted"), 0])
             continue
         if c["out"] or c["now"]["health"] <= c["dead_at"]:
             continue
@@ -787,17 +790,19 @@ def rest_events(state: dict, kind: str) -> list:
             continue
         clamped += said
         for vital in ("health", "poise", "sanity"):
-            changes.append([_p(cid, "now", vital), getattr(rest, vital)])
+            changes.append([combatant_path(cid, "now", vital), getattr(rest, vital)])
         changes += [
-            [_p(cid, "ki"), rest.ki],
-            [_p(cid, "exhausted"), rest.exhausted],
-            [_p(cid, "short_rest_taken"), rest.short_rest_taken],
+            [combatant_path(cid, "ki"), rest.ki],
+            [combatant_path(cid, "exhausted"), rest.exhausted],
+            [combatant_path(cid, "short_rest_taken"), rest.short_rest_taken],
         ]
         if kind == "full_night" and c["kind"] == "character":
-            changes.append([_p(cid, "fate"), sunrise_fate(c["fate"], c["fate_cap"]).tokens_after])
+            changes.append(
+                [combatant_path(cid, "fate"), sunrise_fate(c["fate"], c["fate_cap"]).tokens_after]
+            )
         for name, info in c["conditions"].items():
             if info["until"] == "rest":
-                changes.append([_p(cid, "conditions", name), None])
+                changes.append([combatant_path(cid, "conditions", name), None])
     data = {"kind": kind, "refused": refused}
     if clamped:
         data["clamped"] = clamped  # the GM's log says them (view.py)
@@ -840,7 +845,7 @@ def off_balance_after(state: dict, c: dict, reading: RollReading) -> list:
     if reading.outcome != "catastrophe" or state["phase"] not in ("declare", "resolve"):
         return []
     info = condition("Off Balance", state["round"], "next_turn_end", state["up"] == c["id"])
-    return [[_p(c["id"], "conditions", "Off Balance"), info]]
+    return [[combatant_path(c["id"], "conditions", "Off Balance"), info]]
 
 
 def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) -> list:
@@ -851,7 +856,7 @@ def distracted_events(state, c, reading: RollReading, difficulty: int, by: str) 
     asked = c["conditions"].get("Distracted")
     info = dict(asked) if asked else condition("Distracted", state["round"], "round")
     info.update(difficulty=difficulty, state=state_name, rolled=True, slow=slow, spent=False)
-    changes = [[_p(c["id"], "conditions", "Distracted"), info]]
+    changes = [[combatant_path(c["id"], "conditions", "Distracted"), info]]
     changes += off_balance_after(state, c, reading)
     return [("distracted_rolled", data, changes)]
 
@@ -863,4 +868,4 @@ def caught_in_catastrophe(state: dict, helpers: list[str]) -> list:
     leaves each helper Off Balance too, to the end of their next turn (not their own turn now).
     """
     info = condition("Off Balance", state["round"], "next_turn_end", own_turn=False)
-    return [[_p(hid, "conditions", "Off Balance"), info] for hid in helpers]
+    return [[combatant_path(hid, "conditions", "Off Balance"), info] for hid in helpers]

@@ -10,15 +10,13 @@ from __future__ import annotations
 from tb_playground.engine.validation import require_bool
 from tb_playground.models.character import SCAR_KINDS
 
+from .state import combatant_path
+
 #: The table's option for 002's reading of a Health scar (a key of the state's "ruleset").
 FLAW_OPTION = "scars_as_flaws"
 
 #: Longest scar text.
 MAX_EFFECT = 500
-
-
-def _p(cid: str, *keys: str) -> list:
-    return ["combatants", cid, *keys]
 
 
 def _final_vitals(state: dict, events: list) -> tuple[dict, dict]:
@@ -114,7 +112,11 @@ def with_scars(state: dict, events: list, kind: str) -> list:
             }
             etype, data, changes = events[i]
             notes = [*data.get("scars", []), said]
-            events[i] = (etype, {**data, "scars": notes}, [*changes, [_p(cid, "scars"), scars]])
+            events[i] = (
+                etype,
+                {**data, "scars": notes},
+                [*changes, [combatant_path(cid, "scars"), scars]],
+            )
     return events
 
 
@@ -162,7 +164,7 @@ def name_scar(state, command, role, seat, roll) -> list:
         )
     scars[i]["effect"] = effect
     data = {"combatant": c["id"], "scar": i, "form": scars[i]["form"], "effect": effect}
-    return [("scar_named", data, [[_p(c["id"], "scars"), scars]])]
+    return [("scar_named", data, [[combatant_path(c["id"], "scars"), scars]])]
 
 
 def heal_scar(state, command, role, seat, roll) -> list:
@@ -173,7 +175,7 @@ def heal_scar(state, command, role, seat, roll) -> list:
     gone = scars.pop(i)
     data = {"combatant": c["id"], "form": gone["form"], "vital": gone["vital"]}
     data["effect"] = gone["effect"]
-    return [("scar_healed", data, [[_p(c["id"], "scars"), scars]])]
+    return [("scar_healed", data, [[combatant_path(c["id"], "scars"), scars]])]
 
 
 def scar_reading(state, command, role, seat, roll) -> list:

@@ -15,6 +15,7 @@ from tb_playground.engine.validation import require_bool, require_choice
 
 from . import command_tools as tools
 from . import rules
+from .state import combatant_path
 
 SKILL_FIELDS = ("combatant", "skill", "difficulty", "element", "faces", "reroll_faces")
 OPPOSED_FIELDS = (
@@ -167,7 +168,7 @@ def opposed_roll(state, command, role, seat, roll) -> list:
     data["winner"] = winner
     if surprise and winner == a["id"]:
         info = rules.condition("Surprised", 1, "round")
-        changes.append([tools.p(r["id"], "conditions", "Surprised"), info])
+        changes.append([combatant_path(r["id"], "conditions", "Surprised"), info])
         data["surprised"] = r["id"]
     return [("opposed_rolled", data, changes)]
 
@@ -260,6 +261,6 @@ def stabilise(state, command, role, seat, roll) -> list:
         data["gift"] = command.get("gift", "")
     data["stabilised"] = done
     if done:
-        changes.append([tools.p(t["id"], "now", "health"), result.health])
+        changes.append([combatant_path(t["id"], "now", "health"), result.health])
         data["effect"] = "; ".join(result.changes)
     return [("stabilised" if done else "stabilise_failed", data, changes)]

@@ -10,6 +10,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 
+
+def combatant_path(cid: str, *keys: str) -> list:
+    """The state path of a combatant's value: ``["combatants", cid, *keys]``."""
+    return ["combatants", cid, *keys]
+
+
 #: Phases of a fight (RULES.md, Combat round).
 PHASES = ("setup", "declare", "resolve", "over", "chase")
 
