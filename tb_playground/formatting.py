@@ -11,22 +11,25 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 
-def percent(p: float) -> str:
-    """A probability as a percentage with one decimal ("55.0%").
+def percent(p: float, digits: int = 1) -> str:
+    """A probability as a percentage with ``digits`` decimals ("55.0%"; digits=0: "55%").
 
-    A non-zero value that would round to 0.0% is "<0.1%" (a Master's catastrophe is rare, not
-    impossible); one that would round to 100.0% without being certain is ">99.9%".
+    A non-zero value that would round to 0 is "<0.1%" ("<1%" with no decimals: a Master's
+    catastrophe is rare, not impossible); one that would round to 100 without being certain
+    is ">99.9%" (">99%"). The one percent formatter of the package (issue 30).
     """
     p = float(p)
     if p <= 0:
         return "0%"
-    if p < 0.0005:
-        return "<0.1%"
     if p >= 1:
         return "100%"
-    if p > 0.9995:
-        return ">99.9%"
-    return f"{100 * p:.1f}%"
+    shown = f"{100 * p:.{digits}f}"
+    step = 10.0**-digits  # the smallest percentage shown
+    if float(shown) == 0:
+        return f"<{step:.{digits}f}%"
+    if float(shown) == 100:
+        return f">{100 - step:.{digits}f}%"
+    return f"{shown}%"
 
 
 def dice_text(count: int) -> str:

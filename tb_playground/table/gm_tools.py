@@ -12,10 +12,11 @@ refusal is the table's sentence. Readings: docs/notes/0015-table-rules.md, "The 
 
 from __future__ import annotations
 
+from tb_playground.formatting import percent
 from tb_playground.models.skills import SKILL_CATALOGUE
 
 from . import chase_phase, rules
-from .menu import combatant_option, menu_entry, menu_field, percent_text, pick_value, try_command
+from .menu import combatant_option, menu_entry, menu_field, pick_value, try_command
 
 #: The GM panel's groups, in order: (key, heading).
 GM_GROUPS = (
@@ -59,7 +60,7 @@ def _group_roll(state: dict, choices: dict) -> dict:
     odds, p = "", {}
     if tried[1] is None:
         p = {"p_success": tried[0][0][1]["p_success"]}
-        odds = f"the group succeeds {percent_text(p['p_success'])}"
+        odds = f"the group succeeds {percent(p['p_success'], 0)}"
     fields = [
         menu_field("members", "Who rolls", "multi", members, options),
         menu_field("group_skill", "Skill", "select", skill, skills),
@@ -170,7 +171,7 @@ def _chase_search(state: dict, choices: dict) -> dict:
         data = tried[0][0][1]
         quarry_wins = data["p_actor_wins"] if data["actor"] == q["id"] else 1 - data["p_actor_wins"]
         pp = {"p_quarry_wins": quarry_wins}
-        odds = f"the quarry slips away {percent_text(quarry_wins)}"
+        odds = f"the quarry slips away {percent(quarry_wins, 0)}"
     shown = "chase" if searching else None
     cost = "no one's action: the quarry hides, the pursuer searches"
     return menu_entry("chase search", "Stealth roll", shown, cost, fields, command, tried, odds, pp)

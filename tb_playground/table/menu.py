@@ -18,6 +18,7 @@ import copy
 from tb_playground.engine import ACTIONS, BRACKET_ACTIONS, attack_elements, validate_turn
 from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
+from tb_playground.formatting import percent
 
 from . import chase_phase, rules
 from .attack_options import attack_pending, spec_reach
@@ -85,11 +86,6 @@ def try_command(state: dict, command: dict, role: str, seat: str | None):
 def _visible(state: dict, role: str) -> list[dict]:
     cs = state["combatants"]
     return [cs[i] for i in state["ids"] if role == "gm" or not cs[i].get("hidden")]
-
-
-def percent_text(p: float) -> str:
-    """A chance as a whole percent for a menu line ("hit 64%")."""
-    return f"{100 * p:.0f}%"
 
 
 def combatant_option(c: dict) -> tuple[str, str]:
@@ -404,7 +400,7 @@ def menu(
     plain = {"type": "attack", "attacker": cid, **a_cmd}
     before = _hit(state, role, c, plain)
     tried = attempt(plain)
-    odds = f"hit {percent_text(before)}" if before is not None and tried[1] is None else ""
+    odds = f"hit {percent(before, 0)}" if before is not None and tried[1] is None else ""
     acts.append(
         menu_entry(
             "attack",
@@ -428,9 +424,7 @@ def menu(
         if tried[1] is None and was is not None and now is not None:
             same = abs(now - was) < 1e-12  # no "85% -> 85%" (the Advantage is had already)
             odds = (
-                f"hit {percent_text(now)}"
-                if same
-                else f"hit {percent_text(was)} -> {percent_text(now)}"
+                f"hit {percent(now, 0)}" if same else f"hit {percent(was, 0)} -> {percent(now, 0)}"
             )
         acts.append(
             menu_entry(
@@ -523,9 +517,9 @@ def menu(
             data = tried[0][0][1]
             p = {k: data[k] for k in ("p_hit", "p_grab") if k in data}
             if "p_grab" in data:
-                odds = f"hit {percent_text(data['p_hit'])}, hold {percent_text(data['p_grab'])}"
+                odds = f"hit {percent(data['p_hit'], 0)}, hold {percent(data['p_grab'], 0)}"
             elif "p_hit" in data:
-                odds = f"hit {percent_text(data['p_hit'])}"
+                odds = f"hit {percent(data['p_hit'], 0)}"
         acts.append(
             menu_entry(
                 key,
@@ -545,7 +539,7 @@ def menu(
     odds, p = "", {}
     if tried[1] is None and "p_escape" in tried[0][0][1]:
         p = {"p_escape": tried[0][0][1]["p_escape"]}
-        odds = f"escape {percent_text(p['p_escape'])}"
+        odds = f"escape {percent(p['p_escape'], 0)}"
     grabbed = "Grabbed" in c["conditions"]
     holder = state["combatants"].get((c["conditions"].get("Grabbed") or {}).get("by"))
     rolls = holder is not None and not holder["out"] and rules.can_act(holder)  # else it's over
@@ -608,7 +602,7 @@ def menu(
         odds, p = f"Ki {ki}", {}
         if tried[1] is None and "check" in tried[0][0][1]:
             p = {"p_check": tried[0][0][1]["check"]["p_success"]}
-            odds += f", Gift Check {percent_text(p['p_check'])}"
+            odds += f", Gift Check {percent(p['p_check'], 0)}"
         acts.append(
             menu_entry(
                 "gift",
@@ -640,7 +634,7 @@ def menu(
         odds, p = "", {}
         if tried[1] is None:
             p = {"p_success": tried[0][0][1]["p_success"]}
-            odds = f"success {percent_text(p['p_success'])}"
+            odds = f"success {percent(p['p_success'], 0)}"
         acts.append(
             menu_entry(
                 "skill",
@@ -807,7 +801,7 @@ def _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket) -
     odds, p = "", {}
     if tried[1] is None:
         p = {"p_actor_wins": tried[0][0][1]["p_actor_wins"]}
-        odds = f"wins {percent_text(p['p_actor_wins'])}"
+        odds = f"wins {percent(p['p_actor_wins'], 0)}"
     acts.append(
         menu_entry(
             "opposed",
@@ -874,7 +868,7 @@ def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) ->
     odds, p = "", {}
     if tried[1] is None:
         p = {"p_success": tried[0][0][1]["p_success"]}
-        odds = f"success {percent_text(p['p_success'])}"
+        odds = f"success {percent(p['p_success'], 0)}"
     group = "chase" if c["id"] in due["roll"] else None
     out["actions"].append(
         menu_entry(
@@ -905,7 +899,7 @@ def _help_change(state, role, visible, ally_id, events) -> tuple[str, dict] | No
     if before is None or now is None:
         return None
     name = state["combatants"][foe]["name"]
-    words = f"{ally['name']}'s attack on {name}: hit {percent_text(before)} -> {percent_text(now)}"
+    words = f"{ally['name']}'s attack on {name}: hit {percent(before, 0)} -> {percent(now, 0)}"
     return words, {"p_hit_before": before, "p_hit": now}
 
 
@@ -916,7 +910,7 @@ def _own_attack_change(state, role, c, plain, before, events) -> tuple[str, dict
     now = _hit(after_state, role, a, plain)
     if before is None or now is None or abs(now - before) < 1e-12:
         return "", {}
-    return f"your attack: hit {percent_text(before)} -> {percent_text(now)}", {
+    return f"your attack: hit {percent(before, 0)} -> {percent(now, 0)}", {
         "p_hit_before": before,
         "p_hit": now,
     }

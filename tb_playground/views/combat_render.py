@@ -175,9 +175,7 @@ def log(view: dict, last: int = 60) -> str:
 
 def _short_percent(p: float) -> str:
     """A bar's percentage, whole above 1% ("27%"), else "<1%" or "0"."""
-    if p <= 0:
-        return "0"
-    return "<1%" if p < 0.005 else f"{100 * p:.0f}%"
+    return "0" if p <= 0 else percent(p, 0)
 
 
 def _spent(row: dict) -> str:
