@@ -121,6 +121,35 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run a test marked ``own_thread`` on a thread of its own.
+
+    Such a test runs an event loop (``asyncio.run``, Bokeh's client, a notebook kernel's
+    client); on an xdist worker that ran browser tests, Playwright's loop runs on the main
+    thread for the rest of the session and would refuse a second one there.
+    """
+    if pyfuncitem.get_closest_marker("own_thread") is None:
+        return None
+    import threading
+
+    kwargs = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            pyfuncitem.obj(**kwargs)
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name=f"test {pyfuncitem.name}")
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return True
+
+
 @pytest.fixture
 def serve():
     """Serve a Panel app factory in this process; returns its URL. Stopped at teardown.

@@ -566,6 +566,7 @@ print(frozen, "tb_playground.views.gm_page" in sys.modules, gone() is None)
     assert int(frozen[0]) > 100_000 and frozen[1:] == ["True", "True"]
 
 
+@pytest.mark.own_thread
 def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
     """A page's update leaves in one packet: its websocket is corked inside the block (Linux)
     and uncorked after. Guards the private Bokeh and tornado attributes it reaches for."""

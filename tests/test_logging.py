@@ -75,6 +75,7 @@ def test_a_failing_subscriber_is_logged_with_its_traceback(tmp_path, caplog, cap
     assert capsys.readouterr() == ("", "")
 
 
+@pytest.mark.own_thread
 def test_a_refused_character_upload_is_one_warning(caplog, capsys):
     from tb_playground.views.character_sheet import CharacterSheet
 

@@ -71,6 +71,7 @@ def test_the_setup_patches_the_server_once():
     assert len(patches.PAGE_LOADS) == 1
 
 
+@pytest.mark.own_thread
 def test_a_refused_page_request_waits_before_its_answer(monkeypatch):
     """Over the limit, the 429 comes after ``REFUSED_WAIT``: a looping client slows down."""
     import asyncio

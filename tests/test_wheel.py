@@ -216,6 +216,7 @@ def _document_text(url: str, html: str) -> str:
         return " ".join(str(v) for props in values for v in props.values())
 
 
+@pytest.mark.own_thread
 def test_the_installed_package_serves_its_pages(installed):
     _python, _site, _work, _env, address, server = installed
     pages = {

@@ -77,15 +77,15 @@ def test_widths_controls_contrast_and_screenshots(browser, site, name, theme):
 def _settled_charts(page, previous: list[dict] | None = None) -> list[dict]:
     """The charts once two reads 0.6 s apart agree (the server has answered).
 
-    With ``previous`` (the charts before a move), first wait up to 30 s for them to change:
-    on a loaded machine the server may not have answered the move by the first two reads,
-    which would then agree on the old charts.
+    First wait up to 30 s for charts (the page draws them once loaded) that differ from
+    ``previous`` (the charts before a move): on a loaded machine the server may not have drawn
+    or answered by the first two reads, which would then agree on no charts or the old ones.
     """
-    if previous is not None:
-        for _ in range(60):
-            if page.evaluate("window.__tb.charts()") != previous:
-                break
-            page.wait_for_timeout(500)
+    for _ in range(60):  # the page draws its charts after it has loaded (kit.after_load)
+        now = page.evaluate("window.__tb.charts()")
+        if now and now != previous:
+            break
+        page.wait_for_timeout(500)
     before = None
     for _ in range(60):
         page.wait_for_timeout(600)
