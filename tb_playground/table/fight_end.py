@@ -12,7 +12,7 @@ import copy
 from . import command_tools as tools
 from . import rules
 from .command_tools import Event
-from .state import apply_changes, combatant_path, undone_commands
+from .state import apply_changes, undone_commands
 
 #: The phases of a fight under way (a fight over is in the "over" phase).
 FIGHTING = ("declare", "resolve")
@@ -103,15 +103,7 @@ def end_scene(state, command, role, seat, roll) -> list[Event]:
         [["pending"], None],
     ]
     for cid in state["ids"]:
-        changes += [
-            [combatant_path(cid, "bracket"), None],
-            [combatant_path(cid, "bumps"), 0],
-            [combatant_path(cid, "band"), None],
-            [combatant_path(cid, "actions"), []],
-            [combatant_path(cid, "metres"), 0],
-            [combatant_path(cid, "acted"), False],
-            [combatant_path(cid, "carried"), {}],
-        ]
+        changes += rules.round_cleared(cid, {})
     return [*events, ("fight_closed", {"round": state["round"]}, changes)]
 
 

@@ -255,21 +255,26 @@ def _expire(c: dict, round_no: int, moment: str) -> list:
     return changes
 
 
+def round_cleared(cid: str, carried: dict) -> list:
+    """A combatant's round cleared: no bracket, bumps, band, actions, metres; ``carried`` kept."""
+    return [
+        [combatant_path(cid, "bracket"), None],
+        [combatant_path(cid, "bumps"), 0],
+        [combatant_path(cid, "band"), None],
+        [combatant_path(cid, "actions"), []],
+        [combatant_path(cid, "metres"), 0],
+        [combatant_path(cid, "acted"), False],
+        [combatant_path(cid, "carried"), carried],
+    ]
+
+
 def end_round_events(state: dict) -> list:
     """End of round: brackets, actions and round conditions clear; Study carries over."""
     changes: list = []
     for c in state["combatants"].values():
         cid = c["id"]
         studying = c["carried"].get("studying")
-        changes += [
-            [combatant_path(cid, "bracket"), None],
-            [combatant_path(cid, "bumps"), 0],
-            [combatant_path(cid, "band"), None],
-            [combatant_path(cid, "actions"), []],
-            [combatant_path(cid, "metres"), 0],
-            [combatant_path(cid, "acted"), False],
-            [combatant_path(cid, "carried"), {"studied": studying} if studying else {}],
-        ]
+        changes += round_cleared(cid, {"studied": studying} if studying else {})
         changes += _expire(c, state["round"], "round_end")
     changes += [
         [["round"], state["round"] + 1],
