@@ -69,27 +69,21 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
-#: Browser test files that serve from processes of their own (JupyterLab, ``panel serve``):
-#: each may run on either worker, beside the other browser tests.
-OWN_SERVER = ("tests/ui/test_jupyterlab_ui.py", "tests/ui/test_site_ui.py")
-
-
 def pytest_xdist_make_scheduler(config, log):
-    """Keep the browser tests of in-process servers on one xdist worker (one page load at a time).
+    """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
 
-    With ``-n auto`` (pyproject.toml) the other worker runs the engine, property and notebook
-    tests beside them, and the files of ``OWN_SERVER``, so the suite takes about as long as the
-    larger of the two halves. xdist's own ``--dist loadgroup`` does not group under pytest 9
-    (the nodeid it rewrites is no longer the one reported), hence this scheduler.
+    With ``-n auto`` (pyproject.toml) the other worker runs the engine, property, notebook and
+    server tests beside them, so the suite takes about as long as the larger of the two
+    halves. Letting the JupyterLab and ``panel serve`` tests run on the other worker made the
+    whole run slower (1,128 s against about 850 s: two browsers and their servers on 2 cores;
+    note 0023). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it
+    rewrites is no longer the one reported), hence this scheduler.
     """
     from xdist.scheduler import LoadScopeScheduling
 
     class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            if path in OWN_SERVER:
-                return path
-            return "browser" if path.startswith("tests/ui/") else nodeid
+            return "browser" if nodeid.startswith("tests/ui/") else nodeid
 
     return BrowserTestsTogether(config, log)
 
