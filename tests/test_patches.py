@@ -441,3 +441,13 @@ def test_the_reconnect_script_runs_the_parts_shown_on_the_served_bokehjs(monkeyp
         patches._SAID.discard("reconnect-js")
         assert patches.reconnect_js_parts() == {"token": False, "buffers": False}
     assert any("not shown on bokeh 9.9.9" in r.getMessage() for r in caplog.records)
+
+
+def test_a_closed_pages_busy_indicator_is_forgotten():
+    """Panel keeps every template's busy indicator for the process; a page's goes at its end."""
+    indicator = pn.indicators.LoadingSpinner(value=False)
+    pn.state.sync_busy(indicator)
+    assert indicator in pn.state._indicators
+    patches.forget_busy_indicator(indicator)
+    assert indicator not in pn.state._indicators
+    patches.forget_busy_indicator(indicator)  # twice: no harm

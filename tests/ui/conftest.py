@@ -61,13 +61,24 @@ def browser(browser):
 
 @pytest.fixture(autouse=True)
 def _close_browser_contexts():
-    """Close the browser contexts a test opened (a test that closed one: no harm)."""
+    """Close the browser contexts a test opened (a test that closed one: no harm).
+
+    Then forget the busy indicators of the pages the test opened: a server a test stops does
+    not end its sessions, and Panel would go on setting their indicators on every click of a
+    later test's page ("Event loop is closed"; ``patches.forget_busy_indicator``).
+    """
     yield
     while _CONTEXTS:
         try:
             _CONTEXTS.pop().close()
         except Exception:  # noqa: BLE001 - already closed, or its browser is gone
             pass
+    import panel as pn
+
+    from tb_playground.views.kit import patches
+
+    for indicator in list(getattr(pn.state, "_indicators", [])):
+        patches.forget_busy_indicator(indicator)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -568,6 +568,25 @@ def reconnect_js_parts() -> dict[str, bool]:
     return dict(parts)
 
 
+# -- Panel's busy indicators of closed pages ----------------------------------------------------
+
+
+def forget_busy_indicator(indicator) -> None:
+    """Drop a closed page's busy indicator from the ones Panel updates on every click.
+
+    Panel keeps each template's indicator (``state.sync_busy``) in one list for the process
+    and never drops it: every busy change then sets the indicator of every page ever opened,
+    and one whose server has stopped raises "Event loop is closed" in the click's handler
+    (seen in the browser tests on Panel 1.10). Shown on Panel 1.9.4 and 1.10.0; anywhere
+    without that list this does nothing.
+    """
+    import panel as pn
+
+    indicators = getattr(pn.state, "_indicators", None)
+    if isinstance(indicators, list) and indicator in indicators:
+        indicators.remove(indicator)
+
+
 # -- Installing -----------------------------------------------------------------------------------
 
 #: Fixes of races under every served page (the setup, a served page, the tests).

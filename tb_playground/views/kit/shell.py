@@ -283,7 +283,7 @@ def page(
         return _light_page(main, heading or f"20 Below: {title}", current)
     options = {"sidebar": sidebar} if sidebar else {}
     use_known_theme()
-    return pn.template.FastListTemplate(
+    template = pn.template.FastListTemplate(
         title=heading or f"20 Below: {title}",
         main=[nav(current), *main],
         accent=ACCENT,
@@ -293,6 +293,8 @@ def page(
         **options,
         **kwargs,
     )
+    on_session_end(lambda: patches.forget_busy_indicator(template.busy_indicator))
+    return template
 
 
 def _light_page(main: list, title: str, current: str | None) -> pn.Template:
