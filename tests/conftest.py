@@ -178,6 +178,10 @@ def serve():
     yield _serve
     for server in servers:
         server.stop()
+    # A stopped server does not end its sessions; Panel would go on setting their pages' busy
+    # indicators on every later click in this process ("Event loop is closed", note 0023).
+    for indicator in list(getattr(pn.state, "_indicators", [])):
+        patches.forget_busy_indicator(indicator)
 
 
 #: Seconds of test time (setup, call and teardown, every worker) per part of the suite.
