@@ -129,3 +129,12 @@ def test_odds_grid_writes_percentages():
     grid = formatting.odds_grid(["Perception"], [5, 6], [[0.64, 0.72]], corner="Skill")
     assert grid.header == ["Skill", "5", "6"]
     assert grid.rows == [["Perception", "64.0%", "72.0%"]]
+
+
+def test_whole_percents_never_say_certain_or_impossible_when_not():
+    """The menu's odds (digits=0): 0.996 is ">99%", not "100%"; 0.004 is "<1%", not "0%"."""
+    assert formatting.percent(0.64, 0) == "64%"
+    assert formatting.percent(0.996, 0) == ">99%"
+    assert formatting.percent(0.004, 0) == "<1%"
+    assert formatting.percent(0, 0) == "0%" and formatting.percent(1, 0) == "100%"
+    assert formatting.percent(Fraction(9995, 10_000)) == ">99.9%"  # 99.95 rounds to 100.0
