@@ -17,7 +17,8 @@ def _hidden_bear_hits_ronan(tmp_path):
     bear.name = SECRET
     enc = encounter(ronan, roster("the_brick.json"), foes=[bear])
     _, t = new_table(tmp_path, enc)
-    bear_id = next(cid for cid in t.state["ids"] if t.state["combatants"][cid]["name"] == SECRET)
+    state = t.state  # one copy: each read of ``t.state`` deep-copies the table
+    bear_id = next(cid for cid in state["ids"] if state["combatants"][cid]["name"] == SECRET)
     start_and_declare(t, {}, {"ronan": 1, "the-brick": 2, bear_id: 10})
     t.apply({"type": "hide", "combatant": bear_id})
     assert t.state["up"] == bear_id

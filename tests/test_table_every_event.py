@@ -377,7 +377,8 @@ def _fight(g: Game) -> None:  # noqa: PLR0915 - one script
         if t.state["phase"] == "chase" and t.state["chase"]["searching"]:
             do({"type": "chase_search", "pursuer": "opponent", "actor_faces": [1, 3],
                 "static": 5})  # fmt: skip
-    foes = [cid for cid in t.state["ids"] if t.state["combatants"][cid]["side"] == "Foes"]
+    state = t.state  # one copy: each read of ``t.state`` deep-copies the table
+    foes = [cid for cid in state["ids"] if state["combatants"][cid]["side"] == "Foes"]
     for cid in foes:
         do({"type": "set", "combatant": cid, "field": "health", "value": 0})
     do({"type": "continue"})

@@ -109,7 +109,8 @@ def _check(t, cache, ever_hidden: set[str]) -> None:
 
 def _leaky_command(rng: random.Random, t, ever_hidden: set[str]) -> dict | None:
     """One of the commands that used to leak: add hidden, hide, show, undo, a foe's Ki."""
-    foes = [cid for cid in t.state["ids"] if t.state["combatants"][cid]["side"] == "Foes"]
+    state = t.state  # one copy: each read of ``t.state`` deep-copies the table
+    foes = [cid for cid in state["ids"] if state["combatants"][cid]["side"] == "Foes"]
     pick = rng.random()
     if pick < 0.2:
         return {"type": "add", "document": _dragon_document(), "side": "Foes", "hidden": True}

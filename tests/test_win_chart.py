@@ -86,7 +86,8 @@ def small_runs(monkeypatch):
 
 def test_gm_and_player_charts(tmp_path, small_runs):
     table = _warehouse(tmp_path)
-    foe = next(c for c in table.state["ids"] if table.state["combatants"][c]["side"] == "Foes")
+    state = table.state  # one copy: each read deep-copies the table
+    foe = next(c for c in state["ids"] if state["combatants"][c]["side"] == "Foes")
     name = table.state["combatants"][foe]["name"]
     table.apply({"type": "hide", "combatant": foe})
     sent = []

@@ -183,7 +183,8 @@ def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
             continue
         accepted += 1
         kinds.update(e["type"] for e in made)
-        hidden_ids |= {c for c in table.state["ids"] if table.state["combatants"][c]["hidden"]}
+        state = table.state  # one copy: each read deep-copies the table
+        hidden_ids |= {c for c in state["ids"] if state["combatants"][c]["hidden"]}
         time.sleep(0.02)  # the pages draw as a table would be played, only faster
 
     # Each phone catches up: its counter shows the last event it may see, its log no gap.
