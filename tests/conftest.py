@@ -14,6 +14,8 @@ skipped) without its flag; the README's test command turns every one on (``--all
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import settings
 from slow_tests import SLOW as SLOW_TESTS
@@ -69,23 +71,53 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
-def pytest_xdist_make_scheduler(config, log):
-    """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
+#: The browser tests of the second browser stream (``pytest_xdist_make_scheduler``): about half
+#: of the browser tests' time (note 0024: 507 s of 970 s measured per file on Debian 12).
+SECOND_BROWSER = (
+    "test_reconnect_ui.py",
+    "test_plots_ui.py",
+    "test_site_ui.py",
+    "test_full_round_ui.py",
+    "test_pages_ui.py",
+    "test_character_ui.py",
+    "test_odds_ui.py",
+    "test_table_frames_ui.py",
+    "test_upload_ui.py",
+    "test_seat_back_ui.py",
+    "test_landing_ui.py",
+    "test_phone_dice_ui.py",
+)
 
-    With ``-n auto`` (pyproject.toml) the other worker runs the engine, property, notebook and
-    server tests beside them, so the suite takes about as long as the larger of the two
-    halves. Letting the JupyterLab and ``panel serve`` tests run on the other worker made the
-    whole run slower (1,128 s against about 850 s: two browsers and their servers on 2 cores;
-    note 0023). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it
-    rewrites is no longer the one reported), hence this scheduler.
+
+def pytest_xdist_auto_num_workers(config):
+    """With the browser tests on, one worker more than the cores (``-n auto``).
+
+    A browser test waits about half its time (a page to load, a server to answer, a reconnect
+    timer): two browser streams and one for the rest keep 2 cores busy (note 0024).
+    """
+    if "ui" not in _turned_on(config):
+        return None
+    return (os.cpu_count() or 1) + 1
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Keep each browser test file on its stream: two streams of browser tests, each one file at a
+    time on one worker, beside the engine, property, notebook and server tests.
+
+    xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it rewrites is no
+    longer the one reported), hence this scheduler. The two streams are the largest scopes, so
+    they start first, on two workers (``loadscopereorder``).
     """
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserTestsTogether(LoadScopeScheduling):
+    class BrowserStreams(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "browser" if nodeid.startswith("tests/ui/") else nodeid
+            if not nodeid.startswith("tests/ui/"):
+                return nodeid
+            second = nodeid.split("::")[0].rsplit("/", 1)[-1] in SECOND_BROWSER
+            return "browser 2" if second else "browser 1"
 
-    return BrowserTestsTogether(config, log)
+    return BrowserStreams(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
