@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -26,10 +26,8 @@ from tb_playground.engine.roll_reading import (
 from tb_playground.engine.validation import require_int
 
 from . import rules
+from .command_record import Roller
 from .state import combatant_path
-
-Event = tuple[str, dict, list]
-Roller = Callable[[int], list[int]]
 
 #: Fields every command may carry (the table reads "type"; "faces" is typed dice).
 COMMON_FIELDS = ("type",)
@@ -40,20 +38,6 @@ _COUNT_WORDS = {1: "one action", 2: "two actions"}
 
 #: Longest note or label a person may type.
 MAX_TEXT = 500
-
-
-def takes(*fields: str) -> Callable:
-    """Declare, next to a handler, the fields its command may carry besides "type".
-
-    ``decide`` refuses any other field by name before the handler runs (issue 21), so a
-    field the handler does not read never passes silently.
-    """
-
-    def mark(handler: Callable) -> Callable:
-        handler.fields = fields
-        return handler
-
-    return mark
 
 
 def text(command: dict, field: str, required: bool = True) -> str:

@@ -13,6 +13,7 @@ from tb_playground.engine.roll_reading import read_core_roll, read_damage_faces
 from tb_playground.engine.validation import require_bool
 
 from . import rules
+from .command_record import Command, Reader
 from .state import combatant_path
 
 #: Fields a "use_gift" command may carry.
@@ -245,9 +246,9 @@ def _outcome(d: dict) -> str:
     return f"{faces}, kept {d['total']}{vs}: {out}{lost}{by}"
 
 
-def _used_text(state: dict, d: dict, name) -> str:
-    who = name(d["combatant"])
-    on = f" on {name(d['target'])}" if d.get("target") else ""
+def _used_text(r: Reader, d: dict) -> str:
+    who = r.name(d["combatant"])
+    on = f" on {r.name(d['target'])}" if d.get("target") else ""
     text = f"{who} uses {d['gift']}{on} ({d['ki']} Ki)"
     if d.get("check"):
         text += f"; Gift Check: {_outcome(d['check'])}"
@@ -256,9 +257,16 @@ def _used_text(state: dict, d: dict, name) -> str:
     return text + (f": {d['effect']}." if d.get("effect") else ".")
 
 
-def _check_text(state: dict, d: dict, name) -> str:
-    return f"{name(d['combatant'])} rolls the Gift Check for {d['gift']}: {_outcome(d)}."
+def _check_text(r: Reader, d: dict) -> str:
+    return f"{r.name(d['combatant'])} rolls the Gift Check for {d['gift']}: {_outcome(d)}."
 
 
-#: Log text of this module's events: ``LOG_TEXTS[type](state, data, name)``.
-LOG_TEXTS = {"gift_used": _used_text, "gift_check_rolled": _check_text}
+COMMANDS = (
+    Command(
+        "use_gift",
+        use_gift,
+        USE_GIFT_FIELDS[1:],
+        words={"gift_used": _used_text, "gift_check_rolled": _check_text},
+        menu="gifts",
+    ),
+)

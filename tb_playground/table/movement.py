@@ -13,6 +13,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import rules
+from .command_record import Command, Reader
 from .state import combatant_path
 
 MOVE_FIELDS = (
@@ -266,3 +267,26 @@ def _distances(state, command, c, metres, data) -> list:
     data["left_melee"] = [x["id"] for x in left]
     data["may_follow"] = followers
     return changes
+
+
+# -- the log's words ----------------------------------------------------------------------------
+
+
+def _distance_set(r: Reader, d: dict) -> str:
+    band = d.get("band")
+    return f"{r.name(d['a'])} and {r.name(d['b'])} are {d['metres']} m apart" + (
+        f" ({band.capitalize()} range)." if band else "."
+    )
+
+
+COMMANDS = (
+    Command(
+        "move",
+        move,
+        MOVE_FIELDS,
+        words={"moved": lambda r, d: f"{r.name(d['combatant'])} moves {d['metres']} m."},
+    ),
+    Command(
+        "set_distance", set_distance, ("a", "b", "metres"), words={"distance_set": _distance_set}
+    ),
+)
