@@ -16,7 +16,7 @@ import pytest
 from test_table_every_event import event_kinds
 
 import tb_playground.table as table_package
-from tb_playground.table import commands
+from tb_playground.table import commands, menu
 from tb_playground.table.command_record import Command
 
 #: Events the table words itself (``table_log``): the table's birth, an undo and a redo.
@@ -84,3 +84,9 @@ def test_the_words_of_an_event_declared_twice_are_refused():
     b = Command("b", handler, words={"said": words})
     with pytest.raises(RuntimeError, match="the words of the event 'said' are declared twice"):
         commands.event_words(commands.collect([_module(a, b)]))
+
+
+def test_the_menu_offers_commands_by_name():
+    """Each entry builder of the action panel belongs to a command the table knows."""
+    assert {name for name, _build in menu.MENU} <= set(commands.REGISTRY)
+    assert len({id(build) for _name, build in menu.MENU}) == len(menu.MENU)

@@ -187,7 +187,6 @@ COMMANDS = (
         attack_options.ATTACK_FIELDS[1:],
         words={"attack_declared": _declared},
         called={"attack_declared": "an attack"},
-        menu="attack",
     ),
     Command(
         "roll",

@@ -58,8 +58,10 @@ class Command:
 
     ``commands.py`` collects every rule module's ``COMMANDS``: ``decide`` runs ``handler``
     after refusing any field not in ``fields``; the log reads each event's line from the
-    ``words`` of the command that declares it, and an undo line names it by ``called``; the
-    menu (``menu.py``) offers the command through ``menu`` when it has one.
+    ``words`` of the command that declares it, and an undo line names it by ``called``. The
+    action panel's entries of a command are ``menu.MENU``'s, by command name (they need the
+    odds and the Gifts, which the rule modules are: a menu builder in a rule module would
+    close a circle).
 
     Parameters
     ----------
@@ -73,9 +75,6 @@ class Command:
         Event type -> ``words(reader, data)``, for the events whose rule this command holds.
     called : mapping
         Event type -> what an undo or redo line calls it ("an attack").
-    menu : str, optional
-        The key of the menu's section that offers this command, None when only a page's own
-        control sends it (the GM's tools, the dice, the log).
     """
 
     name: str
@@ -83,4 +82,3 @@ class Command:
     fields: tuple[str, ...] = ()
     words: Mapping[str, Words] = field(default_factory=dict)
     called: Mapping[str, str] = field(default_factory=dict)
-    menu: str | None = None

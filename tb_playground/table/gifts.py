@@ -267,6 +267,5 @@ COMMANDS = (
         use_gift,
         USE_GIFT_FIELDS[1:],
         words={"gift_used": _used_text, "gift_check_rolled": _check_text},
-        menu="gifts",
     ),
 )
