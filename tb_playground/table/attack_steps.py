@@ -79,12 +79,12 @@ def roll_dice(state, command, role, seat, roll) -> list[Event]:
         return gifts.check_events(state, p, command, roll)
     if p["step"] == "to_hit":
         count = dice_needed(p["advantage"])
-        faces, by = tools.typed_faces(command, count, roll)
+        faces, by = tools.faces(command, "faces", count, roll)
         reading = read_core_roll(faces, p["tn"], p["advantage"])
         return rules.to_hit_events(state, p, reading, by)
     critical = p["critical"]
     automatic, rolled = critical_split(p["dice"]) if critical else (0, p["dice"])
-    faces, by = tools.typed_faces(command, rolled, roll)
+    faces, by = tools.faces(command, "faces", rolled, roll)
     return rules.damage_events(state, p, faces, automatic, by)
 
 

@@ -21,7 +21,7 @@ from tb_playground.engine.roll_reading import (
     RollReading,
     dice_needed,
     read_core_roll,
-    read_damage_faces,
+    read_faces,
 )
 from tb_playground.engine.validation import require_int
 
@@ -57,13 +57,6 @@ def in_phase(state: dict, *phases: str) -> None:
             f"type: this command belongs to the {' or '.join(phases)} phase; "
             f"the table is in the {state['phase']} phase"
         )
-
-
-def typed_faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str]:
-    """The faces of an attack's roll: typed from physical dice ("faces") or rolled by the table."""
-    if command.get("faces") is None:
-        return roll(count), "table"
-    return list(read_damage_faces(command["faces"], count)), "hand"
 
 
 #: Fields a command may not carry, with the reason (others: "the table does not know it").
@@ -337,13 +330,15 @@ def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
 
 
 def faces(command: dict, field: str, count: int, roll: Roller) -> tuple[list[int], str]:
-    """The faces of a roll: typed from physical dice (``field``) or rolled by the table."""
+    """The faces of a roll: typed from physical dice (``field``) or rolled by the table.
+
+    Returns the faces and who threw them ("hand" or "table"); typed faces are checked by the
+    engine's one reader (``read_faces``: their count, each 1..10, errors naming ``field``).
+    """
     typed = command.get(field)
     if typed is None:
         return roll(count), "table"
-    if not isinstance(typed, list) or len(typed) != count:
-        raise ValueError(f"{field} must be a list of {count} d10 faces (1..10), got {typed!r}")
-    return [require_int(f"{field}[{i}]", f, 1, 10) for i, f in enumerate(typed)], "hand"
+    return list(read_faces(field, typed, count)), "hand"
 
 
 def difficulty(command: dict, default: int = 5, field: str = "difficulty") -> int:

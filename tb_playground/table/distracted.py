@@ -38,7 +38,7 @@ def distracted_roll(state, command, role, seat, roll) -> list[Event]:
     mods = rules.roll_check(c, "other")
     if not mods.allowed:
         raise ValueError(f"combatant: {mods.reason}")
-    faces, by = tools.typed_faces(command, dice_needed(mods.advantage), roll)
+    faces, by = tools.faces(command, "faces", dice_needed(mods.advantage), roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty, mods.advantage)
     events = rules.distracted_events(state, c, reading, difficulty, by)
     events[0][1]["sources"] = [[s.label, s.sign] for s in mods.sources]

@@ -47,7 +47,7 @@ def shake_off(state, command, role, seat, roll) -> list[Event]:
         changes += rules.spend_action(c, "skill")
     difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
     mods = rules.roll_advantage(c, "social", rules.distracted_states(c, None))
-    faces, by = tools.typed_faces(command, dice_needed(mods), roll)
+    faces, by = tools.faces(command, "faces", dice_needed(mods), roll)
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
     changes += rules.distracted_spent(c)
     if reading.success:
