@@ -59,9 +59,6 @@ SEARCH_SKILLS = ("Perception", "Tracking")
 #: The phases a chase may start from, and that it goes back to.
 FROM_PHASES = ("setup", "declare", "resolve")
 
-#: The Sprint's first endurance Difficulty (rules/001 line 116).
-SPRINT_DIFFICULTY = 6
-
 
 def _chase(state: dict) -> dict:
     """The chase under way, or a refusal saying there is none."""
@@ -285,7 +282,7 @@ def declare(state, command, role, seat, roll) -> list[Event]:
 
 
 def _sprint(state, command, c, how, data, roll) -> list:
-    """Stamina rounds free, then Water + Difficulty from 6, one harder a round (001 line 116)."""
+    """A chase round's move: a Sprint runs on and rolls for exhaustion (``sprint_endurance``)."""
     chase = state["chase"]
     if how != "sprint":
         if "sprint_faces" in command:
@@ -293,27 +290,20 @@ def _sprint(state, command, c, how, data, roll) -> list:
         return [[["chase", "sprints", c["id"]], 0]]
     run = chase["sprints"].get(c["id"], 0) + 1
     changes = [[["chase", "sprints", c["id"]], run]]
-    data["sprint_round_of_run"] = run
-    free = min(c.get("stamina", 0), 10) if c["kind"] == "character" else None
-    if free is None or run <= free:  # a card has no Stamina: the GM tracks a creature's wind
+    if c["kind"] != "character":  # a card has no Stamina: the GM tracks a creature's wind
+        data["sprint_round_of_run"] = run
         if "sprint_faces" in command:
             raise ValueError("sprint_faces: this Sprint needs no endurance roll")
         return changes
-    difficulty = max(0, SPRINT_DIFFICULTY - (run - free - 1))
-    water = c["elements"].get("Water", 0)
-    mods = tools.modifiers(state, c, "physical")
-    tools.refuse_roll(c, mods)
-    target = check_target(water, difficulty, 1)
-    odds = tools.odds(state, target, mods.advantage, 1)
-    reading, by = tools.read(state, command, "sprint_faces", target, mods.advantage, 1, roll)
-    rdata = tools.roll_record(c, reading, by, odds)
-    rdata["difficulty"] = difficulty
-    data["endurance"] = rdata
-    changes += _off_balance(state, c, reading.outcome)
-    if not reading.success:
-        rdata["exhausted_after"] = min(c["exhausted"] + 1, 5)
-        changes.append([combatant_path(c["id"], "exhausted"), rdata["exhausted_after"]])
-    return changes
+    return changes + movement.sprint_endurance(
+        state,
+        command,
+        c,
+        run,
+        data,
+        roll,
+        lambda state, c, reading: _off_balance(state, c, reading.outcome),
+    )
 
 
 def roll_command(state, command, role, seat, roll) -> list[Event]:
