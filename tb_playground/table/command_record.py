@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .state_types import TableState
 
 #: One event a command makes: (type, data, changes to the state).
 Event = tuple[str, dict, list]
@@ -17,7 +20,7 @@ Event = tuple[str, dict, list]
 #: ``roll(n)``: n d10 faces from the table's generator.
 Roller = Callable[[int], list[int]]
 
-Handler = Callable[[dict, dict, str, "str | None", Roller], list[Event]]
+Handler = Callable[["TableState", dict, str, "str | None", Roller], list[Event]]
 
 
 class Reader(Protocol):
@@ -27,7 +30,7 @@ class Reader(Protocol):
     number, a player or a spectator a foe's numbers only when the GM shares them.
     """
 
-    state: dict
+    state: TableState
     role: str
     seat: str | None
     sees_all: bool

@@ -33,6 +33,7 @@ from . import (
 )
 from . import command_tools as tools
 from .command_record import Command, Event, Roller, Words
+from .state_types import TableState
 
 #: Who may send commands.
 ROLES = ("gm", "player", "spectator")
@@ -115,7 +116,9 @@ def check_sender(state: dict, role: object, seat: object) -> None:
         raise ValueError(f"seat is only given with the player role, got {shown}")
 
 
-def decide(state: dict, command: object, role: str, seat: str | None, roll: Roller) -> list[Event]:
+def decide(
+    state: TableState, command: object, role: str, seat: str | None, roll: Roller
+) -> list[Event]:
     """The events ``command`` makes, or an error; ``state`` is not changed.
 
     Checked in this order before the handler reads anything: the shape (plain, small data),
