@@ -21,7 +21,7 @@ from test_table_replay import _play
 
 from tb_playground.service import CombatService
 from tb_playground.table.replay import step_to
-from tb_playground.table.view import readable_seqs
+from tb_playground.table.table_log import readable_seqs
 from tb_playground.views import fight_story
 from tb_playground.views.gm_page import GMPage, draw_gm
 from tb_playground.views.night_panel import file_stem, luck_words, night_html

@@ -26,9 +26,9 @@ from tb_playground.models import Creature, Gift, Ruleset
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.models.files import parse
 from tb_playground.service import DrawCache
-from tb_playground.table import view as views
+from tb_playground.table import reader_view, table_log
 
-TABLE = Path(views.__file__).parent
+TABLE = Path(table_log.__file__).parent
 
 #: Events whose type is made from their command's ("short_rest" -> "short rest"), in rules.py.
 REST_KINDS = ("short rest", "full night", "end scene")
@@ -171,7 +171,7 @@ class Game:
         secrets = self.secrets()
         for role, seat in READERS[1:]:
             view = t.view_for(role, seat, lambda v, what: self.cache.part(t.name, v, what))
-            assert view == views.view_for(state, t.events, role, seat)
+            assert view == reader_view.view_for(state, t.events, role, seat)
             text = (json.dumps(view) + pages_html(view)).lower()
             for secret in secrets:
                 found = re.search(rf"(?<![\w-]){re.escape(secret)}(?![\w-]| \d)", text)
@@ -407,7 +407,7 @@ def test_every_event_type_has_words_for_every_reader(game):
     shown: dict[tuple, set] = {r: set() for r in READERS}
     for i, event in enumerate(t.events):
         for role, seat in READERS:
-            lines = views.log_lines(t.state, t.events[: i + 1], role, seat, since=i)
+            lines = table_log.log_lines(t.state, t.events[: i + 1], role, seat, since=i)
             if lines:
                 assert lines == [lines[0]] and lines[0] != fallback.get(event["type"])
                 assert "_" not in lines[0].split(": ")[0], lines[0]  # no code name

@@ -19,7 +19,7 @@ from tb_playground.models import Creature
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.models.files import parse
 from tb_playground.service import DrawCache
-from tb_playground.table import view as views
+from tb_playground.table import reader_view
 
 CAPTAIN = "Captain Oriel Vance"
 DRAGON = "Secret Dragon"
@@ -96,7 +96,7 @@ def _check(t, cache, ever_hidden: set[str]) -> None:
     secrets = _secrets(t, ever_hidden)
     for viewer, seat in VIEWERS:
         view = t.view_for(viewer, seat, lambda v, what: cache.part(t.name, v, what))
-        assert view == views.view_for(state, t.events, viewer, seat)
+        assert view == reader_view.view_for(state, t.events, viewer, seat)
         text = json.dumps(view).lower()
         for secret in secrets:
             # "Secret dragon" is not "Secret dragon 7", a shown one numbered after it (issue 20)

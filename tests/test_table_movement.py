@@ -8,6 +8,9 @@ from __future__ import annotations
 import pytest
 from table_helpers import encounter, new_table, roster, run_to_turn, start_and_declare
 
+from tb_playground.engine.round_budget import sprint_difficulty
+from tb_playground.table import movement
+
 
 @pytest.fixture
 def bear_fight(tmp_path):
@@ -124,3 +127,26 @@ def test_sprint_exhaustion_after_the_free_rounds(bear_fight):
     endurance = events[-1]["data"]["endurance"]
     assert endurance["tn"] == 8 and endurance["outcome"] == "failure"
     assert t.state["combatants"]["ronan"]["exhausted"] == 1
+
+
+def test_one_sprint_endurance_rule_for_a_round_and_a_chase(bear_fight):
+    """rules/000 line 485 = rules/001 line 116: one engine rule, one table roll (issue 30).
+
+    The round's Sprint once skipped the check the chase made: a roller whose conditions forbid
+    the roll (here Shattered and not led) is now refused in both, in plain words.
+    """
+    stamina = 4  # Ronan
+    assert [sprint_difficulty(stamina, run) for run in range(1, 12)] == [
+        None, None, None, None, 6, 5, 4, 3, 2, 1, 0,
+    ]  # fmt: skip
+    state = bear_fight.state
+    c = state["combatants"]["ronan"]
+    assert c["stamina"] == stamina
+    shattered = {**c, "conditions": {**c["conditions"], "Shattered": {"until": "scene"}}}
+    data: dict = {}
+    with pytest.raises(ValueError, match="cannot make this roll: Shattered"):
+        movement.sprint_endurance(state, {}, shattered, stamina + 1, data, lambda n: [5] * n)
+    changes = movement.sprint_endurance(state, {}, c, stamina + 1, data, lambda n: [5] * n)
+    assert data["endurance"]["difficulty"] == 6 and data["endurance"]["tn"] == 8  # Water 2 + 6
+    assert data["endurance"]["outcome"] == "failure"  # 5 + 5 = 10 over TN 8
+    assert changes == [[["combatants", "ronan", "exhausted"], 1]]

@@ -266,9 +266,9 @@ def test_a_players_numbers_hold_nothing_their_view_could_not(fight):
 
 def _all_lines(t, role, seat):
     """Every log line ``role`` reads at the end of the log (the view keeps the last 200)."""
-    from tb_playground.table import view as views
+    from tb_playground.table import table_log
 
-    return [{"seq": seq} for seq in sorted(views.readable_seqs(t.state, t.events, role, seat))]
+    return [{"seq": seq} for seq in sorted(table_log.readable_seqs(t.state, t.events, role, seat))]
 
 
 def test_since_the_fight_and_bad_arguments(fight):

@@ -20,7 +20,7 @@ from tb_playground.table import TableStore, fold
 from tb_playground.table.armor_at_table import REPAIR_FIELDS
 from tb_playground.table.attack_options import ATTACK_FIELDS, RULING_FIELDS
 from tb_playground.table.commands import COMMANDS, FIELDS
-from tb_playground.table.help import HELP_FIELDS
+from tb_playground.table.help_action import HELP_FIELDS
 
 IDS = ["ronan", "the-brick", "opponent", "nobody"]
 ROLES = [

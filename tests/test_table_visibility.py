@@ -17,7 +17,7 @@ import pytest
 from table_helpers import encounter, new_table, roster, soak7
 
 from tb_playground.service import DrawCache
-from tb_playground.table import view as views
+from tb_playground.table import reader_view
 from tb_playground.table.commands import COMMANDS, FIELDS
 from tb_playground.table.rules import can_act, declare_cost
 from tb_playground.views import combat_render as render
@@ -90,7 +90,7 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
         for viewer, vseat in (("player", "ronan"), ("player", "the-brick"), ("spectator", None)):
             view = t.view_for(viewer, vseat, lambda v, what: cache.part(t.name, v, what))
             # Made again from scratch, nothing shared with the other seats' views: the same.
-            assert view == views.view_for(state, t.events, viewer, vseat)
+            assert view == reader_view.view_for(state, t.events, viewer, vseat)
             text = json.dumps(view)
             assert SECRET not in text and "zyxwv" not in text
             assert SECRET not in pages_html(view)

@@ -118,7 +118,7 @@ class _Service:
 
 
 def test_the_cursor_follows_the_replay(tmp_path, small_runs):
-    from tb_playground.table.view import readable_seqs
+    from tb_playground.table.table_log import readable_seqs
     from tb_playground.views.replay_panel import ReplayPanel
     from tests.test_momentum import _played
 

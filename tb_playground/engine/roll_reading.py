@@ -62,7 +62,12 @@ def dice_needed(advantage: int) -> int:
     return DICE_FOR_SIGN[advantage_sign(require_int("advantage", advantage))]
 
 
-def _faces(name: str, faces: Sequence[int], count: int) -> tuple[int, ...]:
+def read_faces(name: str, faces: Sequence[int], count: int) -> tuple[int, ...]:
+    """Check typed dice: exactly ``count`` d10 faces, each 1..10; errors name the field ``name``.
+
+    The one reader of dice thrown by hand (RULES.md, Core Roll: every roll is d10s); the table's
+    commands read their typed dice through it (``table/command_tools.faces``).
+    """
     if isinstance(faces, (str, bytes)) or not isinstance(faces, Sequence):
         raise ValueError(f"{name} must be a list of {count} d10 faces (1..10), got {faces!r}")
     if len(faces) != count:
@@ -128,7 +133,7 @@ def read_core_roll(
     """
     sign = advantage_sign(require_int("advantage", advantage))
     count = DICE_FOR_SIGN[sign]
-    thrown = _faces("faces", faces, count)
+    thrown = read_faces("faces", faces, count)
     target = require_int("target", target, -10, 40)
     crit_max = require_int("crit_max", crit_max, 2, 3)
     reroll = require_bool("reroll_catastrophe", reroll_catastrophe)
@@ -141,7 +146,7 @@ def read_core_roll(
                 f"reroll_faces must hold the Master's reroll ({count} d10 faces): "
                 "the first roll was a catastrophic failure"
             )
-        again = _faces("reroll_faces", reroll_faces, count)
+        again = read_faces("reroll_faces", reroll_faces, count)
         if _outcome(sum(_kept(again, sign)), target, crit_max) != "catastrophe":
             outcome = "failure"
     elif reroll_faces is not None:
@@ -152,4 +157,4 @@ def read_core_roll(
 def read_damage_faces(faces: Sequence[int], dice: int) -> tuple[int, ...]:
     """Check the faces of a damage roll: exactly ``dice`` d10, each 1..10 (RULES.md, Attacks)."""
     dice = require_int("dice", dice, 0, 1000)
-    return _faces("faces", faces, dice)
+    return read_faces("faces", faces, dice)

@@ -617,6 +617,31 @@ def endurance_odds(
     return EnduranceOdds(tuple(dist), tuple(rows), free, tuple(difficulties))
 
 
+#: The Difficulty of a Sprint's first endurance roll after its free rounds (rules/000 line 485).
+SPRINT_DIFFICULTY = 6
+
+
+def sprint_difficulty(stamina: int, run: int) -> int | None:
+    """The Difficulty of the endurance roll of round ``run`` of a Sprint, or None when free.
+
+    rules/000 line 485, rules/001 "Chases" line 116: Stamina rounds are free, then each round
+    rolls Water + Difficulty, from 6 and one harder a round, down to 0 (the table's Sprint in a
+    round and in a chase both read it here).
+
+    Parameters
+    ----------
+    stamina : int
+        The sprinter's Stamina, 0..10 (its free rounds).
+    run : int
+        Which round of the run this is, from 1.
+    """
+    stamina = require_int("stamina", stamina, 0, 10)
+    run = require_int("run", run, 1, 1_000_000)
+    if run <= stamina:
+        return None
+    return max(0, SPRINT_DIFFICULTY - (run - stamina - 1))
+
+
 def sprint_exhaustion_odds(
     stamina: int, water: int, rounds_sprinted: int, *, exhausted: int = 0, advantage: int = 0
 ) -> EnduranceOdds:
@@ -627,7 +652,7 @@ def sprint_exhaustion_odds(
     """
     return endurance_odds(
         water,
-        6,
+        SPRINT_DIFFICULTY,
         require_int("stamina", stamina, 0, 10),
         rounds_sprinted,
         exhausted=exhausted,

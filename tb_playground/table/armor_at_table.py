@@ -11,7 +11,9 @@ import numpy as np
 
 from tb_playground.engine.armor import MAX_ARMOR_LEVELS, ZONES, Armor, armor_distribution
 from tb_playground.engine.validation import require_choice, require_int
+from tb_playground.formatting import plural
 
+from .command_record import Command, Reader
 from .state import combatant_path
 
 #: The fields of the GM's "repair_armor" command.
@@ -116,3 +118,26 @@ def repair_command(state, command, role, seat, roll) -> list:
     levels = require_int("levels", command.get("levels", item["start_levels"]), 0, MAX_ARMOR_LEVELS)
     data = {"combatant": cid, "zone": zone, "armor": item["name"], "levels": levels}
     return [("armor_repaired", data, [[combatant_path(cid, "armor", zone, "levels"), levels]])]
+
+
+def _hit(r: Reader, d: dict) -> str:
+    if d["lost"]:
+        broke = " and breaks" if d["broken"] else ""
+        return f"{r.name(d['target'])}'s {d['armor']} takes the hit: it loses a level{broke}."
+    return f"{r.name(d['target'])}'s {d['armor']} takes the hit and holds."
+
+
+def _repaired(r: Reader, d: dict) -> str:
+    levels = plural(d["levels"], "level")
+    return f"{r.name(d['combatant'])}'s {d['armor']} is repaired ({levels})."
+
+
+COMMANDS = (
+    Command(
+        "repair_armor",
+        repair_command,
+        REPAIR_FIELDS[1:],
+        # an armor hit is made by an attack's damage (``armor_hit_events``): its words live here
+        words={"armor_repaired": _repaired, "armor_hit": _hit},
+    ),
+)

@@ -11,10 +11,10 @@ from tb_playground.engine import ATTACK_KIND_RULES, attack_elements
 from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS, WEAPON_RANGES, weapon_range_band
 from tb_playground.engine.validation import require_bool, require_choice, require_int
-from tb_playground.formatting import plural
 from tb_playground.models.skills import LEADING_SKILLS
 
-from . import rules
+from . import help_action, rules
+from .command_record import Command, Reader
 
 #: Every field of the "attack" command; any other is refused, by name.
 ATTACK_FIELDS = (
@@ -279,7 +279,6 @@ def attack_pending(
     is or the round's budget (``commands._attack`` does), nor the sender's right to name
     situational sources; the pages' previews use it to show the odds before a turn.
     """
-    from . import help as helping
     from .armor_at_table import covering
 
     spec = a["attacks"][index]
@@ -303,7 +302,7 @@ def attack_pending(
     band, distance = range_band(state, a, t, spec, kind, command)
     reach = "ranged" if spec_reach(spec)["ranged"] else "melee"
     if helpers is None:
-        helpers = helping.helpers_for(state, a, spec.get("skill"), command.get("helpers"))
+        helpers = help_action.helpers_for(state, a, spec.get("skill"), command.get("helpers"))
     plus, minus = situational_counts(inputs["situational"])
     leads = leads_attack(spec)
     mods = rules.attack_modifiers(
@@ -423,33 +422,21 @@ def attack_view(p: dict) -> dict:
     }
 
 
-def attack_log_text(d: dict, kind: str, n, shown) -> str | None:
-    """The log line of an issue 19 event (help, ruling, armor), or None for the others."""
-    if kind == "helped":
-        return f"{n(d['combatant'])} helps {n(d['ally'])}."
-    if kind == "attack_ruled":
-        tn = f": TN {d['tn']}" if d.get("tn") is not None else ""
-        return f"The GM rules on {n(d['attacker'])}'s attack{tn}."
-    if kind == "option_set":
-        if (d["option"], d["on"]) in TABLE_OPTION_WORDS:
-            return TABLE_OPTION_WORDS[d["option"], d["on"]]
-        words = TABLE_OPTIONS.get(d["option"], d["option"].replace("_", " ")).split(" (")[0]
-        return f"The GM turns {'on' if d['on'] else 'off'} the table option: {words}."
-    if kind == "armor_hit":
-        if d["lost"]:
-            broke = " and breaks" if d["broken"] else ""
-            return f"{n(d['target'])}'s {d['armor']} takes the hit: it loses a level{broke}."
-        return f"{n(d['target'])}'s {d['armor']} takes the hit and holds."
-    if kind == "armor_repaired":
-        return f"{n(d['combatant'])}'s {d['armor']} is repaired ({plural(d['levels'], 'level')})."
-    if kind == "attack_declared" and d.get("helpers"):
-        el = f" with {d['element']}" if d["element"] else ""
-        helped = shown(d["helpers"])
-        tn = f", TN {d['tn']}" if d.get("tn") is not None else ""
-        return f"{n(d['attacker'])} attacks {n(d['target'])}: {d['attack']}{el}{tn}" + (
-            f", helped by {helped}." if helped else "."
-        )
-    if kind == "damage_rolled" and d.get("armor"):
-        faces = ", ".join(map(str, d["faces"])) or "none"
-        return f"{n(d['attacker'])} rolls damage against armor: {faces}."
-    return None
+def _ruled(r: Reader, d: dict) -> str:
+    tn = f": TN {d['tn']}" if d.get("tn") is not None else ""
+    return f"The GM rules on {r.name(d['attacker'])}'s attack{tn}."
+
+
+def _option_set(r: Reader, d: dict) -> str:
+    if (d["option"], d["on"]) in TABLE_OPTION_WORDS:
+        return TABLE_OPTION_WORDS[d["option"], d["on"]]
+    words = TABLE_OPTIONS.get(d["option"], d["option"].replace("_", " ")).split(" (")[0]
+    return f"The GM turns {'on' if d['on'] else 'off'} the table option: {words}."
+
+
+COMMANDS = (
+    Command("attack_ruling", ruling_command, RULING_FIELDS[1:], words={"attack_ruled": _ruled}),
+    Command(
+        "table_option", table_option_command, ("option", "on"), words={"option_set": _option_set}
+    ),
+)

@@ -25,6 +25,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import movement, rules, skill_rolls
+from .command_record import Command, Reader
 from .state import combatant_path
 
 Event = tuple[str, dict, list]
@@ -57,9 +58,6 @@ SEARCH_SKILLS = ("Perception", "Tracking")
 
 #: The phases a chase may start from, and that it goes back to.
 FROM_PHASES = ("setup", "declare", "resolve")
-
-#: The Sprint's first endurance Difficulty (rules/001 line 116).
-SPRINT_DIFFICULTY = 6
 
 
 def _chase(state: dict) -> dict:
@@ -284,7 +282,7 @@ def declare(state, command, role, seat, roll) -> list[Event]:
 
 
 def _sprint(state, command, c, how, data, roll) -> list:
-    """Stamina rounds free, then Water + Difficulty from 6, one harder a round (001 line 116)."""
+    """A chase round's move: a Sprint runs on and rolls for exhaustion (``sprint_endurance``)."""
     chase = state["chase"]
     if how != "sprint":
         if "sprint_faces" in command:
@@ -292,27 +290,20 @@ def _sprint(state, command, c, how, data, roll) -> list:
         return [[["chase", "sprints", c["id"]], 0]]
     run = chase["sprints"].get(c["id"], 0) + 1
     changes = [[["chase", "sprints", c["id"]], run]]
-    data["sprint_round_of_run"] = run
-    free = min(c.get("stamina", 0), 10) if c["kind"] == "character" else None
-    if free is None or run <= free:  # a card has no Stamina: the GM tracks a creature's wind
+    if c["kind"] != "character":  # a card has no Stamina: the GM tracks a creature's wind
+        data["sprint_round_of_run"] = run
         if "sprint_faces" in command:
             raise ValueError("sprint_faces: this Sprint needs no endurance roll")
         return changes
-    difficulty = max(0, SPRINT_DIFFICULTY - (run - free - 1))
-    water = c["elements"].get("Water", 0)
-    mods = tools.modifiers(state, c, "physical")
-    tools.refuse_roll(c, mods)
-    target = check_target(water, difficulty, 1)
-    odds = tools.odds(state, target, mods.advantage, 1)
-    reading, by = tools.read(state, command, "sprint_faces", target, mods.advantage, 1, roll)
-    rdata = tools.roll_record(c, reading, by, odds)
-    rdata["difficulty"] = difficulty
-    data["endurance"] = rdata
-    changes += _off_balance(state, c, reading.outcome)
-    if not reading.success:
-        rdata["exhausted_after"] = min(c["exhausted"] + 1, 5)
-        changes.append([combatant_path(c["id"], "exhausted"), rdata["exhausted_after"]])
-    return changes
+    return changes + movement.sprint_endurance(
+        state,
+        command,
+        c,
+        run,
+        data,
+        roll,
+        lambda state, c, reading: _off_balance(state, c, reading.outcome),
+    )
 
 
 def roll_command(state, command, role, seat, roll) -> list[Event]:
@@ -568,25 +559,6 @@ def end(state, command, role, seat, roll) -> list[Event]:
     return [("chase_ended", {"quarry": chase["quarry"]}, _end_changes(state))]
 
 
-HANDLERS = {
-    "chase_start": start,
-    "chase_declare": declare,
-    "chase_roll": roll_command,
-    "chase_ruling": ruling,
-    "chase_search": search,
-    "chase_end": end,
-}
-
-FIELDS = {
-    "chase_start": START_FIELDS,
-    "chase_declare": DECLARE_FIELDS,
-    "chase_roll": ROLL_FIELDS,
-    "chase_ruling": RULING_FIELDS,
-    "chase_search": SEARCH_FIELDS,
-    "chase_end": (),
-}
-
-
 # -- what everyone sees ----------------------------------------------------------------------------
 
 
@@ -671,40 +643,61 @@ def view(state: dict, visible, numbers=lambda cid: True) -> dict | None:
     return out
 
 
-def _names(n, ids) -> str:
-    return ", ".join(n(i) for i in ids)
+def _names(r: Reader, ids) -> str:
+    return ", ".join(r.name(i) for i in ids)
 
 
-#: Log lines of the chase's events (``view``'s log).
-LOG_TEXTS = {
-    "chase_started": lambda s, d, n: (
-        f"A chase: {_names(n, d['pursuers'])} after {n(d['quarry'])}, {d['metres']} m apart "
+#: Log lines of the chase's events.
+_WORDS = {
+    "chase_started": lambda r, d: (
+        f"A chase: {_names(r, d['pursuers'])} after {r.name(d['quarry'])}, {d['metres']} m apart "
         f"(Chase rolls {d['skill']} at Difficulty {d['difficulty']})."
     ),
-    "chase_declared": lambda s, d, n: (
-        f"{n(d['combatant'])} will {d['how']} ({d['metres']} m) this chase round."
+    "chase_declared": lambda r, d: (
+        f"{r.name(d['combatant'])} will {d['how']} ({d['metres']} m) this chase round."
     ),
-    "chase_rolled": lambda s, d, n: (
-        f"{n(d['combatant'])} rolls to chase: {', '.join(map(str, d['faces']))}, kept "
+    "chase_rolled": lambda r, d: (
+        f"{r.name(d['combatant'])} rolls to chase: {', '.join(map(str, d['faces']))}, kept "
         f"{d['total']} vs TN {d['tn']}: {d['result']}."
     ),
-    "chase_moved": lambda s, d, n: (
-        f"{n(d['pursuer'])} is {d['gap_after']} m behind {n(d['quarry'])}"
+    "chase_moved": lambda r, d: (
+        f"{r.name(d['pursuer'])} is {d['gap_after']} m behind {r.name(d['quarry'])}"
         + (" and has lost sight." if d.get("out_of_sight") else ".")
     ),
-    "chase_caught": lambda s, d, n: (
-        f"{_names(n, d['pursuers'])} catch{'es' if len(d['pursuers']) == 1 else ''} "
-        f"{n(d['quarry'])}: Melee."
+    "chase_caught": lambda r, d: (
+        f"{_names(r, d['pursuers'])} catch{'es' if len(d['pursuers']) == 1 else ''} "
+        f"{r.name(d['quarry'])}: Melee."
     ),
-    "chase_round_ended": lambda s, d, n: f"Chase round {d['round']} ends.",
-    "chase_ruled": lambda s, d, n: (
+    "chase_round_ended": lambda r, d: f"Chase round {d['round']} ends.",
+    "chase_ruled": lambda r, d: (
         "The GM rules on the chase" + (": sight is broken." if d.get("broken") else ".")
     ),
-    "chase_searched": lambda s, d, n: (
-        f"{n(d['quarry'])} has lost {n(d['pursuer'])}."
+    "chase_searched": lambda r, d: (
+        f"{r.name(d['quarry'])} has lost {r.name(d['pursuer'])}."
         if d["lost"]
-        else f"{n(d['pursuer'])} is back on {n(d['quarry'])}'s trail."
+        else f"{r.name(d['pursuer'])} is back on {r.name(d['quarry'])}'s trail."
     ),
-    "chase_escaped": lambda s, d, n: f"{n(d['quarry'])} has broken away.",
-    "chase_ended": lambda s, d, n: "The GM ends the chase.",
+    "chase_escaped": lambda r, d: f"{r.name(d['quarry'])} has broken away.",
+    "chase_ended": lambda r, d: "The GM ends the chase.",
 }
+
+
+def _words(*kinds: str) -> dict:
+    return {k: _WORDS[k] for k in kinds}
+
+
+COMMANDS = (
+    Command("chase_start", start, START_FIELDS, words=_words("chase_started")),
+    Command("chase_declare", declare, DECLARE_FIELDS, words=_words("chase_declared")),
+    Command(
+        "chase_roll",
+        roll_command,
+        ROLL_FIELDS,
+        words=_words(
+            "chase_rolled", "chase_moved", "chase_caught", "chase_round_ended", "chase_escaped"
+        ),
+    ),
+    Command("chase_ruling", ruling, RULING_FIELDS, words=_words("chase_ruled")),
+    Command("chase_search", search, SEARCH_FIELDS, words=_words("chase_searched")),
+    Command("chase_end", end, words=_words("chase_ended")),
+)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -21,15 +21,13 @@ from tb_playground.engine.roll_reading import (
     RollReading,
     dice_needed,
     read_core_roll,
-    read_damage_faces,
+    read_faces,
 )
 from tb_playground.engine.validation import require_int
 
 from . import rules
+from .command_record import Roller
 from .state import combatant_path
-
-Event = tuple[str, dict, list]
-Roller = Callable[[int], list[int]]
 
 #: Fields every command may carry (the table reads "type"; "faces" is typed dice).
 COMMON_FIELDS = ("type",)
@@ -40,20 +38,6 @@ _COUNT_WORDS = {1: "one action", 2: "two actions"}
 
 #: Longest note or label a person may type.
 MAX_TEXT = 500
-
-
-def takes(*fields: str) -> Callable:
-    """Declare, next to a handler, the fields its command may carry besides "type".
-
-    ``decide`` refuses any other field by name before the handler runs (issue 21), so a
-    field the handler does not read never passes silently.
-    """
-
-    def mark(handler: Callable) -> Callable:
-        handler.fields = fields
-        return handler
-
-    return mark
 
 
 def text(command: dict, field: str, required: bool = True) -> str:
@@ -73,13 +57,6 @@ def in_phase(state: dict, *phases: str) -> None:
             f"type: this command belongs to the {' or '.join(phases)} phase; "
             f"the table is in the {state['phase']} phase"
         )
-
-
-def typed_faces(command: dict, count: int, roll: Roller) -> tuple[list[int], str]:
-    """The faces of an attack's roll: typed from physical dice ("faces") or rolled by the table."""
-    if command.get("faces") is None:
-        return roll(count), "table"
-    return list(read_damage_faces(command["faces"], count)), "hand"
 
 
 #: Fields a command may not carry, with the reason (others: "the table does not know it").
@@ -353,13 +330,15 @@ def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
 
 
 def faces(command: dict, field: str, count: int, roll: Roller) -> tuple[list[int], str]:
-    """The faces of a roll: typed from physical dice (``field``) or rolled by the table."""
+    """The faces of a roll: typed from physical dice (``field``) or rolled by the table.
+
+    Returns the faces and who threw them ("hand" or "table"); typed faces are checked by the
+    engine's one reader (``read_faces``: their count, each 1..10, errors naming ``field``).
+    """
     typed = command.get(field)
     if typed is None:
         return roll(count), "table"
-    if not isinstance(typed, list) or len(typed) != count:
-        raise ValueError(f"{field} must be a list of {count} d10 faces (1..10), got {typed!r}")
-    return [require_int(f"{field}[{i}]", f, 1, 10) for i, f in enumerate(typed)], "hand"
+    return list(read_faces(field, typed, count)), "hand"
 
 
 def difficulty(command: dict, default: int = 5, field: str = "difficulty") -> int:

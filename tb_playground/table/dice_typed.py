@@ -7,7 +7,7 @@ Rule: RULES.md, Core Roll and Attacks.
 
 from __future__ import annotations
 
-from . import view as views
+from . import reader_view
 
 
 def typed_odds(state: dict, role: str, seat: str | None, typed: list[int]) -> dict | None:
@@ -20,4 +20,4 @@ def typed_odds(state: dict, role: str, seat: str | None, typed: list[int]) -> di
     """
     if state["pending"] is None:
         raise ValueError("typed: there is no roll to make now")
-    return views.pending_odds_for(state, role, seat, typed)
+    return reader_view.pending_odds_for(state, role, seat, typed)

@@ -12,7 +12,8 @@ from tb_playground.engine.validation import require_int
 
 from . import command_tools as tools
 from . import rules
-from .command_tools import Event
+from .command_record import Command, Event
+from .log_words import dice_line
 from .state import combatant_path
 
 
@@ -37,7 +38,7 @@ def distracted_roll(state, command, role, seat, roll) -> list[Event]:
     mods = rules.roll_check(c, "other")
     if not mods.allowed:
         raise ValueError(f"combatant: {mods.reason}")
-    faces, by = tools.typed_faces(command, dice_needed(mods.advantage), roll)
+    faces, by = tools.faces(command, "faces", dice_needed(mods.advantage), roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty, mods.advantage)
     events = rules.distracted_events(state, c, reading, difficulty, by)
     events[0][1]["sources"] = [[s.label, s.sign] for s in mods.sources]
@@ -74,4 +75,19 @@ def lead(state, command, role, seat, roll) -> list[Event]:
     return [("led", {"combatant": c["id"], "leader": leader["id"]}, changes)]
 
 
-HANDLERS = {"distracted": distracted_roll, "lead": lead}
+COMMANDS = (
+    Command(
+        "distracted",
+        distracted_roll,
+        ("combatant", "difficulty", "faces"),
+        words={"distracted_rolled": lambda r, d: dice_line(r, d, "to hold focus (Distracted)")},
+    ),
+    Command(
+        "lead",
+        lead,
+        ("combatant", "leader"),
+        words={
+            "led": lambda r, d: f"{r.name(d['leader'])} leads {r.name(d['combatant'])} this round."
+        },
+    ),
+)

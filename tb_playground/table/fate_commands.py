@@ -14,7 +14,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import rules
-from .command_tools import Event
+from .command_record import Command, Event, Reader
 from .state import combatant_path
 
 #: Conditions a Shrug Off clears for good: those of rules/004's table that are set on a
@@ -251,4 +251,59 @@ def fate_confirm(state, command, role, seat, roll) -> list[Event]:
     return [("fate_gained", data, changes + more)]
 
 
-HANDLERS = {"spend_fate": spend_fate, "fate_gain": fate_gain, "fate_confirm": fate_confirm}
+# -- the log's words ----------------------------------------------------------------------------
+
+
+def _spent_words(r: Reader, d: dict) -> str:
+    spend = fate.FATE_SPENDS[d["spend"]].label if d["spend"] in fate.FATE_SPENDS else d["spend"]
+    if not r.numbers(d["combatant"]) or not d.get("effect"):
+        return f"{r.name(d['combatant'])} spends a Fate Token: {spend}."
+    return f"{r.name(d['combatant'])} spends a Fate Token: {spend} ({d['effect']})."
+
+
+def _gained_words(r: Reader, d: dict) -> str:
+    lost = " (lost: already at the most)" if d.get("lost") else ""
+    return f"{r.name(d['combatant'])} gains a Fate Token ({d['reason']}){lost}."
+
+
+COMMANDS = (
+    Command(
+        "spend_fate",
+        spend_fate,
+        (
+            "combatant",
+            "spend",
+            "condition",
+            "roll",
+            "fact",
+            "magnitude",
+            "range",
+            "plausibility",
+            "permanent",
+        ),
+        words={"fate_spent": _spent_words},
+        called={"fate_spent": "a Fate Token spent"},
+    ),
+    Command(
+        "fate_gain",
+        fate_gain,
+        ("combatant", "reason", "note"),
+        words={
+            "fate_claimed": lambda r, d: (
+                f"{r.name(d['combatant'])} claims a Fate Token ({d['reason']}); the GM decides."
+            ),
+            "fate_gained": _gained_words,
+            "milestone": lambda r, d: "A Milestone: every character gains a Fate Token.",
+        },
+    ),
+    Command(
+        "fate_confirm",
+        fate_confirm,
+        ("combatant", "accept"),
+        words={
+            "fate_claim_refused": lambda r, d: (
+                f"The GM refuses {r.name(d['combatant'])}'s Fate Token claim ({d['reason']})."
+            )
+        },
+    ),
+)

@@ -11,7 +11,7 @@ import copy
 
 from . import command_tools as tools
 from . import rules
-from .command_tools import Event
+from .command_record import Command, Event, Reader
 from .state import apply_changes, undone_commands
 
 #: The phases of a fight under way (a fight over is in the "over" phase).
@@ -107,7 +107,33 @@ def end_scene(state, command, role, seat, roll) -> list[Event]:
     return [*events, ("fight_closed", {"round": state["round"]}, changes)]
 
 
-HANDLERS = {"continue": continue_fight, "end_scene": end_scene}
+def _over(r: Reader, d: dict) -> str:
+    winner = d["winner"]
+    if winner is None or not any(
+        c["side"] == winner and r.visible(c["id"]) for c in r.state["combatants"].values()
+    ):
+        return "The fight is over: no side is left able to act."
+    return f"The fight is over: {winner} win."
+
+
+COMMANDS = (
+    Command(
+        "continue",
+        continue_fight,
+        words={
+            "fight_over": _over,  # made by ``over_events`` after the command that ends it
+            "fight_continued": lambda r, d: "The GM goes on with the fight.",
+        },
+    ),
+    Command(
+        "end_scene",
+        end_scene,
+        words={
+            "end scene": lambda r, d: "The Scene ends.",
+            "fight_closed": lambda r, d: "The fight ends with the Scene.",
+        },
+    ),
+)
 
 
 # -- the summary -------------------------------------------------------------------------------

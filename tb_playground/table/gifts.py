@@ -9,10 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tb_playground.engine.gift_check import gift_check_odds, gift_check_target
-from tb_playground.engine.roll_reading import read_core_roll, read_damage_faces
+from tb_playground.engine.roll_reading import read_core_roll
 from tb_playground.engine.validation import require_bool
 
+from . import command_tools as tools
 from . import rules
+from .command_record import Command, Reader
 from .state import combatant_path
 
 #: Fields a "use_gift" command may carry.
@@ -68,19 +70,13 @@ def check_odds(state: dict, c: dict, ki: int | None = None) -> dict:
     return dict(_odds(max(ki, 0), min(max(c["stamina"], 0), 10), plus))
 
 
-def _roll_faces(command: dict, roll) -> tuple[list[int], str]:
-    if command.get("faces") is None:
-        return roll(2), "table"
-    return list(read_damage_faces(command["faces"], 2)), "hand"
-
-
 def _check(state: dict, c: dict, ki: int, command: dict, roll) -> tuple[dict, list, int]:
     """Roll ``c``'s Gift Check at ``ki``: what the log keeps, the changes, Ki afterwards.
 
     No Advantage or Disadvantage (rules/000 ~229). A failure loses 1 Ki (rules/002 ~131; the
     effect still happens); a kept 20 in a fight also leaves Off Balance (rules/000 ~31).
     """
-    faces, by = _roll_faces(command, roll)
+    faces, by = tools.faces(command, "faces", 2, roll)
     tn = check_target(state, c, ki)
     reading = read_core_roll(faces, min(tn, _READ_TN), 0)
     lost = 0 if reading.success or ki <= 0 else 1
@@ -245,9 +241,9 @@ def _outcome(d: dict) -> str:
     return f"{faces}, kept {d['total']}{vs}: {out}{lost}{by}"
 
 
-def _used_text(state: dict, d: dict, name) -> str:
-    who = name(d["combatant"])
-    on = f" on {name(d['target'])}" if d.get("target") else ""
+def _used_text(r: Reader, d: dict) -> str:
+    who = r.name(d["combatant"])
+    on = f" on {r.name(d['target'])}" if d.get("target") else ""
     text = f"{who} uses {d['gift']}{on} ({d['ki']} Ki)"
     if d.get("check"):
         text += f"; Gift Check: {_outcome(d['check'])}"
@@ -256,9 +252,15 @@ def _used_text(state: dict, d: dict, name) -> str:
     return text + (f": {d['effect']}." if d.get("effect") else ".")
 
 
-def _check_text(state: dict, d: dict, name) -> str:
-    return f"{name(d['combatant'])} rolls the Gift Check for {d['gift']}: {_outcome(d)}."
+def _check_text(r: Reader, d: dict) -> str:
+    return f"{r.name(d['combatant'])} rolls the Gift Check for {d['gift']}: {_outcome(d)}."
 
 
-#: Log text of this module's events: ``LOG_TEXTS[type](state, data, name)``.
-LOG_TEXTS = {"gift_used": _used_text, "gift_check_rolled": _check_text}
+COMMANDS = (
+    Command(
+        "use_gift",
+        use_gift,
+        USE_GIFT_FIELDS[1:],
+        words={"gift_used": _used_text, "gift_check_rolled": _check_text},
+    ),
+)

@@ -14,6 +14,8 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import rules
+from .command_record import Command, Reader
+from .log_words import mine, roll_words
 from .state import combatant_path
 
 GRAB_FIELDS = (
@@ -250,3 +252,40 @@ def escape(state, command, role, seat, roll) -> list:
     if escaped:
         changes.append([combatant_path(c["id"], "conditions", "Grabbed"), None])
     return [("escape_rolled", data, changes)]
+
+
+# -- the log's words ----------------------------------------------------------------------------
+
+
+def _grab_rolled(r: Reader, d: dict) -> str:
+    to_hit = roll_words(d.get("to_hit"), r.attack_numbers(d))
+    line = f"{r.name(d['attacker'])} grabs at {r.name(d['target'])}: {to_hit}"
+    held = f"{r.name(d['target'])} is held" if d.get("grabbed") else "no hold"
+    return f"{line}; {held}."
+
+
+def _disarm_rolled(r: Reader, d: dict) -> str:
+    line = f"{r.name(d['attacker'])} tries to disarm {r.name(d['target'])}: "
+    line += roll_words(d.get("to_hit"), r.attack_numbers(d))
+    item = d.get("item") or "what they hold"
+    if d.get("knocked_loose"):
+        return f"{line}; {item} is knocked loose."
+    return f"{line}; {r.name(d['target'])} keeps hold of {item}."
+
+
+def _escape_rolled(r: Reader, d: dict) -> str:
+    who = r.name(d["combatant"])
+    roll = d.get("roll")
+    if d.get("holder") is None:  # the GM set Grabbed by hand: nobody holds on
+        return f"{who} is free: nobody was holding on."
+    if roll is None:  # the holder is down (``escape``)
+        return f"{who} breaks free of {r.name(d['holder'])}'s hold: the holder is down."
+    line = f"{who} tries to break {r.name(d['holder'])}'s hold: " + roll_words(roll, mine(roll, r))
+    return f"{line}; " + ("breaks free." if d.get("escaped") else "still held.")
+
+
+COMMANDS = (
+    Command("grab", grab, GRAB_FIELDS, words={"grab_rolled": _grab_rolled}),
+    Command("disarm", disarm, DISARM_FIELDS, words={"disarm_rolled": _disarm_rolled}),
+    Command("escape", escape, ESCAPE_FIELDS, words={"escape_rolled": _escape_rolled}),
+)

@@ -14,6 +14,7 @@ Notes: docs/notes/0015-table-rules.md, "Actions of the round".
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from tb_playground.engine import ACTIONS, BRACKET_ACTIONS, attack_elements, validate_turn
 from tb_playground.engine.armor import ZONES
@@ -316,6 +317,43 @@ def _group(key: str, bracket: str) -> str | None:
     return "act"
 
 
+@dataclass
+class Turn:
+    """What every entry of a turn's menu reads: who asks, who acts, what they picked so far."""
+
+    state: dict
+    role: str
+    seat: str | None
+    c: dict
+    choices: dict
+    bracket: str
+    visible: list[dict]
+    acts: list[dict]
+    targets: list[tuple[str, str]]
+    first_foe: str | None
+    attack_fields: list[dict]
+    plain: dict
+    before: float | None
+
+    def parts(self) -> tuple:
+        """state, role, seat, c, choices, bracket, visible, acts and the actor's id."""
+        return (
+            self.state,
+            self.role,
+            self.seat,
+            self.c,
+            self.choices,
+            self.bracket,
+            self.visible,
+            self.acts,
+            self.c["id"],
+        )
+
+    def attempt(self, command: dict):
+        """The table's answer to ``command`` from this sender (``try_command``)."""
+        return try_command(self.state, command, self.role, self.seat)
+
+
 def menu(
     state: dict,
     role: str,
@@ -392,32 +430,55 @@ def menu(
     acts = out["actions"]
     cid = c["id"]
 
-    def attempt(command):
-        return try_command(state, command, role, seat)
-
-    # -- attacks: plain, Aim, Called Shot (rules/000 "Action Brackets") ------------------------
     a_fields, a_cmd = _attack_fields(state, role, c, choices, visible)
     plain = {"type": "attack", "attacker": cid, **a_cmd}
-    before = _hit(state, role, c, plain)
-    tried = attempt(plain)
-    odds = f"hit {percent(before, 0)}" if before is not None and tried[1] is None else ""
+    targets = [combatant_option(t) for t in visible if t["id"] != cid and not t["out"]]
+    first_foe = next(
+        (t["id"] for t in visible if t["id"] != cid and not t["out"] and t["side"] != c["side"]),
+        None,
+    )
+    t = Turn(
+        state=state,
+        role=role,
+        seat=seat,
+        c=c,
+        choices=choices,
+        bracket=bracket,
+        visible=visible,
+        acts=acts,
+        targets=targets,
+        first_foe=first_foe,
+        attack_fields=a_fields,
+        plain=plain,
+        before=_hit(state, role, c, plain),
+    )
+    for _command, build in MENU:
+        build(t)
+    return out
+
+
+def _attacks(t: Turn) -> None:
+    """The attacks: plain, Aim, Called Shot (rules/000 "Action Brackets")."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
+    tried = t.attempt(t.plain)
+    odds = f"hit {percent(t.before, 0)}" if t.before is not None and tried[1] is None else ""
     acts.append(
         menu_entry(
             "attack",
             "Attack",
             _group("attack", bracket),
-            _cost_words("attack", bracket, _gift_ki(c, a_cmd.get("attack"))),
-            a_fields,
-            plain,
+            _cost_words("attack", bracket, _gift_ki(c, t.plain.get("attack"))),
+            t.attack_fields,
+            t.plain,
             tried,
             odds,
-            {"p_hit": before},
+            {"p_hit": t.before},
         )
     )
     for key, label in (("aim", "Aim"), ("called shot", "Called Shot")):
         fields, cmd = _attack_fields(state, role, c, choices, visible, key)
         command = {"type": "attack", "attacker": cid, **cmd, "empowered": key}
-        tried = attempt(command)
+        tried = t.attempt(command)
         was = _hit(state, role, c, {**command, "empowered": None, "zone": None})
         now = _hit(state, role, c, command)
         odds = ""
@@ -436,18 +497,15 @@ def menu(
                 command,
                 tried,
                 odds,
-                {"p_hit_before": was, "p_hit": now},
+                {"p_hit_t.before": was, "p_hit": now},
             )
         )
 
-    targets = [combatant_option(t) for t in visible if t["id"] != cid and not t["out"]]
-    first_foe = next(
-        (t["id"] for t in visible if t["id"] != cid and not t["out"] and t["side"] != c["side"]),
-        None,
-    )
 
-    # -- Study a Target, the actions of ``act`` ------------------------------------------------
-    target = pick_value(choices.get("target"), targets, first_foe)
+def _study(t: Turn) -> None:
+    """Study a Target (``act``): next round's Called Shot at Advantage."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
+    target = pick_value(choices.get("target"), t.targets, t.first_foe)
     command = {"type": "act", "combatant": cid, "action": "study", "target": target}
     acts.append(
         menu_entry(
@@ -455,20 +513,23 @@ def menu(
             "Study a Target",
             _group("study", bracket),
             _cost_words("study", bracket),
-            [menu_field("target", "Target", "select", target, targets)],
+            [menu_field("target", "Target", "select", target, t.targets)],
             command,
-            attempt(command),
+            t.attempt(command),
             "next round's Called Shot at Advantage",
         )
     )
 
-    # -- moving (rules/000 "Moving in a Round"; movement.py) ----------------------------------
+
+def _moves(t: Turn) -> None:
+    """Moving (rules/000 "Moving in a Round"; ``movement``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     rate = rules.movement_rate(c)
     metres = choices.get("metres")
     if not isinstance(metres, int) or isinstance(metres, bool) or metres < 1:
         metres = max(rate, 1)
     way = choices.get("way") if choices.get("way") in ("toward", "away_from") else "toward"
-    other = pick_value(choices.get("toward"), [("Nobody in particular", ""), *targets], "")
+    other = pick_value(choices.get("toward"), [("Nobody in particular", ""), *t.targets], "")
     move_fields = [
         menu_field("metres", "Metres", "int", metres, start=1, end=10_000),
         menu_field(
@@ -478,7 +539,7 @@ def menu(
             way,
             [("Toward", "toward"), ("Away from", "away_from")],
         ),
-        menu_field("toward", "Whom", "select", other, [("Nobody in particular", ""), *targets]),
+        menu_field("toward", "Whom", "select", other, [("Nobody in particular", ""), *t.targets]),
     ]
     low = "Belly Down" in c["conditions"]
     moves = [("move", "Move"), ("dash", "Dash"), ("sprint", "Sprint"), ("step", "1 m step")]
@@ -489,7 +550,7 @@ def menu(
         command["how"] = key
         if other:
             command[way] = other
-        tried = attempt(command)
+        tried = t.attempt(command)
         odds = ""
         if tried[1] is None:
             data = tried[0][0][1]
@@ -507,35 +568,42 @@ def menu(
             )
         )
 
-    # -- Grab, Disarm, Escape (grab.py) -------------------------------------------------------
-    g_target = pick_value(choices.get("target"), targets, first_foe)
-    for key, label in (("grab", "Grab"), ("disarm", "Disarm")):
-        command = {"type": key, "attacker": cid, "target": g_target}
-        tried = attempt(command)
-        odds, p = "", {}
-        if tried[1] is None:
-            data = tried[0][0][1]
-            p = {k: data[k] for k in ("p_hit", "p_grab") if k in data}
-            if "p_grab" in data:
-                odds = f"hit {percent(data['p_hit'], 0)}, hold {percent(data['p_grab'], 0)}"
-            elif "p_hit" in data:
-                odds = f"hit {percent(data['p_hit'], 0)}"
-        acts.append(
-            menu_entry(
-                key,
-                label,
-                _group(key, bracket),
-                _cost_words(key, bracket),
-                [menu_field("target", "Target", "select", g_target, targets)]
-                + ([_dice(role)] if key == "grab" else []),
-                command,
-                tried,
-                odds,
-                p,
-            )
+
+def _grab_or_disarm(t: Turn, key: str, label: str) -> None:
+    """A Grab or a Disarm of the target picked (``grab``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
+    g_target = pick_value(choices.get("target"), t.targets, t.first_foe)
+    command = {"type": key, "attacker": cid, "target": g_target}
+    tried = t.attempt(command)
+    odds, p = "", {}
+    if tried[1] is None:
+        data = tried[0][0][1]
+        p = {k: data[k] for k in ("p_hit", "p_grab") if k in data}
+        if "p_grab" in data:
+            odds = f"hit {percent(data['p_hit'], 0)}, hold {percent(data['p_grab'], 0)}"
+        elif "p_hit" in data:
+            odds = f"hit {percent(data['p_hit'], 0)}"
+    acts.append(
+        menu_entry(
+            key,
+            label,
+            _group(key, bracket),
+            _cost_words(key, bracket),
+            [menu_field("target", "Target", "select", g_target, t.targets)]
+            + ([_dice(role)] if key == "grab" else []),
+            command,
+            tried,
+            odds,
+            p,
         )
+    )
+
+
+def _escape(t: Turn) -> None:
+    """Escape the hold (``grab.escape``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     command = {"type": "escape", "combatant": cid}
-    tried = attempt(command)
+    tried = t.attempt(command)
     odds, p = "", {}
     if tried[1] is None and "p_escape" in tried[0][0][1]:
         p = {"p_escape": tried[0][0][1]["p_escape"]}
@@ -557,7 +625,10 @@ def menu(
         )
     )
 
-    # -- Help (help.py) ------------------------------------------------------------------------
+
+def _help(t: Turn) -> None:
+    """Help an ally (``help_action``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     allies = [
         combatant_option(t)
         for t in visible
@@ -565,7 +636,7 @@ def menu(
     ]
     ally = pick_value(choices.get("ally"), allies)
     command = {"type": "help", "combatant": cid, "ally": ally}
-    tried = attempt(command)
+    tried = t.attempt(command)
     odds, p = ("the ally's next roll gains Advantage" if ally else ""), {}
     if tried[1] is None and role == "gm":  # a player sees only their own attacks' odds
         odds, p = _help_change(state, role, visible, ally, tried[0]) or (odds, p)
@@ -583,7 +654,10 @@ def menu(
         )
     )
 
-    # -- Gifts (gifts.py) ----------------------------------------------------------------------
+
+def _gift(t: Turn) -> None:
+    """Use a Gift that is not an attack (``gifts``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     gifts = [(g["name"], g["name"]) for g in c.get("gifts", []) if not g["attacks"]]
     gift = pick_value(choices.get("gift"), gifts)
     if gift is not None:
@@ -598,7 +672,7 @@ def menu(
         effect = str(choices.get("effect") or "").strip()
         if effect:
             command["effect"] = effect
-        tried = attempt(command)
+        tried = t.attempt(command)
         odds, p = f"Ki {ki}", {}
         if tried[1] is None and "check" in tried[0][0][1]:
             p = {"p_check": tried[0][0][1]["check"]["p_success"]}
@@ -620,7 +694,10 @@ def menu(
             )
         )
 
-    # -- a Skill roll (skill_rolls.py) ---------------------------------------------------------
+
+def _skill(t: Turn) -> None:
+    """A Skill roll (``skill_rolls``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     if c["kind"] == "character" and c.get("skills"):
         skills = [(f"{name} (tier {row['tier']})", name) for name, row in c["skills"].items()]
         skill = pick_value(choices.get("skill"), skills)
@@ -630,7 +707,7 @@ def menu(
         difficulty = min(max(difficulty, 0), 10)
         command = {"type": "skill_roll", "combatant": cid, "skill": skill}
         command["difficulty"] = difficulty
-        tried = attempt(command)
+        tried = t.attempt(command)
         odds, p = "", {}
         if tried[1] is None:
             p = {"p_success": tried[0][0][1]["p_success"]}
@@ -660,11 +737,17 @@ def menu(
             )
         )
 
-    # -- the GM's opposed roll on this turn (skill_rolls.opposed_roll) --------------------------
-    if role == "gm" and c["kind"] == "character" and c.get("skills"):
-        _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket)
 
-    # -- stabilise the Dying (skill_rolls.stabilise) ------------------------------------------
+def _opposed_roll(t: Turn) -> None:
+    """The GM's opposed roll on this turn (``skill_rolls.opposed_roll``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
+    if role == "gm" and c["kind"] == "character" and c.get("skills"):
+        _opposed(state, role, seat, c, choices, t.targets, t.first_foe, acts, bracket)
+
+
+def _stabilise(t: Turn) -> None:
+    """Stabilise the Dying (``skill_rolls.stabilise``)."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     dying = [
         combatant_option(t)
         for t in visible
@@ -672,7 +755,7 @@ def menu(
     ]
     who = pick_value(choices.get("patient"), dying)
     command = {"type": "stabilise", "combatant": cid, "target": who, "how": "first aid"}
-    tried = attempt(command)
+    tried = t.attempt(command)
     acts.append(
         menu_entry(
             "stabilise",
@@ -685,7 +768,10 @@ def menu(
         )
     )
 
-    # -- the other actions (round_actions.py) --------------------------------------------------
+
+def _other_acts(t: Turn) -> None:
+    """The other actions of ``act``: Reckless, Full Defense, Reload, Ready..."""
+    state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
     conditions = c["conditions"]
     simple = [
         # Taken once, they hold for the round: not offered again (the table refuses a second).
@@ -697,10 +783,10 @@ def menu(
     ]
     for key, label, relevant in simple:
         command = {"type": "act", "combatant": cid, "action": key}
-        tried = attempt(command)
+        tried = t.attempt(command)
         odds, p = "", {}
         if tried[1] is None and key in ("reckless", "full defense", "belly down", "stand up"):
-            odds, p = _own_attack_change(state, role, c, plain, before, tried[0])
+            odds, p = _own_attack_change(state, role, c, t.plain, t.before, tried[0])
         acts.append(
             menu_entry(
                 key,
@@ -725,7 +811,7 @@ def menu(
             _cost_words("reload" if how != "tube" else "reload tube", bracket),
             [menu_field("reload", "What", "select", how, reloads)],
             command,
-            attempt(command),
+            t.attempt(command),
         )
     )
     trigger = str(choices.get("trigger") or "").strip() or DEFAULT_TRIGGER
@@ -744,7 +830,7 @@ def menu(
                 menu_field("what", "To do", "text", what),
             ],
             command,
-            attempt(command),
+            t.attempt(command),
         )
     )
     command = {"type": "act", "combatant": cid, "action": "small action"}
@@ -758,10 +844,27 @@ def menu(
             _cost_words("small action", bracket),
             [menu_field("what", "What", "text", what)],
             command,
-            attempt(command),
+            t.attempt(command),
         )
     )
-    return out
+
+
+#: The menu of a turn: each command's entries, in the order the panel shows them (``menu``).
+#: "act" offers Study a Target among the first and its other actions last.
+MENU = (
+    ("attack", _attacks),
+    ("act", _study),
+    ("move", _moves),
+    ("grab", lambda t: _grab_or_disarm(t, "grab", "Grab")),
+    ("disarm", lambda t: _grab_or_disarm(t, "disarm", "Disarm")),
+    ("escape", _escape),
+    ("help", _help),
+    ("use_gift", _gift),
+    ("skill_roll", _skill),
+    ("opposed_roll", _opposed_roll),
+    ("stabilise", _stabilise),
+    ("act", _other_acts),
+)
 
 
 def _opposed(state, role, seat, c, choices, targets, first_foe, acts, bracket) -> None:

@@ -8,11 +8,17 @@ docs/notes/0015-table-rules.md, "Actions of the round".
 from __future__ import annotations
 
 from tb_playground.engine.core_roll import check_target
-from tb_playground.engine.round_budget import FOOTING_MOVES, footing_odds, ground_cost
+from tb_playground.engine.round_budget import (
+    FOOTING_MOVES,
+    footing_odds,
+    ground_cost,
+    sprint_difficulty,
+)
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
 from . import command_tools as tools
 from . import rules
+from .command_record import Command, Reader
 from .state import combatant_path
 
 MOVE_FIELDS = (
@@ -37,9 +43,6 @@ BAND_EDGES = ((1, "melee"), (10, "close"), (50, "near"))
 
 #: Difficulty of the Athletics rolls of bad ground and footing (rules/000 "Bad Ground").
 ATHLETICS_DIFFICULTY = 6
-
-#: The Sprint's first endurance Difficulty (rules/000 line 485).
-SPRINT_DIFFICULTY = 6
 
 
 def band_for(metres: int) -> str:
@@ -179,7 +182,7 @@ def move(state, command, role, seat, roll) -> list:
 
 
 def _sprint(state, command, c, data, roll) -> list:
-    """Stamina rounds free, then Water + Difficulty from 6, one harder a round (line 485)."""
+    """A Sprint in a round: the run goes on from last round's, then its endurance roll."""
     if c["kind"] != "character":
         return []  # a card has no Stamina: the GM tracks a creature's wind
     run = c.get("sprint_run", 0) + 1 if c.get("sprint_round") == state["round"] - 1 else 1
@@ -187,25 +190,38 @@ def _sprint(state, command, c, data, roll) -> list:
         [combatant_path(c["id"], "sprint_run"), run],
         [combatant_path(c["id"], "sprint_round"), state["round"]],
     ]
+    return changes + sprint_endurance(state, command, c, run, data, roll)
+
+
+def sprint_endurance(state, command, c, run, data, roll, off_balance=tools.off_balance) -> list:
+    """A character's Sprint endurance roll in round ``run`` of the run, in a round or a chase.
+
+    Rule: rules/000 line 485, rules/001 "Chases" line 116 (``sprint_difficulty``): free for
+    Stamina rounds, then Water + Difficulty from 6, one harder a round; a failure is a level of
+    Exhausted. The roller's conditions may refuse the roll (``refuse_roll``); the dice are typed
+    as ``sprint_faces`` or rolled. ``off_balance(state, c, reading)`` gives a kept 20's changes.
+    The roll's record goes into ``data["endurance"]``; returns the changes.
+    """
     data["sprint_round_of_run"] = run
     free = min(c["stamina"], 10)
-    if run <= free:
+    difficulty = sprint_difficulty(free, run)
+    if difficulty is None:
         if "sprint_faces" in command:
             raise ValueError(f"sprint_faces: this Sprint is one of the {free} free rounds")
-        return changes
-    difficulty = max(0, SPRINT_DIFFICULTY - (run - free - 1))
+        return []
     water = c["elements"].get("Water", 0)
     mods = tools.modifiers(state, c, "physical")
+    tools.refuse_roll(c, mods)
     target = check_target(water, difficulty, 1)
     odds = tools.odds(state, target, mods.advantage, 1)
     reading, by = tools.read(state, command, "sprint_faces", target, mods.advantage, 1, roll)
     rdata = tools.roll_record(c, reading, by, odds)
     rdata["difficulty"] = difficulty
     data["endurance"] = rdata
-    changes += tools.off_balance(state, c, reading)
+    changes = off_balance(state, c, reading)
     if not reading.success:
-        changes.append([combatant_path(c["id"], "exhausted"), min(c["exhausted"] + 1, 5)])
         rdata["exhausted_after"] = min(c["exhausted"] + 1, 5)
+        changes.append([combatant_path(c["id"], "exhausted"), rdata["exhausted_after"]])
     return changes
 
 
@@ -266,3 +282,26 @@ def _distances(state, command, c, metres, data) -> list:
     data["left_melee"] = [x["id"] for x in left]
     data["may_follow"] = followers
     return changes
+
+
+# -- the log's words ----------------------------------------------------------------------------
+
+
+def _distance_set(r: Reader, d: dict) -> str:
+    band = d.get("band")
+    return f"{r.name(d['a'])} and {r.name(d['b'])} are {d['metres']} m apart" + (
+        f" ({band.capitalize()} range)." if band else "."
+    )
+
+
+COMMANDS = (
+    Command(
+        "move",
+        move,
+        MOVE_FIELDS,
+        words={"moved": lambda r, d: f"{r.name(d['combatant'])} moves {d['metres']} m."},
+    ),
+    Command(
+        "set_distance", set_distance, ("a", "b", "metres"), words={"distance_set": _distance_set}
+    ),
+)

@@ -29,7 +29,7 @@ import numpy as np
 from tb_playground.engine import damage_distribution
 from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, advantage_sign
 
-from . import view as views
+from . import privacy, table_log
 from .fight_end import VITALS
 from .state import apply_changes, fold, initial_state, undone_commands
 
@@ -149,7 +149,7 @@ def night_numbers(
     if since == "fight":
         start = max((i for i, e in enumerate(live) if e["type"] == "started"), default=len(live))
 
-    seen = None if role == "gm" else views.readable_seqs(final, events, role, seat)
+    seen = None if role == "gm" else table_log.readable_seqs(final, events, role, seat)
 
     def readable(event: dict) -> bool:
         return seen is None or event["seq"] in seen
@@ -214,7 +214,7 @@ def _roll(event, kind, row, state, target, result, luck) -> dict:
         "who": row["id"],
         "name": row["name"],
         "side": row["side"],
-        "target": views._name(state, target),
+        "target": privacy.card_name(state, target),
         "faces": list(event["data"]["faces"]),
         "result": result,
         "luck": round(luck, 12),
@@ -226,13 +226,13 @@ def _mean(values: list[float]) -> float | None:
 
 
 def _report(final, role, seat, since, events, rows, rolls) -> dict:
-    shown_rolls = [r for r in rolls if views._visible(final, r["who"], role)]
+    shown_rolls = [r for r in rolls if privacy.visible(final, r["who"], role)]
     combatants = []
     for cid in final["ids"]:
-        if not views._visible(final, cid, role):
+        if not privacy.visible(final, cid, role):
             continue
         row = rows[cid]
-        numbers = views._numbers(final, cid, role)
+        numbers = privacy.may_read_numbers(final, cid, role)
         lucks = [r["luck"] for r in shown_rolls if r["who"] == cid]
         times = row["turn_times"]
         combatants.append(

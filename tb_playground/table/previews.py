@@ -1,13 +1,13 @@
 """The odds of each of a combatant's attacks against each target it can see, before it attacks.
 
-The pending attack the "attack" command would make (``commands.attack_pending``, no Empowered
+The pending attack the "attack" command would make (``attack_options.attack_pending``, no Empowered
 action, no cover), through ``odds.pending_odds``. Rule: RULES.md, Attacks and Vitals. Notes:
 docs/notes/0009-combat-panel.md.
 """
 
 from __future__ import annotations
 
-from .commands import attack_pending
+from .attack_options import attack_pending
 from .odds import pending_odds
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 
-from . import view as views
+from . import reader_view
 from .state import apply_changes, fold, undo_step
 
 #: Events between two snapshots of the fold.
@@ -149,9 +149,9 @@ class Replay:
         if start >= 1 and (role, seat, start) not in self._primed:
             self._primed.add((role, seat, start))
             at_start = self.state_at(start)
-            views.view_for(at_start, self._events[:start], role, seat, (False, False),
+            reader_view.view_for(at_start, self._events[:start], role, seat, (False, False),
                            cache=_LogMemo(self._logs, start, self._every))  # fmt: skip
-        return views.view_for(
+        return reader_view.view_for(
             state,
             self._events[:n],
             role,

@@ -12,6 +12,8 @@ from tb_playground.engine.validation import require_choice
 
 from . import command_tools as tools
 from . import rules
+from .command_record import Command, Reader
+from .help_action import help_command
 from .state import combatant_path
 
 #: The actions ``act`` takes (engine keys), with the fields each one reads.
@@ -81,9 +83,7 @@ def act(state, command, role, seat, roll) -> list:
             f"{ACTIONS[action].label} is a roll now: send {ROLLED[action]} instead of act."
         )
     action = require_choice("action", action, tuple(ACT_FIELDS))
-    if action == "help":  # Help names the ally it helps (rules/000 "Helping"): help.py
-        from .help import help_command
-
+    if action == "help":  # Help names the ally it helps (rules/000 "Helping"): help_action.py
         ally = command.get("ally", command.get("target"))
         asked = {"type": "help", "combatant": c["id"], "ally": ally}
         return help_command(state, asked, role, seat, roll)
@@ -173,3 +173,26 @@ def resume_events(state: dict, c: dict) -> list:
     back = c["carried"]["resume"]
     changes = [[combatant_path(c["id"], "carried", "resume"), None], [["up"], back]]
     return [("turn_ended", {"combatant": c["id"], "next": back, "ready": True}, changes)]
+
+
+# -- the log's words ----------------------------------------------------------------------------
+
+
+def _acted(r: Reader, d: dict) -> str:
+    target = f" ({r.name(d['target'])})" if d.get("target") else ""
+    return f"{r.name(d['combatant'])}: {d['action'].capitalize()}{target}."
+
+
+def _ready_fired(r: Reader, d: dict) -> str:
+    return f"{r.name(d['combatant'])}'s Ready action fires ({d.get('trigger') or 'its trigger'})."
+
+
+COMMANDS = (
+    Command(
+        "act",
+        act,
+        ("combatant", "action", *sorted({f for v in ACT_FIELDS.values() for f in v})),
+        words={"acted": _acted},
+    ),
+    Command("ready_fired", ready_fired, ("combatant",), words={"ready_fired": _ready_fired}),
+)

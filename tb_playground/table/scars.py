@@ -10,6 +10,7 @@ from __future__ import annotations
 from tb_playground.engine.validation import require_bool
 from tb_playground.models.character import SCAR_KINDS
 
+from .command_record import Command, Reader
 from .state import combatant_path
 
 #: The table's option for 002's reading of a Health scar (a key of the state's "ruleset").
@@ -230,24 +231,30 @@ def _scarred_text(d: dict, name) -> str:
     return f"{who}: " + "; ".join(parts) + "." if parts else f"{who}'s scars deepen."
 
 
-def _named_text(state: dict, d: dict, name) -> str:
-    return f"The GM names {name(d['combatant'])}'s {d['form']}: {d['effect']}."
+def _named_text(r: Reader, d: dict) -> str:
+    return f"The GM names {r.name(d['combatant'])}'s {d['form']}: {d['effect']}."
 
 
-def _healed_text(state: dict, d: dict, name) -> str:
+def _healed_text(r: Reader, d: dict) -> str:
     what = f" ({d['effect']})" if d["effect"] else ""
-    return f"{name(d['combatant'])}'s {d['form']} from {d['vital'].capitalize()}{what} is gone."
+    return f"{r.name(d['combatant'])}'s {d['form']} from {d['vital'].capitalize()}{what} is gone."
 
 
-def _reading_text(state: dict, d: dict, name) -> str:
+def _reading_text(r: Reader, d: dict) -> str:
     if d["on"]:
         return "Scars: below 0 Health leaves a Flaw until healed back to 0 (rules/002)."
     return "Scars: below 0 Health leaves a lasting Physical scar (rules/000)."
 
 
-#: Log text of this module's events: ``LOG_TEXTS[type](state, data, name)``.
-LOG_TEXTS = {
-    "scar_named": _named_text,
-    "scar_healed": _healed_text,
-    "scar_reading_set": _reading_text,
-}
+COMMANDS = (
+    Command(
+        "name_scar", name_scar, ("combatant", "scar", "effect"), words={"scar_named": _named_text}
+    ),
+    Command("heal_scar", heal_scar, ("combatant", "scar"), words={"scar_healed": _healed_text}),
+    Command(
+        "scar_reading",
+        scar_reading,
+        ("flaw_until_healed",),
+        words={"scar_reading_set": _reading_text},
+    ),
+)

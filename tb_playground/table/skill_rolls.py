@@ -15,6 +15,8 @@ from tb_playground.engine.validation import require_bool, require_choice
 
 from . import command_tools as tools
 from . import rules
+from .command_record import Command, Reader
+from .log_words import mine, roll_words
 from .state import combatant_path
 
 SKILL_FIELDS = ("combatant", "skill", "difficulty", "element", "faces", "reroll_faces")
@@ -264,3 +266,66 @@ def stabilise(state, command, role, seat, roll) -> list:
         changes.append([combatant_path(t["id"], "now", "health"), result.health])
         data["effect"] = "; ".join(result.changes)
     return [("stabilised" if done else "stabilise_failed", data, changes)]
+
+
+# -- the log's words ----------------------------------------------------------------------------
+
+
+def _skill_rolled(r: Reader, d: dict) -> str:
+    skill = d.get("skill") or "a Skill"
+    return f"{r.name(d['combatant'])} rolls {skill}: {roll_words(d, r.numbers(d['combatant']))}."
+
+
+def _opposed_rolled(r: Reader, d: dict) -> str:
+    actor, resister = r.name(d["actor"]), r.name(d["resister"])
+    roll = d.get("roll") or d.get("actor_roll")
+    static = d.get("static") is not None and d.get("card")
+    tn = mine(roll, r) and (not static or r.numbers(d["card"]))
+    line = f"{actor} against {resister} ({(roll or {}).get('skill', 'opposed')}): "
+    line += roll_words(roll, tn)
+    other = d.get("resister_roll")
+    if other:
+        line += f"; {resister}: {roll_words(other, mine(other, r))}"
+    winner = d.get("winner")
+    return line + (f"; {r.name(winner)} wins." if winner else ".")
+
+
+def _group_rolled(r: Reader, d: dict) -> str:
+    rolls = "; ".join(
+        f"{r.name(x['combatant'])} {roll_words(x, r.numbers(x['combatant']))}"
+        for x in d.get("rolls", [])
+    )
+    result = "the group succeeds" if d.get("success") else "the group fails"
+    return f"{r.shown(d['members'])} roll {d.get('skill', 'together')} together: {rolls}: {result}."
+
+
+def _stabilise_line(r: Reader, d: dict) -> str:
+    roll = d.get("roll")
+    how = d.get("how") or "first aid"
+    return f"{r.name(d['combatant'])} tries {how} on {r.name(d['target'])}: " + roll_words(
+        roll, mine(roll, r)
+    )
+
+
+def _stabilised(r: Reader, d: dict) -> str:
+    effect = f" ({d['effect']})" if d.get("effect") and r.numbers(d["target"]) else ""
+    return f"{_stabilise_line(r, d)}; {r.name(d['target'])} is stabilised{effect}."
+
+
+def _stabilise_failed(r: Reader, d: dict) -> str:
+    return f"{_stabilise_line(r, d)}; {r.name(d['target'])} is not stabilised."
+
+
+COMMANDS = (
+    Command("skill_roll", skill_roll, SKILL_FIELDS, words={"skill_rolled": _skill_rolled}),
+    Command(
+        "opposed_roll", opposed_roll, OPPOSED_FIELDS, words={"opposed_rolled": _opposed_rolled}
+    ),
+    Command("group_roll", group_roll, GROUP_FIELDS, words={"group_rolled": _group_rolled}),
+    Command(
+        "stabilise",
+        stabilise,
+        STABILISE_FIELDS,
+        words={"stabilised": _stabilised, "stabilise_failed": _stabilise_failed},
+    ),
+)

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state_types import Combatant, TableState
 
 
 def combatant_path(cid: str, *keys: str) -> list:
@@ -26,7 +30,7 @@ BRACKETS = ("fast", "normal", "slow")
 NOT_UNDOABLE = frozenset({"created", "undone", "redone", "note", "code_rotated"})
 
 
-def combatant_state(record: dict) -> dict:
+def combatant_state(record: dict) -> Combatant:
     """A combatant's live state from its plain record: as set up, nothing rolled yet."""
     c = copy.deepcopy(record)
     c.setdefault("gifts", [])  # a record stored before issue 19 has no Gifts or scars
@@ -51,7 +55,7 @@ def combatant_state(record: dict) -> dict:
     return c
 
 
-def initial_state(data: dict) -> dict:
+def initial_state(data: dict) -> TableState:
     """The state a "created" event starts: the combatants as set up, nothing rolled yet."""
     combatants = {r["id"]: combatant_state(r) for r in data["combatants"]}
     return {
@@ -101,7 +105,7 @@ def undone_commands(events: Iterable[dict]) -> set[int]:
     return undone
 
 
-def fold(events: list[dict]) -> dict:
+def fold(events: list[dict]) -> TableState:
     """The state after ``events`` (the whole log, from its "created" event)."""
     if not events or events[0]["type"] != "created":
         raise ValueError("a table's log starts with its 'created' event")

@@ -26,7 +26,7 @@ import numpy as np
 from tb_playground.models import Encounter
 from tb_playground.models.combatants import encounter_records
 
-from . import view as views
+from . import reader_view, table_log
 from .command_tools import MAX_TEXT, check_fields, check_shape, check_version
 from .commands import check_sender, decide
 from .dice_typed import typed_odds
@@ -324,7 +324,7 @@ class Table:
                 check_sender(state, role, seat)
                 return self._replay.view_at(at, role, seat, state)
             version = self._state["version"]
-            return views.view_for(
+            return reader_view.view_for(
                 self._state,
                 self._events,
                 role,
@@ -483,7 +483,7 @@ class Table:
                 check_version(expected_version)
                 check_shape(command)
                 if expected_version is not None and expected_version != self.version:
-                    since = views.log_lines(
+                    since = table_log.log_lines(
                         self._state, self._events, role, seat, since=expected_version
                     )
                     raise ConflictError(expected_version, self.version, since)

@@ -18,7 +18,7 @@ import panel as pn
 import param
 from panel.io.document import hold
 
-from tb_playground.table.view import readable_seqs
+from tb_playground.table.table_log import readable_seqs
 
 from .kit import CardBoard, LiveHTML, button, html_pane, row, set_query, update
 from .kit.css import COMBAT_CSS, STORY_CSS

@@ -188,7 +188,7 @@ def test_scrubbing_moves_the_charts_cursor(served, browser, gate):  # noqa: F811
 def test_a_players_cursor_stands_at_the_tables_event(served, browser, gate):  # noqa: F811
     from test_replay_ui import _play_a_little
 
-    from tb_playground.table.view import readable_seqs
+    from tb_playground.table.table_log import readable_seqs
 
     gate.set()
     base, service, _ = served

@@ -10,6 +10,7 @@ from tb_playground.engine.validation import require_choice
 
 from . import command_tools as tools
 from . import rules
+from .command_record import Command
 from .state import combatant_path
 
 #: The fields of the "help" command.
@@ -112,3 +113,13 @@ def help_command(state, command, role, seat, roll) -> list:
     changes.append([combatant_path(c["id"], "carried", "helping"), ally["id"]])
     data = {"combatant": c["id"], "action": "help", "ally": ally["id"]}
     return [("helped", data, changes)]
+
+
+COMMANDS = (
+    Command(
+        "help",
+        help_command,
+        HELP_FIELDS[1:],
+        words={"helped": lambda r, d: f"{r.name(d['combatant'])} helps {r.name(d['ally'])}."},
+    ),
+)

@@ -1,0 +1,89 @@
+"""Who may see what at the table: the privacy policy every view, log line and number follows.
+
+The GM sees everything; players and spectators see no hidden combatant, and a foe's numbers
+(Health, Ki, its Defense in a TN) only as labels unless the GM shares them. Rule: RULES.md "The
+table"; rules/004 (a label instead of numbers). Readings: docs/notes/0008-table.md (issue 20
+"Leaks closed", issue 21).
+"""
+
+from __future__ import annotations
+
+#: Foe labels from Health (rules/004: a label instead of numbers).
+LABELS = ("unhurt", "hurt", "bloodied", "down")
+
+
+def label(c: dict) -> str:
+    """unhurt, hurt, bloodied (at or under half Health) or down (0 or below, or out)."""
+    now, top = c["now"]["health"], c["max"]["health"]
+    if c["out"] or now <= 0:
+        return "down"
+    if now >= top:
+        return "unhurt"
+    return "hurt" if 2 * now > top else "bloodied"
+
+
+def sees_all(role: str) -> bool:
+    """Whether ``role`` sees everything (the GM)."""
+    return role == "gm"
+
+
+def visible(state: dict, cid: str, role: str) -> bool:
+    """Whether ``role`` sees ``cid``; one no longer at the table (undone) only the GM."""
+    if sees_all(role):
+        return True
+    c = state["combatants"].get(cid)
+    return c is not None and not c["hidden"]
+
+
+def unseen(state: dict, value: object, role: str) -> bool:
+    """Whether ``value`` is the id of a combatant ``role`` may not see."""
+    return (
+        isinstance(value, str) and value in state["combatants"] and not visible(state, value, role)
+    )
+
+
+def foe(state: dict, c: dict) -> bool:
+    """Whether ``c`` is not on the party's side (its numbers are the GM's unless shared)."""
+    return c["side"] != state["party_side"]
+
+
+def may_read_numbers(state: dict, cid: str | None, role: str) -> bool:
+    """Whether ``role`` may read ``cid``'s numbers (the cards' rule: a foe's only if shared)."""
+    c = state["combatants"].get(cid) if cid else None
+    return sees_all(role) or state["share_foes"] or c is None or not foe(state, c)
+
+
+def card_name(state: dict, cid: str, role: str = "gm") -> str:
+    """``cid``'s name as its card shows it: two of one name (an old table) take their number.
+
+    A table numbers combatants of the same name when it makes them ("Guard dog 2"); one made
+    before that may hold two "Guard dog"s: each then takes the number at the end of its id
+    ("guard-dog-2" -> "Guard dog 2", else 1), as the pages' selects do. Only the combatants
+    ``role`` sees count, so a hidden namesake changes no name.
+    """
+    c = state["combatants"].get(cid)
+    if c is None:
+        return cid
+    same = 0
+    for other in state["combatants"].values():
+        if other["name"] == c["name"] and visible(state, other["id"], role):
+            same += 1
+    if same < 2:
+        return c["name"]
+    tail = cid.rsplit("-", 1)[-1]
+    return f"{c['name']} {tail if tail.isdigit() else 1}"
+
+
+def attack_numbers(state: dict, d: dict, role: str, seat: str | None) -> bool:
+    """Whether ``role`` may read the TN and odds of the attack of ``d`` (attacker, target).
+
+    The GM, the attacker and the target always; everyone when the GM shares the foes' numbers
+    or when no foe is in it. A foe's attack on another player shows without them (issue 20).
+    """
+    if sees_all(role) or state["share_foes"] or seat in (d.get("attacker"), d.get("target")):
+        return True
+    for key in ("attacker", "target"):
+        c = state["combatants"].get(d.get(key)) if d.get(key) else None
+        if c is not None and foe(state, c):
+            return False
+    return True
