@@ -26,7 +26,7 @@ from tb_playground.table.rules import (
 )
 
 from . import combat_render as render
-from . import landing
+from . import dice_landing
 from .action_panel import ActionPanel, ApproachNod
 from .add_combatant import AddCombatant
 from .combat_session import (
@@ -315,7 +315,7 @@ class GMPage(pn.viewable.Viewer):
         # The attack under way, one step at a time (views/steps.py).
         self.steps = StepControls(
             "gm", self.send, self.message, "Or type the physical dice", "Use these dice",
-            odds=landing.for_page(self),
+            odds=dice_landing.for_page(self),
         )  # fmt: skip
 
         # GM tools on one combatant.
