@@ -20,8 +20,13 @@ from tb_playground.engine import vital_step
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.service import CombatService
-from tb_playground.views import dice_landing
-from tb_playground.views.dice_landing import dice_landing_html, dice_of, problem, typed_so_far
+from tb_playground.views.combat import dice_landing
+from tb_playground.views.combat.dice_landing import (
+    dice_landing_html,
+    dice_of,
+    problem,
+    typed_so_far,
+)
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from test_table_wal_loss import damaged_copy, fight
 import tb_playground.table.store as store_module
 from tb_playground.service import CombatService
 from tb_playground.table import TableStore
-from tb_playground.views.gm_page import GMPage
-from tb_playground.views.table_page import TablePage
+from tb_playground.views.combat.gm_page import GMPage
+from tb_playground.views.combat.table_page import TablePage
 
 
 def test_only_the_gm_page_shows_the_whole_path(tmp_path, monkeypatch):

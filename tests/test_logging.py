@@ -100,7 +100,7 @@ def test_a_refused_character_upload_is_one_warning(caplog, capsys):
 
 
 def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
-    from tb_playground.views.add_combatant import AddCombatant
+    from tb_playground.views.combat.add_combatant import AddCombatant
 
     adder = AddCombatant(lambda command, then=None: None, {})
     adder.upload.filename = "oops.yaml"
@@ -109,7 +109,10 @@ def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
     )
     assert adder.add() is False
     (record,) = _ours(caplog)
-    assert record.levelno == logging.WARNING and record.name == "tb_playground.views.add_combatant"
+    assert (
+        record.levelno == logging.WARNING
+        and record.name == "tb_playground.views.combat.add_combatant"
+    )
     assert "oops.yaml" in record.getMessage() and "YAML" in record.getMessage()
     assert MARK not in record.getMessage() and "\n" not in record.getMessage()
     # Too big a file: its size is the reason.
@@ -127,7 +130,7 @@ def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
 
 def test_a_refused_encounter_upload_is_one_warning(tmp_path, caplog, capsys):
     from tb_playground.service import CombatService
-    from tb_playground.views.gm_page import GMPage
+    from tb_playground.views.combat.gm_page import GMPage
 
     service = CombatService(tmp_path / "tables.sqlite", gm_key="secret-key")
     gm = GMPage(service, key="secret-key")
@@ -137,7 +140,7 @@ def test_a_refused_encounter_upload_is_one_warning(tmp_path, caplog, capsys):
     gm.create_table()
     assert "fight.yaml" in gm.chooser_message.object
     (record,) = _ours(caplog)
-    assert record.levelno == logging.WARNING and record.name == "tb_playground.views.gm_page"
+    assert record.levelno == logging.WARNING and record.name == "tb_playground.views.combat.gm_page"
     assert "fight.yaml" in record.getMessage() and "\n" not in record.getMessage()
     assert MARK not in record.getMessage()
     assert service.names() == []

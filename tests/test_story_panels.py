@@ -22,11 +22,11 @@ from test_table_replay import _play
 from tb_playground.service import CombatService
 from tb_playground.table.replay import step_to
 from tb_playground.table.view import readable_seqs
-from tb_playground.views import fight_story
-from tb_playground.views.gm_page import GMPage, draw_gm
-from tb_playground.views.night_panel import file_stem, luck_words, night_html
-from tb_playground.views.replay_panel import ReplayCursor, banner_html, query_event
-from tb_playground.views.table_page import TablePage, draw_table
+from tb_playground.views.combat import fight_story
+from tb_playground.views.combat.gm_page import GMPage, draw_gm
+from tb_playground.views.combat.night_panel import file_stem, luck_words, night_html
+from tb_playground.views.combat.replay_panel import ReplayCursor, banner_html, query_event
+from tb_playground.views.combat.table_page import TablePage, draw_table
 
 # -- the replay's state machine --------------------------------------------------------------
 

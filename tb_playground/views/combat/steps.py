@@ -9,7 +9,7 @@ prevention button says the Ki the chosen levels cost. A player asked for a Distr
 (rules/002 "What Is Distracted?") rolls it here too. The last roll's result shows above the
 step for a few seconds (a CSS fade: ``views/css/combat.css``) and stays as a line.
 While dice are typed into the box one at a time, the step shows the exact odds given the dice
-typed so far (issue 23, item 5: ``views/dice_landing.py``), on the typist's page only.
+typed so far (issue 23, item 5: ``views/combat/dice_landing.py``), on the typist's page only.
 The table decides what is offered (``table/boost_offer.py``) and who may see what
 (``table/view.py``); this module only draws and sends.
 """
@@ -22,9 +22,9 @@ import panel as pn
 
 from tb_playground.formatting import dice_text, escape, plural
 
+from ..kit import WRAP_BUTTONS, Slots, button, html_pane, row, update
 from .combat_session import with_typed_faces
 from .dice_landing import dice_landing_html, dice_of, problem, typed_so_far
-from .kit import WRAP_BUTTONS, Slots, button, html_pane, row, update
 
 #: What the one whose move it is does at each step.
 STEP_DOING = {

@@ -20,16 +20,7 @@ from tb_playground.service import CombatService, get_service
 from tb_playground.table.menu import menu, spends
 from tb_playground.table.seats import new_token
 
-from . import combat_render as render
-from . import dice_landing
-from .action_panel import ActionPanel
-from .combat_session import (
-    BRACKET_LABELS,
-    SpendControls,
-    TableSession,
-)
-from .fight_story import FightStory
-from .kit import (
+from ..kit import (
     CardBoard,
     CodeInput,
     Slots,
@@ -45,6 +36,15 @@ from .kit import (
     set_query,
     update,
 )
+from . import combat_render as render
+from . import dice_landing
+from .action_panel import ActionPanel
+from .combat_session import (
+    BRACKET_LABELS,
+    SpendControls,
+    TableSession,
+)
+from .fight_story import FightStory
 from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
 from .steps import StepControls
 from .win_chart import WinChart

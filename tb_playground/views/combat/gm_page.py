@@ -25,18 +25,7 @@ from tb_playground.table.rules import (
     SETTABLE_WORDS,
 )
 
-from . import combat_render as render
-from . import dice_landing
-from .action_panel import ActionPanel, ApproachNod
-from .add_combatant import AddCombatant
-from .combat_session import (
-    BRACKET_LABELS,
-    SpendControls,
-    TableSession,
-    parse_faces,
-)
-from .fight_story import FightStory
-from .kit import (
+from ..kit import (
     READABLE_BUTTONS,
     ActionToggle,
     CardBoard,
@@ -51,6 +40,17 @@ from .kit import (
     set_query,
     update,
 )
+from . import combat_render as render
+from . import dice_landing
+from .action_panel import ActionPanel, ApproachNod
+from .add_combatant import AddCombatant
+from .combat_session import (
+    BRACKET_LABELS,
+    SpendControls,
+    TableSession,
+    parse_faces,
+)
+from .fight_story import FightStory
 from .seat_list import SeatList
 from .steps import StepControls
 from .win_chart import WinChart
@@ -312,7 +312,7 @@ class GMPage(pn.viewable.Viewer):
         # Group rolls and the chase's controls (table/gm_tools.py), through the same panel.
         self.calls = ActionPanel("gm-calls", "", self.send, self._calls_menu, GM_GROUPS)
 
-        # The attack under way, one step at a time (views/steps.py).
+        # The attack under way, one step at a time (views/combat/steps.py).
         self.steps = StepControls(
             "gm", self.send, self.message, "Or type the physical dice", "Use these dice",
             odds=dice_landing.for_page(self),
