@@ -422,20 +422,21 @@ def test_pages_offer_the_new_controls_in_words(service):
     table = service.create("Pages", two_characters())
     gm = GMPage(service, key="secret-key")
     gm.open_table("Pages")
-    gm.tool_who.value = "the-brick"
-    gm.set_field.value = "health"
-    gm.set_value.value = 99
-    gm._set_value()
+    gm.tools.tool_who.value = "the-brick"
+    gm.tools.set_field.value = "health"
+    gm.tools.set_value.value = 99
+    gm.tools._set_value()
     assert "Health of The Brick must be a whole number from" in gm.message.object
-    gm.set_value.value = 3
-    gm._set_value()
-    assert gm.message.object == "" and "Brick&#x27;s Health to 3" in gm.log.object
-    gm.range_a.value, gm.range_b.value, gm.range_band.value = "ronan", "guard-dog", "near"
-    gm._set_range()
-    assert "Guard dog – Ronan: Near" in gm.ranges.object
-    gm.tool_who.value = "ronan"
-    gm.distracted_difficulty.value = 4
-    gm._ask_distracted()
+    gm.tools.set_value.value = 3
+    gm.tools._set_value()
+    assert gm.message.object == "" and "Brick&#x27;s Health to 3" in gm.board.log.object
+    tools = gm.tools
+    tools.range_a.value, tools.range_b.value, tools.range_band.value = "ronan", "guard-dog", "near"
+    gm.tools._set_range()
+    assert "Guard dog – Ronan: Near" in gm.tools.ranges.object
+    gm.tools.tool_who.value = "ronan"
+    gm.tools.distracted_difficulty.value = 4
+    gm.tools._ask_distracted()
     page = TablePage(service)
     page.code_input.value = table.view_for("gm")["join_code"]
     page.find()
@@ -453,9 +454,9 @@ def test_pages_offer_the_new_controls_in_words(service):
     page.spend.fate_kind.value = "refill ki"
     page.spend.fate_button.clicks += 1
     assert page.message.object == '<p class="err">Ki is already full.</p>'  # plain words
-    gm.set_field.value = "ki"
-    gm.set_value.value = 0
-    gm._set_value()
+    gm.tools.set_field.value = "ki"
+    gm.tools.set_value.value = 0
+    gm.tools._set_value()
     page.spend.fate_button.clicks += 1
     assert page.message.object == ""
     assert "Ronan spends a Fate Token: Refill Ki" in page.log.object
@@ -535,7 +536,7 @@ def test_the_share_toggle_reaches_the_server_without_panels_wait(service):
     service.create("Share", two_characters())
     gm = GMPage(service, key="secret-key")
     gm.open_table("Share")
-    assert isinstance(gm.share_toggle, ActionToggle)
+    assert isinstance(gm.controls.share_toggle, ActionToggle)
 
 
 @pytest.mark.server

@@ -135,12 +135,15 @@ def test_a_refused_encounter_upload_is_one_warning(tmp_path, caplog, capsys):
     service = CombatService(tmp_path / "tables.sqlite", gm_key="secret-key")
     gm = GMPage(service, key="secret-key")
     caplog.clear()
-    gm.encounter_upload.filename = "fight.yaml"
-    gm.encounter_upload.value = f"{{not yaml: [{MARK}".encode()
-    gm.create_table()
-    assert "fight.yaml" in gm.chooser_message.object
+    gm.chooser.encounter_upload.filename = "fight.yaml"
+    gm.chooser.encounter_upload.value = f"{{not yaml: [{MARK}".encode()
+    gm.chooser.create_table()
+    assert "fight.yaml" in gm.chooser.message.object
     (record,) = _ours(caplog)
-    assert record.levelno == logging.WARNING and record.name == "tb_playground.views.combat.gm_page"
+    assert (
+        record.levelno == logging.WARNING
+        and record.name == "tb_playground.views.combat.gm_table_chooser"
+    )
     assert "fight.yaml" in record.getMessage() and "\n" not in record.getMessage()
     assert MARK not in record.getMessage()
     assert service.names() == []

@@ -133,10 +133,10 @@ def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
     gm.open_table("Dogs")
     table.apply({"type": "start", "initiative": dict(zip(ids, [10, 1, 5], strict=True))})
     gm.refresh()
-    gm.declare_who.value = ids[1]
-    gm.declare_bumps.value = 2
-    gm.declare_who.value = ids[2]
-    assert gm.declare_bumps.value == 0  # not the last one's bumps
+    gm.controls.declare_who.value = ids[1]
+    gm.controls.declare_bumps.value = 2
+    gm.controls.declare_who.value = ids[2]
+    assert gm.controls.declare_bumps.value == 0  # not the last one's bumps
     for cid in ids:
         table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
     gm.refresh()
