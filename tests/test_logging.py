@@ -81,21 +81,21 @@ def test_a_refused_character_upload_is_one_warning(caplog, capsys):
 
     sheet = CharacterSheet()
     caplog.clear()
-    sheet._upload.filename = "bad.json"
+    sheet.file.upload.filename = "bad.json"
     bad = f'{{"kind": "character", "schema_version": 1, "data": {{"earth": 99, "name": "{MARK}"}}}}'
-    asyncio.run(sheet._on_upload(SimpleNamespace(new=bad.encode())))
-    assert "nothing loaded" in sheet._file_message.object
+    asyncio.run(sheet.file._on_upload(SimpleNamespace(new=bad.encode())))
+    assert "nothing loaded" in sheet.file.message.object
     (record,) = _ours(caplog)
     assert record.levelno == logging.WARNING
-    assert record.name == "tb_playground.views.character_sheet"
+    assert record.name == "tb_playground.views.sheet_file"
     assert "bad.json" in record.getMessage() and "earth" in record.getMessage()
     assert MARK not in record.getMessage() and "\n" not in record.getMessage()
     # A good upload logs nothing.
     caplog.clear()
-    sheet._upload.filename = "ronan.json"
+    sheet.file.upload.filename = "ronan.json"
     good = (ROSTER / "ronan.json").read_bytes()
-    asyncio.run(sheet._on_upload(SimpleNamespace(new=good)))
-    assert "Loaded" in sheet._file_message.object and _ours(caplog) == []
+    asyncio.run(sheet.file._on_upload(SimpleNamespace(new=good)))
+    assert "Loaded" in sheet.file.message.object and _ours(caplog) == []
     assert capsys.readouterr() == ("", "")
 
 
