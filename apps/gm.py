@@ -3,7 +3,7 @@
 import panel as pn
 
 from tb_playground.service import get_service
-from tb_playground.views.gm_page import gm_page
+from tb_playground.views.combat.gm_page import gm_page
 from tb_playground.views.kit import use_known_theme
 
 use_known_theme()  # before any widget reads it: ?theme=light is the default

@@ -3,8 +3,8 @@
 import panel as pn
 
 from tb_playground.service import get_service
+from tb_playground.views.combat.table_page import table_page
 from tb_playground.views.kit import use_known_theme
-from tb_playground.views.table_page import table_page
 
 use_known_theme()  # before any widget reads it: ?theme=light is the default
 pn.extension(sizing_mode="stretch_width")

@@ -377,10 +377,11 @@ class Client(threading.Thread):
         import panel.models  # noqa: F401 - the client must know Panel's Bokeh models
         from bokeh.client import pull_session
 
+        import tb_playground.views.combat.seat_session  # noqa: F401
+
         # ... and the pages' own components (the seat's cookie, the code box, the upload box).
         import tb_playground.views.kit.code_input  # noqa: F401
         import tb_playground.views.kit.upload  # noqa: F401
-        import tb_playground.views.seat_session  # noqa: F401
 
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import bench_combat as b  # noqa: E402
 
 from tb_playground.service import CombatService  # noqa: E402
-from tb_playground.views.table_page import attacks_html, draw_table  # noqa: E402
+from tb_playground.views.combat.table_page import attacks_html, draw_table  # noqa: E402
 
 
 def main() -> None:

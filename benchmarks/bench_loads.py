@@ -38,7 +38,7 @@ from table_helpers import encounter, roster, soak7  # noqa: E402
 from test_table_processes import Child  # noqa: E402
 
 from tb_playground.service import CombatService  # noqa: E402
-from tb_playground.views.combat_session import TableSession  # noqa: E402
+from tb_playground.views.combat.combat_session import TableSession  # noqa: E402
 
 KEY = "bench-gm-key-of-16-chars"
 

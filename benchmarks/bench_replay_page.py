@@ -33,8 +33,8 @@ from bench_replay import play  # noqa: E402
 from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
 
 from tb_playground.service import CombatService, set_service  # noqa: E402
-from tb_playground.views import replay_panel  # noqa: E402
-from tb_playground.views.gm_page import gm_page  # noqa: E402
+from tb_playground.views.combat import replay_panel  # noqa: E402
+from tb_playground.views.combat.gm_page import gm_page  # noqa: E402
 
 KEY = "bench-gm-key-of-16-chars"
 

@@ -3,7 +3,8 @@
 ``bench_combat.py pages`` with an action that changes the fight: the GM sets a guard dog's
 Health (the two dogs in turn, values 1..6, so no state comes back within the Momentum's
 memory of eight), each one a new version whose chance (20,000 fights, one worker process) is
-worked out while the next action's fan-out runs. The GM page shows the chart (views/win_chart.py).
+worked out while the next action's fan-out runs. The GM page shows the chart
+(views/combat/win_chart.py).
 Target: p95 <= 150 ms, as without the chart. Also prints how long the GM's chart took to show
 each action's chance (click -> "after event N" on the GM page; the runs of a fast action
 sequence are cancelled by the next one, so this is the last action's).

@@ -32,7 +32,7 @@ import types
 import panel as pn
 from bokeh.server.views import ws
 
-from tb_playground.views.combat_session import TableSession
+from tb_playground.views.combat.combat_session import TableSession
 
 _NAME = "_tb_bench_fanout"
 

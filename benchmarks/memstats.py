@@ -24,9 +24,9 @@ from bokeh.document import Document
 from bokeh.model import Model
 
 from tb_playground.service import get_service
-from tb_playground.views.combat_session import TableSession
-from tb_playground.views.gm_page import GMPage
-from tb_playground.views.table_page import TablePage
+from tb_playground.views.combat.combat_session import TableSession
+from tb_playground.views.combat.gm_page import GMPage
+from tb_playground.views.combat.table_page import TablePage
 
 
 def rss_mb(kind: str = "VmRSS") -> float:

@@ -29,9 +29,9 @@ from tb_playground.views import (  # noqa: E402
     odds_page,
     rules_page,
 )
+from tb_playground.views.combat.gm_page import gm_page  # noqa: E402
+from tb_playground.views.combat.table_page import table_page  # noqa: E402
 from tb_playground.views.encounter_planner import encounter_page  # noqa: E402
-from tb_playground.views.gm_page import gm_page  # noqa: E402
-from tb_playground.views.table_page import table_page  # noqa: E402
 
 #: The GM key the pictures' server uses (a throwaway table file, not the user's).
 KEY = "pictures"

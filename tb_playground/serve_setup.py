@@ -71,13 +71,15 @@ def release_closed_documents() -> None:
 def warm() -> int:
     """Import every module under ``tb_playground.views``, make the service, freeze the heap.
 
+    The modules of its subpackages (``views/combat``, ``views/kit``) are imported too.
+
     Returns
     -------
     int
         How many objects were frozen.
     """
-    for info in pkgutil.iter_modules(tb_playground.views.__path__):
-        importlib.import_module(f"tb_playground.views.{info.name}")
+    for info in pkgutil.walk_packages(tb_playground.views.__path__, "tb_playground.views."):
+        importlib.import_module(info.name)
     get_service()
     gc.collect()
     gc.freeze()

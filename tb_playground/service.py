@@ -2,7 +2,8 @@
 
 ``get_service()`` makes the one ``CombatService`` (one ``TableStore``, the GM key, join codes,
 one ``DrawCache`` per table version); pages bind to it through
-``views.combat_session.TableSession``. No Panel import. Notes: docs/notes/0009-combat-panel.md.
+``views.combat.combat_session.TableSession``. No Panel import. Notes:
+docs/notes/0009-combat-panel.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The action panel's widgets (views/action_panel.py), without a browser (issue 20).
+"""The action panel's widgets (views/combat/action_panel.py), without a browser (issue 20).
 
 Made once and updated, never rebuilt; the primary button sends what the menu made from the
 fields; a refused action shows the table's refusal in plain words and cannot be sent.
@@ -11,7 +11,7 @@ from pathlib import Path
 from tb_playground.models.files import load
 from tb_playground.table import TableStore
 from tb_playground.table.menu import menu
-from tb_playground.views.action_panel import ActionPanel
+from tb_playground.views.combat.action_panel import ActionPanel
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 
@@ -79,7 +79,7 @@ def test_a_refused_action_reads_in_plain_words_and_cannot_be_sent(tmp_path):
 
 def test_the_gms_nod_on_a_players_approach(tmp_path):
     """RULES.md, Attacks: the player names the Element, the GM confirms or changes it."""
-    from tb_playground.views.action_panel import ApproachNod
+    from tb_playground.views.combat.action_panel import ApproachNod
 
     table = _table(tmp_path)
     nod = ApproachNod(lambda c: bool(table.apply(c)), lambda: table.state)

@@ -28,46 +28,46 @@ def edit(editor, column: str, row: int, value) -> None:
 def test_a_table_edit_sets_the_row_and_the_odds_follow(sheet):
     c = sheet.character
     index = next(i for i, s in enumerate(c.skills) if s.name == "Stealth")
-    edit(sheet._skills, "tier", index, "Expert")
+    edit(sheet.inputs.skills, "tier", index, "Expert")
     assert c.skill("Stealth").tier == 3
     assert c.skill_odds_at("Stealth", 4) == pytest.approx(check_odds(c.air, 4, 3).p_success)
-    assert percent(check_odds(c.air, 4, 3).p_success) in sheet._skill_odds.object
-    edit(sheet._skills, "element", index, "Water")
+    assert percent(check_odds(c.air, 4, 3).p_success) in sheet.odds.skill_odds.object
+    edit(sheet.inputs.skills, "element", index, "Water")
     assert c.skill("Stealth").element == "Water"
 
 
 def test_a_bad_table_edit_is_refused_with_its_range(sheet):
-    edit(sheet._weapons, "dice", 0, 99)
+    edit(sheet.inputs.weapons, "dice", 0, 99)
     assert sheet.character.weapons[0].dice == 1
-    assert "99" in sheet._weapons._message.object
-    assert sheet._weapons._table.value.loc[0, "dice"] == 1
+    assert "99" in sheet.inputs.weapons._message.object
+    assert sheet.inputs.weapons._table.value.loc[0, "dice"] == 1
 
 
 def test_rows_are_added_and_removed(sheet):
     c = sheet.character
     before = len(c.gifts)
-    sheet._gifts._on_add(None)
+    sheet.inputs.gifts._on_add(None)
     assert len(c.gifts) == before + 1
-    assert len(sheet._gifts._table.value) == before + 1
-    edit(sheet._gifts, "dice", before, 6)
+    assert len(sheet.inputs.gifts._table.value) == before + 1
+    edit(sheet.inputs.gifts, "dice", before, 6)
     assert any(a.label.startswith("Onslaught") for a in c.attacks)
-    sheet._gifts._table.selection = [before]
-    sheet._gifts._on_remove(None)
+    sheet.inputs.gifts._table.selection = [before]
+    sheet.inputs.gifts._on_remove(None)
     assert len(c.gifts) == before
 
 
 def test_loading_a_file_in_place(sheet):
     c = sheet.character
-    widgets_character = sheet._elements[1]
+    widgets_character = sheet.inputs.elements[1]
     other = Character(name="Ash", air=9, atropos=8)
     sheet.load_text(dumps(other, "yaml"), "ash.yaml")
     assert sheet.character is c  # the same object, so every widget stays bound
     assert (c.name, c.air, c.defense_physical, c.movement_rate) == ("Ash", 9, 2, 14)
     assert widgets_character.value == 9
-    assert "Loaded <b>Ash</b>" in sheet._file_message.object
+    assert "Loaded <b>Ash</b>" in sheet.file.message.object
     sheet.load_text('{"kind": "character", "schema_version": 1, "data": {"air": 99}}', "x.json")
     assert c.air == 9
-    assert "data.air: a whole number from 0 to 10, got 99" in sheet._file_message.object
+    assert "data.air: a whole number from 0 to 10, got 99" in sheet.file.message.object
 
 
 def test_user_text_is_escaped():
@@ -79,26 +79,26 @@ def test_user_text_is_escaped():
     assert "&lt;img src=x&gt;" in html and "&lt;i&gt;Rat&lt;/i&gt;" in html
     sheet = CharacterSheet(character=c, creatures=[target])
     sheet.load_text("kind: character\nschema_version: 1\ndata: {name: 3}\n", "<u>f</u>.yaml")
-    assert "<u>" not in sheet._file_message.object
+    assert "<u>" not in sheet.file.message.object
 
 
 def test_derived_panes_follow_the_model_and_the_draft(sheet):
     c = sheet.character
     c.air = 8
-    assert 'd-movement"><span class="v">13<' in sheet._movement.object
+    assert 'd-movement"><span class="v">13<' in sheet.odds.movement.object
     c.ruleset.system = "roll-over draft"
-    assert "DC 14" in sheet._skill_odds.object
-    assert "Expected damage" in sheet._attacks.object
+    assert "DC 14" in sheet.odds.skill_odds.object
+    assert "Expected damage" in sheet.odds.attacks.object
     sheet.trained_only = True
-    assert "Swimming" not in sheet._skill_odds.object
+    assert "Swimming" not in sheet.odds.skill_odds.object
 
 
 def test_download_is_the_models_file(sheet):
-    text = sheet._file("json").getvalue().decode()
+    text = sheet.file.contents("json").getvalue().decode()
     assert text == dumps(sheet.character, "json")
-    assert sheet._download_json.filename == "ronan.json"
+    assert sheet.file.download_json.filename == "ronan.json"
     sheet.character.name = "Ronan the Second!"
-    assert sheet._download_json.filename == "ronan_the_second.json"
+    assert sheet.file.download_json.filename == "ronan_the_second.json"
 
 
 def test_a_new_ruleset_rebinds_the_switches(sheet):
@@ -108,11 +108,11 @@ def test_a_new_ruleset_rebinds_the_switches(sheet):
     old = sheet.character.ruleset
     new = Ruleset()
     sheet.character.ruleset = new
-    switches = sheet._ruleset_box.objects[1:]
+    switches = sheet.inputs.ruleset_box.objects[1:]
     switches[VARIANT_SWITCHES.index("ki_pool_from_sub_stats")].value = True  # drives the new one
     assert new.ki_pool_from_sub_stats and not old.ki_pool_from_sub_stats
     assert sheet.character.ki_pool == 8  # 2 x (Soak 5 + 3 + 4 + 4 + Atropos 3) / 5 = 7.6
-    assert 'd-ki-pool"><span class="v">8<' in sheet._ki.object
+    assert 'd-ki-pool"><span class="v">8<' in sheet.odds.ki.object
 
 
 def test_dispose_stops_the_sheet_following_its_character():
@@ -127,13 +127,13 @@ def test_dispose_stops_the_sheet_following_its_character():
     before = watchers()
     sheet = CharacterSheet(character=c)
     live = watchers()
-    shown = sheet._movement.object
+    shown = sheet.odds.movement.object
     c.air = 6
-    assert sheet._movement.object != shown  # live: Movement Rate 8 -> 11
+    assert sheet.odds.movement.object != shown  # live: Movement Rate 8 -> 11
     sheet.dispose()
-    shown = sheet._movement.object
+    shown = sheet.odds.movement.object
     c.air = 9
-    assert sheet._movement.object == shown  # disposed: no longer redrawn
+    assert sheet.odds.movement.object == shown  # disposed: no longer redrawn
     # The sheet's own watchers (character, rows, ruleset) are gone; what remains are the
     # links Panel's from_param widgets keep, which go with the character.
     assert watchers() - before < (live - before) / 3
@@ -143,24 +143,24 @@ def test_dispose_stops_the_sheet_following_its_character():
 
 
 def test_the_roster_picker_loads_ronan_like_an_upload():
-    from tb_playground.views.character_sheet import PICK_PROMPT
+    from tb_playground.views.sheet_file import PICK_PROMPT
 
     sheet = CharacterSheet(creatures=[Creature(name="Dummy")])
     c = sheet.character
-    assert {"Ronan", "The Brick", "The Nerdy Hacker"} <= set(sheet._roster_pick.options)
-    sheet._roster_pick.value = "Ronan"
+    assert {"Ronan", "The Brick", "The Nerdy Hacker"} <= set(sheet.file.roster_pick.options)
+    sheet.file.roster_pick.value = "Ronan"
     ronan = load(RONAN)
     assert sheet.character is c  # loaded in place, as an upload is
     assert (c.name, c.ki_pool, c.defense_physical) == ("Ronan", 14, 7)
     assert c.skill("Perception").tier == ronan.skill("Perception").tier == 1
-    assert "Loaded <b>Ronan</b>" in sheet._file_message.object
-    assert sheet._roster_pick.value == PICK_PROMPT  # ready to pick again
+    assert "Loaded <b>Ronan</b>" in sheet.file.message.object
+    assert sheet.file.roster_pick.value == PICK_PROMPT  # ready to pick again
     # Edits stay in this sheet: a second sheet picking Ronan gets the file's values.
     c.skill("Stealth").tier = 4
     other = CharacterSheet(creatures=[Creature(name="Dummy")])
     other.load_example("Ronan")
     assert other.character.skill("Stealth").tier == ronan.skill("Stealth").tier != 4
-    sheet._roster_pick.value = "Ronan"  # picking again restores the file's Ronan
+    sheet.file.roster_pick.value = "Ronan"  # picking again restores the file's Ronan
     assert c.skill("Stealth").tier == ronan.skill("Stealth").tier
 
 
@@ -190,8 +190,8 @@ def test_without_a_roster_the_sheet_falls_back(monkeypatch, tmp_path):
     monkeypatch.setattr(er, "ROSTER_DIRS", (tmp_path / "nowhere",))
     monkeypatch.setattr(er, "_cache", {})
     sheet = CharacterSheet()
-    assert sheet._roster_pick.disabled and list(sheet._roster_pick.options) == [
-        sheet._roster_pick.value
+    assert sheet.file.roster_pick.disabled and list(sheet.file.roster_pick.options) == [
+        sheet.file.roster_pick.value
     ]
     assert [k.name for k in sheet.creatures] == [Creature().name]
 
@@ -282,10 +282,10 @@ def test_a_condition_on_one_kind_of_roll_splits_the_untrained_group():
 
 
 def test_closed_cards_say_so_and_the_ruleset_card_says_what_is_on(sheet):
-    from tb_playground.views.character_sheet import CLOSE, OPEN
+    from tb_playground.views.sheet_layout import CLOSE, OPEN
 
     sheet.__panel__()  # the cards are made with the layout
-    ruleset = next(card for card in sheet._cards if "Ruleset" in card.title)
+    ruleset = next(card for card in sheet.deck.cards if "Ruleset" in card.title)
     assert ruleset.collapsed
     assert (
         ruleset.title
@@ -296,7 +296,7 @@ def test_closed_cards_say_so_and_the_ruleset_card_says_what_is_on(sheet):
     sheet.character.ruleset.never_moira = True
     sheet._refresh_all()
     assert ruleset.title == f"{CLOSE} Ruleset: 20 Below (roll under), 1 switch on"
-    skills = next(card for card in sheet._cards if "Skills" in card.title)
+    skills = next(card for card in sheet.deck.cards if "Skills" in card.title)
     assert skills.title == f"{CLOSE} Skills"
     skills.collapsed = True
     assert skills.title == f"{OPEN} Skills (closed: click to show)"
@@ -304,14 +304,14 @@ def test_closed_cards_say_so_and_the_ruleset_card_says_what_is_on(sheet):
 
 def test_plain_words_in_the_tables_and_selectors(sheet):
     c = sheet.character
-    assert "<td>Physical</td>" in sheet._attacks.object
-    assert "<td>physical</td>" not in sheet._attacks.object
-    assert list(sheet._gifts._table.value["kind"]) == ["Physical"]
-    assert list(sheet._armor._table.value["zone"]) == ["Body"]
-    edit(sheet._gifts, "kind", 0, "Mental")
+    assert "<td>Physical</td>" in sheet.odds.attacks.object
+    assert "<td>physical</td>" not in sheet.odds.attacks.object
+    assert list(sheet.inputs.gifts._table.value["kind"]) == ["Physical"]
+    assert list(sheet.inputs.armor._table.value["zone"]) == ["Body"]
+    edit(sheet.inputs.gifts, "kind", 0, "Mental")
     assert c.gifts[0].kind == "mental"
-    assert "The strongest allowed" in sheet._approach.options
-    system = sheet._ruleset_box.objects[0]
+    assert "The strongest allowed" in sheet.odds.approach.options
+    system = sheet.inputs.ruleset_box.objects[0]
     assert set(system.options) == {"20 Below (roll under)", "Roll-over draft"}
 
 
@@ -330,12 +330,12 @@ def test_the_attack_table_is_kept_per_setting_until_the_character_changes(sheet)
     shown = {}
     for boosts in (1, 2, 1, 0, 2):
         sheet.boosts = boosts
-        shown.setdefault(boosts, sheet._attacks.object)
-        assert sheet._attacks.object == shown[boosts]
+        shown.setdefault(boosts, sheet.odds.attacks.object)
+        assert sheet.odds.attacks.object == shown[boosts]
     assert len(calls) == 2  # 1 and 2 computed once each; 0 was drawn when the sheet was built
     c.earth = 8  # the character changed: computed again, and the table follows
-    assert len(calls) > 2 and sheet._attacks.object != shown[2]
-    assert sheet._attacks.object == attack_table_html(c, original(sheet.target, 2, None, 0, []))
+    assert len(calls) > 2 and sheet.odds.attacks.object != shown[2]
+    assert sheet.odds.attacks.object == attack_table_html(c, original(sheet.target, 2, None, 0, []))
 
 
 def _count_redraws(sheet: CharacterSheet) -> list:
@@ -399,15 +399,15 @@ def test_after_a_move_the_sheet_shows_what_the_engine_computes():
             sheet.boosts = boosts
         anew = loads(dumps(c, "json"), kind="character")
         assert anew.ki_pool == c.ki_pool and (anew.skill_odds == c.skill_odds).all()
-        assert sheet._defenses.object == defenses_html(anew)
-        assert sheet._vitals.object == vitals_html(anew)
-        assert sheet._ki.object == ki_html(anew)
-        assert sheet._movement.object == movement_html(anew)
-        assert sheet._fate.object == fate_html(anew)
-        assert sheet._skill_odds.object == skill_odds_html(anew)
-        assert sheet._creature.object == creature_html(anew, sheet.target)
+        assert sheet.odds.defenses.object == defenses_html(anew)
+        assert sheet.odds.vitals.object == vitals_html(anew)
+        assert sheet.odds.ki.object == ki_html(anew)
+        assert sheet.odds.movement.object == movement_html(anew)
+        assert sheet.odds.fate.object == fate_html(anew)
+        assert sheet.odds.skill_odds.object == skill_odds_html(anew)
+        assert sheet.odds.creature.object == creature_html(anew, sheet.target)
         options = anew.attack_options(sheet.target, 2)
-        assert sheet._attacks.object == attack_table_html(anew, options)
+        assert sheet.odds.attacks.object == attack_table_html(anew, options)
         skill = c.skills[1]  # no condition on it: the plain check of the engine
         expected = check_odds(c.element_score(skill.element), 5, skill.tier)
         assert c.skill_odds[1, 5] == pytest.approx(float(expected.p_success), rel=1e-12)

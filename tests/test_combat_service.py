@@ -14,8 +14,8 @@ from tb_playground.models import Creature
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.service import CombatService, _server_address
 from tb_playground.table.previews import attack_previews
-from tb_playground.views import combat_render as render
-from tb_playground.views.combat_session import TableSession, parse_faces
+from tb_playground.views.combat import combat_render as render
+from tb_playground.views.combat.combat_session import TableSession, parse_faces
 from tb_playground.views.kit import CardBoard
 
 EVIL = '<img src=x onerror="alert(1)">'
@@ -299,7 +299,7 @@ def test_closed_sessions_unsubscribe(service):
     from serving import free_port, wait_for_http
 
     from tb_playground.service import set_service
-    from tb_playground.views.table_page import table_page
+    from tb_playground.views.combat.table_page import table_page
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from bench_combat import Client
@@ -416,26 +416,27 @@ def test_a_player_rolls_distracted_once_when_asked(service):
 
 def test_pages_offer_the_new_controls_in_words(service):
     """The pages outside a server: spends, overrides, Distracted, range bands, moves."""
-    from tb_playground.views.gm_page import GMPage
-    from tb_playground.views.table_page import TablePage
+    from tb_playground.views.combat.gm_page import GMPage
+    from tb_playground.views.combat.table_page import TablePage
 
     table = service.create("Pages", two_characters())
     gm = GMPage(service, key="secret-key")
     gm.open_table("Pages")
-    gm.tool_who.value = "the-brick"
-    gm.set_field.value = "health"
-    gm.set_value.value = 99
-    gm._set_value()
+    gm.tools.tool_who.value = "the-brick"
+    gm.tools.set_field.value = "health"
+    gm.tools.set_value.value = 99
+    gm.tools._set_value()
     assert "Health of The Brick must be a whole number from" in gm.message.object
-    gm.set_value.value = 3
-    gm._set_value()
-    assert gm.message.object == "" and "Brick&#x27;s Health to 3" in gm.log.object
-    gm.range_a.value, gm.range_b.value, gm.range_band.value = "ronan", "guard-dog", "near"
-    gm._set_range()
-    assert "Guard dog – Ronan: Near" in gm.ranges.object
-    gm.tool_who.value = "ronan"
-    gm.distracted_difficulty.value = 4
-    gm._ask_distracted()
+    gm.tools.set_value.value = 3
+    gm.tools._set_value()
+    assert gm.message.object == "" and "Brick&#x27;s Health to 3" in gm.board.log.object
+    tools = gm.tools
+    tools.range_a.value, tools.range_b.value, tools.range_band.value = "ronan", "guard-dog", "near"
+    gm.tools._set_range()
+    assert "Guard dog – Ronan: Near" in gm.tools.ranges.object
+    gm.tools.tool_who.value = "ronan"
+    gm.tools.distracted_difficulty.value = 4
+    gm.tools._ask_distracted()
     page = TablePage(service)
     page.code_input.value = table.view_for("gm")["join_code"]
     page.find()
@@ -453,9 +454,9 @@ def test_pages_offer_the_new_controls_in_words(service):
     page.spend.fate_kind.value = "refill ki"
     page.spend.fate_button.clicks += 1
     assert page.message.object == '<p class="err">Ki is already full.</p>'  # plain words
-    gm.set_field.value = "ki"
-    gm.set_value.value = 0
-    gm._set_value()
+    gm.tools.set_field.value = "ki"
+    gm.tools.set_value.value = 0
+    gm.tools._set_value()
     page.spend.fate_button.clicks += 1
     assert page.message.object == ""
     assert "Ronan spends a Fate Token: Refill Ki" in page.log.object
@@ -466,12 +467,12 @@ def test_pages_offer_the_new_controls_in_words(service):
 def test_rows_are_built_when_first_shown_and_in_their_place(service):
     """A spectator's page never builds a control row; a player's builds each at its moment,
     in its place on the page, and hides it again after."""
-    from tb_playground.views.table_page import WATCH, TablePage
+    from tb_playground.views.combat.table_page import WATCH, TablePage
 
     table = service.create("Rows", two_characters())
     code = table.view_for("gm")["join_code"]
     lazy = ("declare", "turn", "spend")
-    steps = ("roll", "boost", "prevent", "distracted")  # views/steps.py, on both pages
+    steps = ("roll", "boost", "prevent", "distracted")  # views/combat/steps.py, on both pages
     pages = {}
     for seat in (WATCH, "ronan"):
         page = pages[seat] = TablePage(service)
@@ -530,12 +531,12 @@ def test_the_share_toggle_reaches_the_server_without_panels_wait(service):
         widget._server_change(doc, "ref", None, "active", False, True)
         state._change_callbacks.pop(doc, None)
         assert delays == [wait]
-    from tb_playground.views.gm_page import GMPage
+    from tb_playground.views.combat.gm_page import GMPage
 
     service.create("Share", two_characters())
     gm = GMPage(service, key="secret-key")
     gm.open_table("Share")
-    assert isinstance(gm.share_toggle, ActionToggle)
+    assert isinstance(gm.controls.share_toggle, ActionToggle)
 
 
 @pytest.mark.server
@@ -549,12 +550,12 @@ def test_serve_setup_imports_the_pages_and_freezes_only_the_libraries(tmp_path):
 import gc, sys, weakref
 from tb_playground.serve_setup import warm
 frozen = warm()
-from tb_playground.views.table_page import TablePage
+from tb_playground.views.combat.table_page import TablePage
 page = TablePage()
 gone = weakref.ref(page)
 del page
 gc.collect()
-print(frozen, "tb_playground.views.gm_page" in sys.modules, gone() is None)
+print(frozen, "tb_playground.views.combat.gm_page" in sys.modules, gone() is None)
 """
     env = {**os.environ, "TB_TABLE_DB": str(tmp_path / "t.sqlite"), "TB_GM_KEY": "k" * 16}
     out = subprocess.run(
@@ -575,7 +576,7 @@ def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
     from bokeh.client import pull_session
     from serving import free_port, wait_for_http
 
-    from tb_playground.views.combat_session import one_packet
+    from tb_playground.views.combat.combat_session import one_packet
 
     docs = []
 
@@ -607,7 +608,7 @@ def test_one_packet_corks_each_socket_of_the_page_while_it_writes():
 def test_cards_the_seats_share_are_drawn_once_per_version(service, monkeypatch):
     from functools import partial
 
-    from tb_playground.views.table_page import draw_table
+    from tb_playground.views.combat.table_page import draw_table
 
     table = service.create("Memo", two_characters())
     drawn = []

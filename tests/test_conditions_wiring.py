@@ -162,7 +162,7 @@ def test_sheet_shows_why_the_odds_changed():
     # The sheet itself: the creature's conditions reach its attack table.
     sheet = CharacterSheet(character=Character(earth=5), creatures=[Creature(name="Dummy")])
     sheet.target_conditions = ["Prone"]
-    assert "Advantage: Target is Prone" in sheet._attacks.object
+    assert "Advantage: Target is Prone" in sheet.odds.attacks.object
 
 
 def test_damage_page_shows_the_conditions():

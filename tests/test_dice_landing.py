@@ -15,7 +15,7 @@ from table_helpers import encounter, new_table, roster, soak7, start_and_declare
 
 from tb_playground.engine import damage_distribution, roll_odds
 from tb_playground.engine.damage import roll_levels
-from tb_playground.engine.landing import core_roll_given, damage_given
+from tb_playground.engine.dice_landing import core_roll_given, damage_given
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 
 OUTCOMES = ("critical", "success", "failure", "catastrophe")

@@ -23,7 +23,7 @@ from test_table_processes import Child
 from tb_playground.service import CombatService
 from tb_playground.table import fold
 from tb_playground.table.errors import TableFileError
-from tb_playground.views.combat_session import TableSession
+from tb_playground.views.combat.combat_session import TableSession
 
 KEY = "a-test-key-of-16-chars"
 

@@ -12,8 +12,8 @@ from test_table_wal_loss import damaged_copy, fight
 import tb_playground.table.store as store_module
 from tb_playground.service import CombatService
 from tb_playground.table import TableStore
-from tb_playground.views.gm_page import GMPage
-from tb_playground.views.table_page import TablePage
+from tb_playground.views.combat.gm_page import GMPage
+from tb_playground.views.combat.table_page import TablePage
 
 
 def test_only_the_gm_page_shows_the_whole_path(tmp_path, monkeypatch):
@@ -31,7 +31,7 @@ def test_only_the_gm_page_shows_the_whole_path(tmp_path, monkeypatch):
     try:
         gm = GMPage(service, key="k" * 16)
         gm.open_table("T")
-        line = gm.loss.object
+        line = gm.board.loss.object
         assert str(lost) in line and f"{lost}-wal" in line
         assert "events 2 to 4, acknowledged, are missing" in line
         assert "backup" in line and "goes on from event" in line
@@ -49,7 +49,7 @@ def test_only_the_gm_page_shows_the_whole_path(tmp_path, monkeypatch):
         # Another table of the same file lost nothing: no line.
         service.create("Other", fight())
         gm.open_table("Other")
-        assert gm.loss.object == ""
+        assert gm.board.loss.object == ""
     finally:
         service.store.close()
 

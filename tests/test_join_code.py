@@ -23,7 +23,7 @@ def test_the_page_finds_a_table_by_a_spaced_code(tmp_path):
     from table_helpers import encounter, roster
 
     from tb_playground.service import CombatService
-    from tb_playground.views.table_page import TablePage
+    from tb_playground.views.combat.table_page import TablePage
 
     service = CombatService(tmp_path / "tables.sqlite", gm_key="k")
     table = service.create("T", encounter(roster("ronan.json"), foes=[roster("guard_dog.yaml")]))

@@ -81,26 +81,26 @@ def test_a_refused_character_upload_is_one_warning(caplog, capsys):
 
     sheet = CharacterSheet()
     caplog.clear()
-    sheet._upload.filename = "bad.json"
+    sheet.file.upload.filename = "bad.json"
     bad = f'{{"kind": "character", "schema_version": 1, "data": {{"earth": 99, "name": "{MARK}"}}}}'
-    asyncio.run(sheet._on_upload(SimpleNamespace(new=bad.encode())))
-    assert "nothing loaded" in sheet._file_message.object
+    asyncio.run(sheet.file._on_upload(SimpleNamespace(new=bad.encode())))
+    assert "nothing loaded" in sheet.file.message.object
     (record,) = _ours(caplog)
     assert record.levelno == logging.WARNING
-    assert record.name == "tb_playground.views.character_sheet"
+    assert record.name == "tb_playground.views.sheet_file"
     assert "bad.json" in record.getMessage() and "earth" in record.getMessage()
     assert MARK not in record.getMessage() and "\n" not in record.getMessage()
     # A good upload logs nothing.
     caplog.clear()
-    sheet._upload.filename = "ronan.json"
+    sheet.file.upload.filename = "ronan.json"
     good = (ROSTER / "ronan.json").read_bytes()
-    asyncio.run(sheet._on_upload(SimpleNamespace(new=good)))
-    assert "Loaded" in sheet._file_message.object and _ours(caplog) == []
+    asyncio.run(sheet.file._on_upload(SimpleNamespace(new=good)))
+    assert "Loaded" in sheet.file.message.object and _ours(caplog) == []
     assert capsys.readouterr() == ("", "")
 
 
 def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
-    from tb_playground.views.add_combatant import AddCombatant
+    from tb_playground.views.combat.add_combatant import AddCombatant
 
     adder = AddCombatant(lambda command, then=None: None, {})
     adder.upload.filename = "oops.yaml"
@@ -109,7 +109,10 @@ def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
     )
     assert adder.add() is False
     (record,) = _ours(caplog)
-    assert record.levelno == logging.WARNING and record.name == "tb_playground.views.add_combatant"
+    assert (
+        record.levelno == logging.WARNING
+        and record.name == "tb_playground.views.combat.add_combatant"
+    )
     assert "oops.yaml" in record.getMessage() and "YAML" in record.getMessage()
     assert MARK not in record.getMessage() and "\n" not in record.getMessage()
     # Too big a file: its size is the reason.
@@ -127,17 +130,20 @@ def test_a_refused_upload_to_add_is_one_warning(tmp_path, caplog, capsys):
 
 def test_a_refused_encounter_upload_is_one_warning(tmp_path, caplog, capsys):
     from tb_playground.service import CombatService
-    from tb_playground.views.gm_page import GMPage
+    from tb_playground.views.combat.gm_page import GMPage
 
     service = CombatService(tmp_path / "tables.sqlite", gm_key="secret-key")
     gm = GMPage(service, key="secret-key")
     caplog.clear()
-    gm.encounter_upload.filename = "fight.yaml"
-    gm.encounter_upload.value = f"{{not yaml: [{MARK}".encode()
-    gm.create_table()
-    assert "fight.yaml" in gm.chooser_message.object
+    gm.chooser.encounter_upload.filename = "fight.yaml"
+    gm.chooser.encounter_upload.value = f"{{not yaml: [{MARK}".encode()
+    gm.chooser.create_table()
+    assert "fight.yaml" in gm.chooser.message.object
     (record,) = _ours(caplog)
-    assert record.levelno == logging.WARNING and record.name == "tb_playground.views.gm_page"
+    assert (
+        record.levelno == logging.WARNING
+        and record.name == "tb_playground.views.combat.gm_table_chooser"
+    )
     assert "fight.yaml" in record.getMessage() and "\n" not in record.getMessage()
     assert MARK not in record.getMessage()
     assert service.names() == []

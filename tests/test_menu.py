@@ -265,7 +265,7 @@ def test_the_refusals_a_panel_shows_read_in_plain_words(tmp_path, seed):
     """What the action panel says of an action it shows but the table refuses now (issue 20)."""
     from test_refusal_words import shown
 
-    from tb_playground.views.combat_render import refusal_words
+    from tb_playground.views.combat.combat_render import refusal_words
 
     said = set()
     for _store, table in _states(tmp_path, seed, steps=10):

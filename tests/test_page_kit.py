@@ -33,14 +33,14 @@ from tb_playground.views.rules_lab import URL_SETTINGS, RulesLab
 ROOT = Path(__file__).resolve().parents[1]
 VIEWS = ROOT / "tb_playground" / "views"
 
-#: The page modules: each builds a page an app serves (apps/*.py).
+#: The page modules: each builds a page an app serves (apps/*.py), named under ``views``.
 PAGE_MODULES = {
     "odds_playground",
     "damage_explorer",
     "character_sheet",
     "encounter_planner",
-    "gm_page",
-    "table_page",
+    "combat.gm_page",
+    "combat.table_page",
     "rules_lab",
     "site",
 }
@@ -78,13 +78,14 @@ def test_the_page_list_is_what_the_apps_build():
                 for alias in node.names:
                     if alias.name.endswith("_page"):
                         maker = getattr(importlib.import_module(node.module), alias.name)
-                        built.add(maker.__module__.rsplit(".", 1)[-1])
+                        built.add(maker.__module__.removeprefix("tb_playground.views."))
     assert built == PAGE_MODULES
 
 
 @pytest.mark.parametrize("page", sorted(PAGE_MODULES))
 def test_no_page_imports_another_page(page):
-    imports = imported_modules(VIEWS / f"{page}.py", "tb_playground.views")
+    package = ".".join(["tb_playground.views", *page.split(".")[:-1]])
+    imports = imported_modules(VIEWS.joinpath(*page.split(".")).with_suffix(".py"), package)
     others = {f"tb_playground.views.{p}" for p in PAGE_MODULES - {page}}
     assert not imports & others
 
@@ -149,7 +150,8 @@ def test_no_view_keeps_css_in_a_python_string():
 
 
 def test_the_old_css_constants_are_gone():
-    from tb_playground.views import combat_render, site
+    from tb_playground.views import site
+    from tb_playground.views.combat import combat_render
 
     assert not (ROOT / "tb_playground" / "views" / "format.py").exists()  # folded into formatting
     for module, names in (

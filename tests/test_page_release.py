@@ -15,7 +15,7 @@ from bokeh.io.doc import curstate, set_curdoc
 from holoviews.core.options import Store
 
 from tb_playground.serve_setup import _release
-from tb_playground.views.win_chart import WinChart
+from tb_playground.views.combat.win_chart import WinChart
 
 
 def _hooks_of(chart: WinChart) -> list:

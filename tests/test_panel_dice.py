@@ -16,7 +16,7 @@ import pytest
 from tb_playground.models import Encounter, load
 from tb_playground.table import TableStore
 from tb_playground.table.menu import entry, menu
-from tb_playground.views.action_panel import ActionPanel
+from tb_playground.views.combat.action_panel import ActionPanel
 
 ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
 

@@ -406,8 +406,8 @@ def test_importing_the_views_patches_nothing():
             "from panel.io import document",
             "from panel.reactive import Reactive",
             "from bokeh.server.views import ws",
-            "for m in pkgutil.iter_modules(v.__path__):",
-            "    importlib.import_module('tb_playground.views.' + m.name)",
+            "for m in pkgutil.walk_packages(v.__path__, 'tb_playground.views.'):",
+            "    importlib.import_module(m.name)",
             "fs = (document._dispatch_msgs, Reactive._get_properties, ws.WSHandler._async_open)",
             "print(sum(hasattr(f, '__wrapped__') for f in fs))",
         ]

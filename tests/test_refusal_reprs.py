@@ -16,7 +16,7 @@ import pytest
 from table_helpers import encounter, new_table, roster
 from test_refusal_words import shown
 
-from tb_playground.views import combat_render as render
+from tb_playground.views.combat import combat_render as render
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tb_playground"
 

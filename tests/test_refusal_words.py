@@ -17,8 +17,8 @@ import pytest
 from test_table_visibility import _game, _random_command
 
 from tb_playground.table import ConflictError
-from tb_playground.views import combat_render as render
-from tb_playground.views.combat_session import TableSession
+from tb_playground.views.combat import combat_render as render
+from tb_playground.views.combat.combat_session import TableSession
 
 #: Bad values a command's fields get at random: wrong kinds, out of range, odd text.
 BAD = [None, -1, 0, 11, 12, 10**9, 1.5, True, False, "", "x", "🙂", [], {}, [1, 2, 12], {"a": 1}]
@@ -143,7 +143,7 @@ def test_the_action_panel_s_refusals_are_plain(seed):
     from pathlib import Path
 
     from tb_playground.table.menu import menu
-    from tb_playground.views.action_panel import _refusal
+    from tb_playground.views.combat.action_panel import _refusal
 
     rng = random.Random(seed)
     t = _game(Path(tempfile.mkdtemp()))
@@ -203,7 +203,7 @@ def test_the_steps_refusals_are_plain(tmp_path):
 
 def test_the_seats_words_are_plain():
     """What a phone reads when its seat is taken, freed or open elsewhere, and the question."""
-    from tb_playground.views.seat_session import LOST_WORDS
+    from tb_playground.views.combat.seat_session import LOST_WORDS
 
     for words in LOST_WORDS.values():
         assert _plain(words.format(name="Ronan")), words

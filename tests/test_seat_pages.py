@@ -11,9 +11,9 @@ import pytest
 from table_helpers import FIRST_RONAN, fight
 
 from tb_playground.service import CombatService
-from tb_playground.views.gm_page import GMPage
-from tb_playground.views.seat_session import LOST, SeatSession
-from tb_playground.views.table_page import WATCH, TablePage
+from tb_playground.views.combat.gm_page import GMPage
+from tb_playground.views.combat.seat_session import LOST, SeatSession
+from tb_playground.views.combat.table_page import WATCH, TablePage
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from table_helpers import FIRST_RONAN, fight
 
 from tb_playground.service import CombatService
 from tb_playground.table.menu import spends
-from tb_playground.views.table_page import TablePage
+from tb_playground.views.combat.table_page import TablePage
 
 
 @pytest.fixture

@@ -95,7 +95,7 @@ def test_results_name_the_outcome_and_the_levels(tmp_path):
 
 
 def test_a_hidden_actor_is_the_gm_to_players():
-    from tb_playground.views.steps import whose
+    from tb_playground.views.combat.steps import whose
 
     view = {
         "role": "player",
@@ -112,7 +112,7 @@ def test_a_hidden_actor_is_the_gm_to_players():
 
 
 def test_boost_and_prevent_buttons_state_what_they_cost():
-    from tb_playground.views.steps import boost_label, prevent_label
+    from tb_playground.views.combat.steps import boost_label, prevent_label
 
     p = {"ki_costs": [0, 2, 4, 6], "ki_now": 4}  # Exhausted 4: one more Ki a spend
     assert boost_label(p, 0) == ("Boost: pick dice", False)
@@ -124,7 +124,7 @@ def test_boost_and_prevent_buttons_state_what_they_cost():
 
 def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
     from tb_playground.service import CombatService
-    from tb_playground.views.gm_page import GMPage
+    from tb_playground.views.combat.gm_page import GMPage
 
     service = CombatService(tmp_path / "t.sqlite", gm_key="secret-key-16-chars")
     dogs = [roster("guard_dog.yaml"), roster("guard_dog.yaml")]
@@ -134,10 +134,10 @@ def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
     gm.open_table("Dogs")
     table.apply({"type": "start", "initiative": dict(zip(ids, [10, 1, 5], strict=True))})
     gm.refresh()
-    gm.declare_who.value = ids[1]
-    gm.declare_bumps.value = 2
-    gm.declare_who.value = ids[2]
-    assert gm.declare_bumps.value == 0  # not the last one's bumps
+    gm.controls.declare_who.value = ids[1]
+    gm.controls.declare_bumps.value = 2
+    gm.controls.declare_who.value = ids[2]
+    assert gm.controls.declare_bumps.value == 0  # not the last one's bumps
     for cid in ids:
         table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
     gm.refresh()

@@ -22,11 +22,12 @@ from test_table_replay import _play
 from tb_playground.service import CombatService
 from tb_playground.table.replay import step_to
 from tb_playground.table.table_log import readable_seqs
-from tb_playground.views import fight_story
-from tb_playground.views.gm_page import GMPage, draw_gm
-from tb_playground.views.night_panel import file_stem, luck_words, night_html
-from tb_playground.views.replay_panel import ReplayCursor, banner_html, query_event
-from tb_playground.views.table_page import TablePage, draw_table
+from tb_playground.views.combat import fight_story
+from tb_playground.views.combat.gm_board import draw_gm
+from tb_playground.views.combat.gm_page import GMPage
+from tb_playground.views.combat.night_panel import file_stem, luck_words, night_html
+from tb_playground.views.combat.replay_panel import ReplayCursor, banner_html, query_event
+from tb_playground.views.combat.table_page import TablePage, draw_table
 
 # -- the replay's state machine --------------------------------------------------------------
 
@@ -226,7 +227,7 @@ def test_the_gm_replays_through_the_live_drawing_and_cannot_act(world):
     story.replay.steps["round-back"].clicks += 1
     assert story.at == table.round_starts()[-1][1]
     # nothing on the replay acts: the live controls are not on the page
-    assert all(gm.undo_button is not x for x in story.replay.view.objects)
+    assert all(gm.controls.undo_button is not x for x in story.replay.view.objects)
     story.replay.live_button.clicks += 1
     assert story.at is None and gm._layout.objects == [gm.table_view]
 

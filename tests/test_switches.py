@@ -33,7 +33,7 @@ from tb_playground.models.switches import (
     switch_names,
     switches_markdown,
 )
-from tb_playground.views import character_sheet
+from tb_playground.views import sheet_inputs
 from tb_playground.views.ruleset_badge import badge_text
 from tb_playground.views.site import rules_page, rules_switches_markdown
 
@@ -78,7 +78,7 @@ def test_a_new_switch_shows_everywhere(fake_switch):
     assert fake_switch.sentence in badge_text(FakeRuleset(fake_switch=True))
     assert fake_switch.sentence not in badge_text(FakeRuleset())
     # The sheet's checkbox label and the pages' sentences and display names.
-    assert character_sheet.SWITCH_LABELS[fake_switch.name] == fake_switch.label
+    assert sheet_inputs.SWITCH_LABELS[fake_switch.name] == fake_switch.label
     assert SWITCH_SENTENCES[fake_switch.name] == fake_switch.sentence
     assert names.name("switch", fake_switch.name) == fake_switch.sentence
     assert names.name("lab_switch", fake_switch.name) == fake_switch.title
@@ -112,7 +112,7 @@ def test_the_rules_page_shows_the_table_of_switches():
 
 
 def test_the_places_read_the_one_list():
-    assert character_sheet.SWITCH_LABELS is SWITCH_LABELS
+    assert sheet_inputs.SWITCH_LABELS is SWITCH_LABELS
     assert dict(SWITCH_LABELS) == {s.name: s.label for s in SWITCH_LIST}
     assert dict(SWITCH_SENTENCES) == {s.name: s.sentence for s in SWITCH_LIST}
     assert lab.LAB_SWITCHES == (*SWITCHES, lab.ROLL_OVER) == switch_names(draft=True)

@@ -119,7 +119,7 @@ def test_refusals_write_nothing(table):
 def test_the_gm_pages_control_adds_from_a_roster_file_or_an_upload(tmp_path, table):
     """The view reads the file and sends the command; refusals show as plain sentences."""
     from tb_playground.service import CombatService
-    from tb_playground.views.add_combatant import AddCombatant
+    from tb_playground.views.combat.add_combatant import AddCombatant
 
     sent = []
 

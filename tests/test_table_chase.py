@@ -220,7 +220,7 @@ def test_unknown_fields_are_refused(bear, command):
 
 
 def test_a_hidden_pursuer_stays_hidden(bear):
-    # The table's visibility: a hidden combatant is not even named to players (view.py).
+    # The table's visibility: a hidden combatant is not even named to players (privacy.py).
     t = bear
     t.apply({"type": "hide", "combatant": "grizzly-bear"})
     t.apply({"type": "chase_start", "quarry": "ronan", "pursuers": ["grizzly-bear"], "metres": 9})

@@ -1,13 +1,13 @@
 """Every event type, for every role, through the views and the pages' HTML (issue 21, "Leaks").
 
-The list of event types is read from the code (``event_kinds``: every event a table handler
-emits), so a new event type fails ``test_every_event_type_is_played`` until the script below
-plays it. The script plays them with a hidden foe that acts, is shown, is hidden again, joins
-hidden and is undone, and spends Ki, the foes' numbers not shared. After each step the views of
-the GM, each seat and a spectator are drawn as the pages draw them (``views/combat_render.py``)
-and searched for hidden names and ids, and for foes' numbers; and at the end each event's line
-is drawn for each reader: every type has its own words for the GM, and every type a player may
-see (all but the join code's) shows to each of them at least once. Panel-free.
+The list of event types is read from the code (``event_kinds``: every event a table handler emits),
+so a new event type fails ``test_every_event_type_is_played`` until the script below plays it. The
+script plays them with a hidden foe that acts, is shown, is hidden again, joins hidden and is
+undone, and spends Ki, the foes' numbers not shared. After each step the views of the GM, each seat
+and a spectator are drawn as the pages draw them (``views/combat/combat_render.py``) and searched
+for hidden names and ids, and for foes' numbers; and at the end each event's line is drawn for each
+reader: every type has its own words for the GM, and every type a player may see (all but the join
+code's) shows to each of them at least once. Panel-free.
 """
 
 from __future__ import annotations

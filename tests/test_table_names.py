@@ -14,7 +14,7 @@ from table_helpers import ROSTER, encounter, new_table, roster, run_to_turn, sta
 from tb_playground.models.combatants import encounter_records, joiner_name, numbered_name
 from tb_playground.models.files import parse
 from tb_playground.table import TableStore
-from tb_playground.views import combat_render as render
+from tb_playground.views.combat import combat_render as render
 
 
 def two_dogs():

@@ -6,7 +6,7 @@ numbers; no gap in the numbers of the events a reader sees; "Waiting for the GM"
 "nobody"; a shown foe's past hidden events stay hidden; a Ki bump is paid at declaration but
 shown to others only at the reveal. "The log": undone events struck through. "The end of a
 fight": a "Fight over" card with who won and the summary, on every page. Panel-free: the views
-(``table/view.py``) and the HTML the pages draw of them (``views/combat_render.py``).
+(``table/privacy.py``, ``table/reader_view.py``) and the HTML the pages draw of them (``views/combat/combat_render.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from test_table_visibility import assert_no_trace, pages_html
 
 from tb_playground.models import Creature
 from tb_playground.models.creature import CreatureAttack
-from tb_playground.views import combat_render as render
+from tb_playground.views.combat import combat_render as render
 
 READERS = (("player", "ronan"), ("player", "the-brick"), ("spectator", None))
 

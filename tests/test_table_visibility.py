@@ -20,7 +20,7 @@ from tb_playground.service import DrawCache
 from tb_playground.table import reader_view
 from tb_playground.table.commands import COMMANDS, FIELDS
 from tb_playground.table.rules import can_act, declare_cost
-from tb_playground.views import combat_render as render
+from tb_playground.views.combat import combat_render as render
 
 SECRET = "Zyxwv the Unseen"
 
@@ -165,7 +165,7 @@ def test_seats_share_the_views_of_the_others_until_the_next_change(tmp_path):
 
 
 def pages_html(view: dict) -> str:
-    """What the combat pages draw of ``view`` (``views/combat_render.py``), in one string."""
+    """What the combat pages draw of ``view`` (``views/combat/combat_render.py``), in one string."""
     parts = [
         render.counter(view),
         render.declaration_status(view),

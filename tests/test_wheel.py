@@ -63,7 +63,7 @@ print(json.dumps({
 APPS = {
     "gm": """
         import panel as pn
-        from tb_playground.views.gm_page import gm_page
+        from tb_playground.views.combat.gm_page import gm_page
         pn.extension(sizing_mode="stretch_width")
         gm_page().servable()
         """,

@@ -1,4 +1,4 @@
-"""The chance to win's view (views/win_chart.py) outside a server: words, escaping, sharing.
+"""The chance to win's view (views/combat/win_chart.py) outside a server: words, escaping, sharing.
 
 - The headline says the chance, its interval ("exactly" for an exact one), the rounds left and
   the event, in plain words; chances near the ends read "over 99%" / "under 1%".
@@ -16,8 +16,8 @@ import pytest
 
 from tb_playground.lab.momentum import Point
 from tb_playground.lab.win_from_here import WinChance
-from tb_playground.views import win_chart
-from tb_playground.views.win_chart import WinChart, _pct, down_table, headline
+from tb_playground.views.combat import win_chart
+from tb_playground.views.combat.win_chart import WinChart, _pct, down_table, headline
 from tests.test_momentum import _warehouse
 
 
@@ -119,7 +119,7 @@ class _Service:
 
 def test_the_cursor_follows_the_replay(tmp_path, small_runs):
     from tb_playground.table.table_log import readable_seqs
-    from tb_playground.views.replay_panel import ReplayPanel
+    from tb_playground.views.combat.replay_panel import ReplayPanel
     from tests.test_momentum import _played
 
     table = _played(tmp_path, 20)
@@ -167,7 +167,7 @@ def test_the_cursor_follows_the_replay(tmp_path, small_runs):
 
 
 def test_past_points_say_their_fights(tmp_path):
-    from tb_playground.views.win_chart import how_worked_out, series_data
+    from tb_playground.views.combat.win_chart import how_worked_out, series_data
 
     points = [Point(1, _chance(fights=5000)), Point(2, _chance(exact=True))]
     assert series_data(points)[0]["how"] == ["over 5,000 simulated fights", "exactly"]

@@ -14,7 +14,7 @@ Counted from the events in force (an undone command counts for nothing). Turn ti
 the events' ``time`` stamps (when each command was committed): a turn runs from the event that
 makes a combatant the one up to the event that hands the turn on. Role-aware: a player or a
 spectator counts only the events whose log line they may read, and sees a foe's dealt, took and
-spent only when the GM shares the foes' numbers (view.py's rule).
+spent only when the GM shares the foes' numbers (privacy.py's rule).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def night_numbers(
     events : list of dict
         The whole log, from its "created" event.
     role, seat : str
-        Who reads them (view.py's roles).
+        Who reads them (privacy.py's roles).
     since : {"night", "fight"}
         The whole log, or from the last fight's start ("started" event in force).
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tb_playground.engine import damage_distribution, to_hit_odds, vital_step
-from tb_playground.engine.landing import core_roll_given, damage_given
+from tb_playground.engine.dice_landing import core_roll_given, damage_given
 from tb_playground.engine.roll_reading import dice_needed
 
 from .armor_at_table import armor_odds
@@ -56,7 +56,7 @@ def pending_odds(state: dict, p: dict, typed: list[int] | None = None) -> dict:
 
     ``typed``: the dice of the roll due already typed, one at a time (issue 23, item 5): the
     to-hit odds (and the levels after them) or the damage levels are then given those faces
-    (``engine.landing``). Only at the to-hit or damage step; with armor in the way the damage
+    (``engine.dice_landing``). Only at the to-hit or damage step; with armor in the way the damage
     levels stay those before any die is typed.
 
     Returns

@@ -51,7 +51,7 @@ class Replay:
         # (n, the fold of events[:n] as JSON, the commands undone within those n events, the
         # undo and redo stacks after them); n ascending
         self._snaps: list[tuple[int, str, frozenset[int], tuple[list, list]]] = []
-        # view.py's log cache, per reader: {event count at a snapshot: the log's lines}
+        # table_log.py's log cache, per reader: {event count at a snapshot: the log's lines}
         self._logs: dict[object, dict[int, tuple]] = {}
         self._primed: set[tuple] = set()
 
@@ -139,7 +139,7 @@ class Replay:
     ) -> dict:
         """``view.view_for`` of the state after the first ``n`` events, for ``role``/``seat``.
 
-        The log's lines are reused from the nearest snapshot (view.py's ``cache``, filled
+        The log's lines are reused from the nearest snapshot (table_log.py's ``cache``, filled
         once per reader and snapshot), so a view far into a long log costs the events since
         that snapshot, not the log's window. ``state``: ``state_at(n)`` if the caller has it.
         """

@@ -810,7 +810,7 @@ def rest_events(state: dict, kind: str) -> list:
                 changes.append([combatant_path(cid, "conditions", name), None])
     data = {"kind": kind, "refused": refused}
     if clamped:
-        data["clamped"] = clamped  # the GM's log says them (view.py)
+        data["clamped"] = clamped  # the GM's log says them (recovery.py)
     return [(kind.replace("_", " "), data, changes)]
 
 

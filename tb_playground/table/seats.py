@@ -1,8 +1,8 @@
 """Seats claimed by phones: one live page per seat, kept in the table file (issue 20, "Seats").
 
 A page that sits a player in a seat claims it with its browser's token (a random value the
-browser keeps, see ``views/seat_session.py``). The claim lives in the SQLite file of the tables
-(table ``seats``), so every server process on one file sees the same claims (issue 21, "Join
+browser keeps, see ``views/combat/seat_session.py``). The claim lives in the SQLite file of the
+tables (table ``seats``), so every server process on one file sees the same claims (issue 21, "Join
 codes and seats are read from the file"). The rules, decided inside one write transaction:
 
 - A free seat is claimed at once; so is a seat whose holder has been away longer than ``GRACE``.

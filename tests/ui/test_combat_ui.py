@@ -21,8 +21,8 @@ from serving import free_port, wait_for_http
 from table_helpers import FIRST_RONAN, fight  # noqa: F401 - other tests import them here
 
 from tb_playground.service import CombatService, set_service
-from tb_playground.views.gm_page import gm_page
-from tb_playground.views.table_page import table_page
+from tb_playground.views.combat.gm_page import gm_page
+from tb_playground.views.combat.table_page import table_page
 
 pytestmark = pytest.mark.ui
 

@@ -27,8 +27,8 @@ from ui_helpers import JS_HELPERS, WIDTHS, check_layout, open_link
 from tb_playground.models import Encounter, load
 from tb_playground.service import CombatService, get_service, set_service
 from tb_playground.views import character_page
-from tb_playground.views.gm_page import gm_page
-from tb_playground.views.table_page import table_page
+from tb_playground.views.combat.gm_page import gm_page
+from tb_playground.views.combat.table_page import table_page
 
 pytestmark = pytest.mark.ui
 

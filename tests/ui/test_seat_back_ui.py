@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from test_combat_ui import FIRST_RONAN, KEY, card, fight, serve_combat_pages
 
 from tb_playground.service import CombatService, set_service
-from tb_playground.views.seat_session import COOKIE
+from tb_playground.views.combat.seat_session import COOKIE
 
 pytestmark = pytest.mark.ui
 

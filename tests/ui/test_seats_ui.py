@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 from test_combat_ui import FIRST_RONAN, KEY, card, click, fight, join, served  # noqa: F401
 
-from tb_playground.views.seat_session import SeatSession
+from tb_playground.views.combat.seat_session import SeatSession
 
 pytestmark = pytest.mark.ui
 

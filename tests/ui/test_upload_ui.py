@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 from serving import free_port, wait_for_http
 
-from tb_playground.views import character_page, character_sheet, odds_page
+from tb_playground.views import character_page, odds_page, sheet_file
 
 pytestmark = pytest.mark.ui
 
@@ -106,13 +106,13 @@ def test_an_upload_never_freezes_another_sessions_slider(browser, two_pages, tmp
     expect(message).to_contain_text("aliases (*name) would make it more than")
 
     # Any read runs off the event loop: make one take 6 s and move Bob's slider meanwhile.
-    original = character_sheet._read_character
+    original = sheet_file.read_character
 
     def slow_read(text, source):
         time.sleep(6)
         return original(text, source)
 
-    monkeypatch.setattr(character_sheet, "_read_character", slow_read)
+    monkeypatch.setattr(sheet_file, "read_character", slow_read)
     upload.set_input_files(str(RONAN))
     expect(message).to_contain_text("Reading ronan.json")
     during_read = _move(bob, "ArrowLeft")

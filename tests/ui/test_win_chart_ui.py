@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 from test_combat_ui import KEY, click, fight, join, served  # noqa: F401
 
-from tb_playground.views import win_chart
+from tb_playground.views.combat import win_chart
 
 pytestmark = pytest.mark.ui
 

@@ -61,9 +61,9 @@ SHEET_CSS = stylesheet("sheet.css")
 SHEET_PAGE_CSS = stylesheet("sheet_page.css")
 #: The encounter planner's panes.
 PLANNER_CSS = stylesheet("planner.css")
-#: The combat pages' action panel (views/action_panel.py).
+#: The combat pages' action panel (views/combat/action_panel.py).
 ACTION_PANEL_CSS = stylesheet("action_panel.css")
-#: The chance to win from here and its chart (views/win_chart.py).
+#: The chance to win from here and its chart (views/combat/win_chart.py).
 WIN_CSS = stylesheet("win_chart.css")
 #: The upload box: its limit and its refusals (``kit.UploadBox``).
 UPLOAD_CSS = stylesheet("upload.css")

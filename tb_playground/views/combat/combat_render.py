@@ -270,7 +270,7 @@ def pending(view: dict) -> str:
     p = view["pending"]
     if p is None:
         return ""
-    if p.get("unseen"):  # hit by someone hidden from this reader (table/view.py)
+    if p.get("unseen"):  # hit by someone hidden from this reader (table/reader_view.py)
         return (
             f"<div><b>Someone unseen</b> hits you: {plural(p['levels'] or 0, 'level')} of "
             f"{escape(p['vital'].capitalize())} coming.</div>"

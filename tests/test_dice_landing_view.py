@@ -1,6 +1,6 @@
 """The odds as the dice land, as the step shows them (issue 23, item 5), without a browser.
 
-The numbers in ``landing.landing_html`` (its exact ``data-p`` values and its printed
+The numbers in ``dice_landing.dice_landing_html`` (its exact ``data-p`` values and its printed
 percentages, read back with a tolerance) equal brute-force enumeration over the faces still to
 come (itertools over d10 faces, ``read_core_roll`` and ``roll_levels``); the odds of a typed
 prefix are made once per table version; someone not shown the odds sees none.
@@ -20,8 +20,13 @@ from tb_playground.engine import vital_step
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.service import CombatService
-from tb_playground.views import landing
-from tb_playground.views.landing import dice_of, landing_html, problem, typed_so_far
+from tb_playground.views.combat import dice_landing
+from tb_playground.views.combat.dice_landing import (
+    dice_landing_html,
+    dice_of,
+    problem,
+    typed_so_far,
+)
 
 
 @pytest.fixture
@@ -77,12 +82,12 @@ def test_the_to_hit_odds_shown_after_each_die(service):
     assert count == dice_needed(p["advantage"])
     prefixes = [[f] for f in range(1, 11)] + [[3, 9], [10, 10], [1, 1]]
     for typed in prefixes:
-        odds = landing.landing_odds(service, t, "player", "ronan", typed)
-        shown = _shown(landing_html(odds, count))
+        odds = dice_landing.dice_landing_odds(service, t, "player", "ronan", typed)
+        shown = _shown(dice_landing_html(odds, count))
         for css, expected in _brute_hit(typed, p["tn"], p["advantage"]).items():
             _close(shown[css], expected)
         assert "l-down" in shown
-        assert f"({len(typed)} of {count} dice typed)" in landing_html(odds, count)
+        assert f"({len(typed)} of {count} dice typed)" in dice_landing_html(odds, count)
 
 
 def _brute_levels(typed, p, boosts):
@@ -104,8 +109,8 @@ def test_the_damage_odds_shown_after_each_die(service):
     target = t.state["combatants"]["opponent"]
     for k in range(1, p["dice"] + 1):
         typed = [(3 * i + 5) % 10 + 1 for i in range(k)]
-        odds = landing.landing_odds(service, t, "gm", None, typed)
-        html = landing_html(odds, p["dice"])
+        odds = dice_landing.dice_landing_odds(service, t, "gm", None, typed)
+        html = dice_landing_html(odds, p["dice"])
         levels = _brute_levels(typed, p, boosts)
         # The bars' percentages, one per level count, read back.
         row = re.search(r'<div class="barpct">(.*?)</div>', html).group(1)
@@ -126,13 +131,13 @@ def test_the_damage_odds_shown_after_each_die(service):
 
 def test_made_once_per_version_and_only_for_whom_the_odds_are_shown(service):
     t = _attack(service)
-    first = landing.landing_odds(service, t, "player", "ronan", [4])
-    assert landing.landing_odds(service, t, "player", "ronan", [4]) is first
+    first = dice_landing.dice_landing_odds(service, t, "player", "ronan", [4])
+    assert dice_landing.dice_landing_odds(service, t, "player", "ronan", [4]) is first
     # A spectator is not shown the odds of an attack on a foe: nothing, not even the hint.
-    assert landing.landing_odds(service, t, "spectator", None, [4]) is None
-    assert landing_html(None) == ""
+    assert dice_landing.dice_landing_odds(service, t, "spectator", None, [4]) is None
+    assert dice_landing_html(None) == ""
     # Dice that do not fit the roll (the table moved on): no odds rather than an error.
-    assert landing.landing_odds(service, t, "gm", None, [4, 4, 4, 4]) is None
+    assert dice_landing.dice_landing_odds(service, t, "gm", None, [4, 4, 4, 4]) is None
 
 
 def test_the_dice_box_as_it_is_typed():

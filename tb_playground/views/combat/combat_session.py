@@ -25,8 +25,8 @@ from tb_playground.table import Table
 from tb_playground.table.errors import TableFileError
 from tb_playground.table.rules import KI_PURPOSES
 
+from ..kit import button, html_pane, next_tick, row, update
 from . import combat_render as render
-from .kit import button, html_pane, next_tick, row, update
 
 log = logging.getLogger(__name__)
 

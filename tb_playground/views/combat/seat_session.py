@@ -26,8 +26,8 @@ from tb_playground.formatting import escape
 from tb_playground.table import Table
 from tb_playground.table.seats import SeatBook, token_ok
 
+from ..kit import button, html_pane, row, update
 from .combat_session import TableSession
-from .kit import button, html_pane, row, update
 
 #: The cookie holding the browser's seat token.
 COOKIE = "tb_seat_token"

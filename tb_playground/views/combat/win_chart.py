@@ -30,7 +30,7 @@ from panel.io.state import set_curdoc
 from tb_playground.formatting import escape
 from tb_playground.lab.momentum import MARKER_WORDS, SHARE_OPTION, Momentum, momentum_for
 
-from .kit import (
+from ..kit import (
     COMBAT_CSS,
     READABLE_BUTTONS,
     TABLE_CSS,

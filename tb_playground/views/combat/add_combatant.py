@@ -16,7 +16,7 @@ import panel as pn
 from tb_playground.formatting import escape, reason_line
 from tb_playground.models.files import parse
 
-from .kit import UploadBox, button, html_pane, row
+from ..kit import UploadBox, button, html_pane, row
 
 log = logging.getLogger(__name__)
 

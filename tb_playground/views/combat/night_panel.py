@@ -18,8 +18,8 @@ import panel as pn
 from tb_playground.formatting import escape
 from tb_playground.table import night as nights
 
-from .kit import button, row, update
-from .kit.download import csv_button, text_button
+from ..kit import button, row, update
+from ..kit.download import csv_button, text_button
 from .replay_panel import story_pane
 
 #: The two spans of the numbers, as the buttons say them.

@@ -20,8 +20,8 @@ from panel.io.document import hold
 
 from tb_playground.table.table_log import readable_seqs
 
-from .kit import CardBoard, LiveHTML, button, html_pane, row, set_query, update
-from .kit.css import COMBAT_CSS, STORY_CSS
+from ..kit import CardBoard, LiveHTML, button, html_pane, row, set_query, update
+from ..kit.css import COMBAT_CSS, STORY_CSS
 
 
 def story_pane(css_class: str) -> LiveHTML:

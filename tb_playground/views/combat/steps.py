@@ -9,9 +9,9 @@ prevention button says the Ki the chosen levels cost. A player asked for a Distr
 (rules/002 "What Is Distracted?") rolls it here too. The last roll's result shows above the
 step for a few seconds (a CSS fade: ``views/css/combat.css``) and stays as a line.
 While dice are typed into the box one at a time, the step shows the exact odds given the dice
-typed so far (issue 23, item 5: ``views/landing.py``), on the typist's page only.
+typed so far (issue 23, item 5: ``views/combat/dice_landing.py``), on the typist's page only.
 The table decides what is offered (``table/boost_offer.py``) and who may see what
-(``table/view.py``); this module only draws and sends.
+(``table/reader_view.py``); this module only draws and sends.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import panel as pn
 
 from tb_playground.formatting import dice_text, escape, plural
 
+from ..kit import WRAP_BUTTONS, Slots, button, html_pane, row, update
 from .combat_session import with_typed_faces
-from .kit import WRAP_BUTTONS, Slots, button, html_pane, row, update
-from .landing import dice_of, landing_html, problem, typed_so_far
+from .dice_landing import dice_landing_html, dice_of, problem, typed_so_far
 
 #: What the one whose move it is does at each step.
 STEP_DOING = {
@@ -159,7 +159,7 @@ class StepControls:
         The words of the typed-dice box and of its button.
     odds : callable, optional
         ``odds(typed) -> dict | None``: the pending roll's odds given the faces ``typed`` so
-        far, for this page's reader (``landing.landing_odds``); None shows no such odds.
+        far, for this page's reader (``dice_landing.dice_landing_odds``); None shows no such odds.
     """
 
     def __init__(
@@ -346,7 +346,7 @@ class StepControls:
             if wrong:
                 html = f'<div class="landing hint">{escape(wrong)}</div>'
             else:
-                html = landing_html(self._odds(typed), most)
+                html = dice_landing_html(self._odds(typed), most)
         update(self.landing, object=html)
 
     def _new_step(self, p: dict) -> bool:

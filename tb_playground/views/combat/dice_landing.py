@@ -2,7 +2,7 @@
 
 Rule: RULES.md, Core Roll and Attacks. While physical dice are typed into the dice box of a
 to-hit or damage roll, one die at a time, the step shows the exact odds given the dice typed
-so far (``engine/landing.py`` through ``Table.pending_odds(role, seat, typed)``, shown to whom
+so far (``engine/dice_landing.py`` through ``Table.pending_odds(role, seat, typed)``, shown to whom
 the pending odds are shown: ``table/dice_typed.py``). The odds of one prefix are made once per
 table version and shared by the pages of the same role and seat (``CombatService.drawing``).
 Only the typist's page shows them: the dice typed so far are not a table event (note 0017).
@@ -70,7 +70,7 @@ def _chance(label: str, css: str, p: float) -> str:
     return f'<span>{escape(label)} <b class="{css}" data-p="{float(p)!r}">{percent(p)}</b></span>'
 
 
-def landing_html(odds: dict | None, dice: int | None = None) -> str:
+def dice_landing_html(odds: dict | None, dice: int | None = None) -> str:
     """The odds given the dice typed so far, as the step shows them ("" for none).
 
     Parameters
@@ -117,7 +117,7 @@ def landing_html(odds: dict | None, dice: int | None = None) -> str:
     return f'<div class="landing">{head}{body}</div>'
 
 
-def landing_odds(service, table, role: str, seat: str | None, typed: list[int]) -> dict | None:
+def dice_landing_odds(service, table, role: str, seat: str | None, typed: list[int]) -> dict | None:
     """``table.pending_odds(role, seat, typed)``, made once per table version and shared.
 
     None when this person is not shown the odds, or when no roll takes these dice now (the
@@ -141,6 +141,6 @@ def for_page(page):
         s = page.session
         if s is None:
             return None
-        return landing_odds(page.service, s.table, s.role, s.seat, typed)
+        return dice_landing_odds(page.service, s.table, s.role, s.seat, typed)
 
     return odds

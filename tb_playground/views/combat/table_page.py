@@ -20,16 +20,7 @@ from tb_playground.service import CombatService, get_service
 from tb_playground.table.menu import menu, spends
 from tb_playground.table.seats import new_token
 
-from . import combat_render as render
-from . import landing
-from .action_panel import ActionPanel
-from .combat_session import (
-    BRACKET_LABELS,
-    SpendControls,
-    TableSession,
-)
-from .fight_story import FightStory
-from .kit import (
+from ..kit import (
     CardBoard,
     CodeInput,
     Slots,
@@ -45,6 +36,15 @@ from .kit import (
     set_query,
     update,
 )
+from . import combat_render as render
+from . import dice_landing
+from .action_panel import ActionPanel
+from .combat_session import (
+    BRACKET_LABELS,
+    SpendControls,
+    TableSession,
+)
+from .fight_story import FightStory
 from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
 from .steps import StepControls
 from .win_chart import WinChart
@@ -323,7 +323,7 @@ class TablePage(pn.viewable.Viewer):
         self.chance = WinChart("players")  # shown while the GM shares the chance to win
         self.leave_button = button("Leave the table", "tp-leave")
         self.leave_button.on_click(lambda _e: self.drop("You left the table."))
-        self.steps = StepControls("tp", self.send, self.message, odds=landing.for_page(self))
+        self.steps = StepControls("tp", self.send, self.message, odds=dice_landing.for_page(self))
         self.table_view = pn.Column(sizing_mode="stretch_width")
         # The last roll's result at the top; the Ki and Fate spends below "Your attacks".
         self.rows = Slots(

@@ -17,9 +17,9 @@ import panel as pn
 
 from tb_playground.table.menu import GROUPS, approach_ruling
 
+from ..kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, button, row, update
 from . import combat_render as render
 from .combat_session import parse_faces
-from .kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, button, row, update
 
 #: The action chosen when the panel opens (or when the chosen one is gone).
 DEFAULT_ACTION = "attack"

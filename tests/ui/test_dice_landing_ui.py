@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from table_helpers import run_to_turn
 from test_combat_ui import KEY, click, fight
 
-from tb_playground.engine.landing import core_roll_given, damage_given
+from tb_playground.engine.dice_landing import core_roll_given, damage_given
 from tb_playground.engine.roll_reading import dice_needed
 from tb_playground.table.odds import _boosts
 

@@ -16,7 +16,7 @@ from tb_playground.formatting import escape
 from tb_playground.table import Table
 from tb_playground.table.seats import GRACE, Claim
 
-from .kit import button, html_pane, next_tick, row, update
+from ..kit import button, html_pane, next_tick, row, update
 
 #: How often the list reads the file again (ms).
 POLL_MS = 2000

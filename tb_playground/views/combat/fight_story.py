@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .kit import query_arg, row
+from ..kit import query_arg, row
 from .night_panel import NightPanel
 from .replay_panel import ReplayPanel, query_event
 
