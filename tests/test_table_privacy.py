@@ -6,7 +6,8 @@ numbers; no gap in the numbers of the events a reader sees; "Waiting for the GM"
 "nobody"; a shown foe's past hidden events stay hidden; a Ki bump is paid at declaration but
 shown to others only at the reveal. "The log": undone events struck through. "The end of a
 fight": a "Fight over" card with who won and the summary, on every page. Panel-free: the views
-(``table/privacy.py``, ``table/reader_view.py``) and the HTML the pages draw of them (``views/combat/combat_render.py``).
+(``table/privacy.py``, ``table/reader_view.py``) and the HTML the pages draw of them
+(``views/combat/combat_render.py``).
 """
 
 from __future__ import annotations
