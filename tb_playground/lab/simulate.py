@@ -47,7 +47,7 @@ A fight ends when at most one side has anyone left standing (``end="down"``: abl
 ``end="dead"``: not dead and not gone), or after ``max_rounds`` rounds: a **draw**, counted in
 no side's ``p_win`` (so ``p_win`` sums to at most 1; ``p_draw`` is the rest).
 
-A fight under way (``opening``, from ``lab.win_from_here``) starts from a live table's state
+A fight under way (``opening``, from ``lab.from_table``) starts from a live table's state
 instead: the Initiative order as rolled, Off Balance, Flustered and who is out as they stand,
 and for its first round what is already declared, the order once revealed and the turns left.
 
@@ -381,7 +381,7 @@ class Fights:
         self.flustered = self.tracks[1] <= 0
         self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
         opening = opts.get("opening")
-        if opening is not None:  # a fight under way (``lab.win_from_here``): as it stands
+        if opening is not None:  # a fight under way (``lab.from_table``): as it stands
             self.ob_since[:] = np.asarray(opening["ob_since"], dtype=_STATE)[:, None]
             self.flustered |= np.asarray(opening["flustered"], dtype=bool)[:, None]
             self.out |= np.asarray(opening["out"], dtype=bool)[:, None]
@@ -572,7 +572,7 @@ class Fights:
     def declare(self, round_no: int, first: dict | None = None):
         """Each combatant's band, attacks and empowered choice this round, and the order.
 
-        ``first`` (the round in play of a fight under way, ``lab.win_from_here``) fixes what
+        ``first`` (the round in play of a fight under way, ``lab.from_table``) fixes what
         is already declared (its ``fixed`` combatants' ``band``, ``attacks`` and ``emp``: no
         Ki is paid again) and, once the brackets are revealed, the round's ``order``.
         """
@@ -1064,7 +1064,7 @@ def simulate(
         raises stops the simulation and is raised from ``simulate``: that is how a page
         cancels a run. It never changes the result.
     opening : dict, optional
-        A fight under way, as ``lab.win_from_here.opening`` gives it: the Initiative order,
+        A fight under way, as ``lab.from_table.opening`` gives it: the Initiative order,
         Off Balance, Flustered, who is out, the Fate Tokens, and the round in play (what is
         declared, the order once revealed, who has a turn left and how many attacks). Round
         1 of the result is then the table's round in play. None: a fight about to start.
