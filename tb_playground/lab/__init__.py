@@ -6,16 +6,10 @@ compares one attack's options exactly; ``sweep`` runs many encounters as Dask ta
 import. Notes: docs/notes/0010-lab.md.
 """
 
+from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from .fight_result import EncounterResult, wilson_interval
 from .from_table import starting_state
-from .simulate import (
-    BOOST_POLICIES,
-    BRACKET_POLICIES,
-    ENDS,
-    TARGET_POLICIES,
-    EncounterResult,
-    simulate,
-    wilson_interval,
-)
+from .simulate import simulate
 from .sweep import SweepResult, sweep
 from .tactics import (
     TACTICS,

@@ -30,8 +30,9 @@ from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import CONDITIONS
 from tb_playground.engine.round_budget import ACTIONS, BRACKETS
 
+from .fight_options import BRACKET_POLICIES, TARGET_POLICIES
 from .prepare import DYNAMIC_CONDITIONS, prepare, resolve_policy
-from .simulate import BRACKET_POLICIES, TARGET_POLICIES, Fights
+from .vector_rules import Fights
 
 #: Attacks a declared bracket holds (rules/000 "Action Brackets").
 BRACKET_ATTACKS = {"fast": 1, "normal": 2, "slow": 1}
