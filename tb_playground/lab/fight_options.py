@@ -1,4 +1,4 @@
-"""How the simulated sides play: the names of the policies ``simulate`` takes.
+"""How the simulated sides play: the policy names, and the options a batch of fights runs under.
 
 Each combatant declares a Bracket by its bracket policy (RULES.md "Combat round"; rules/000
 "Action Brackets": Fast one attack first, Normal two, Slow one empowered by Aim or a Called
@@ -7,9 +7,16 @@ its damage dice with Ki by its boost policy (rules/000 "Spending Ki on the Dice"
 defender spends Ki on prevention by its Ki policy (``engine.KI_POLICIES``; RULES.md "Vitals").
 A side is beaten when all its combatants are down or dead (``ENDS``; rules/000 "Harm and
 Recovery").
+
+``FightOptions`` is those choices resolved per combatant, with the fight's limits: what
+``simulate`` hands each chunk of fights and ``lab.from_table`` builds for one fight by hand.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
 
 #: How a combatant picks its Bracket each round.
 #: "normal": Normal, two attacks. "fast": Fast, one attack, first. "aim": Slow with Aim.
@@ -36,3 +43,40 @@ BOOST_POLICIES = ("lift", "none")
 #: When a side is beaten: every one of its combatants "down" (unable to act) or "dead" (dead
 #: or gone; foes already down are then attacked until they die).
 ENDS = ("down", "dead")
+
+
+@dataclass(frozen=True, eq=False)
+class FightOptions:
+    """The options one batch of fights (``vector_rules.Fights``) is played under.
+
+    Attributes
+    ----------
+    bracket : list of str
+        Each combatant's bracket policy (``BRACKET_POLICIES``).
+    target_code : numpy.ndarray
+        Each combatant's target policy, as its index in ``TARGET_POLICIES``.
+    spread : bool
+        Whether any combatant's target policy is "spread" (attacks are then counted per round).
+    ki_policy : list of str
+        Each combatant's Ki policy as a defender (``engine.KI_POLICIES``).
+    boost_cap : numpy.ndarray
+        Each combatant's most boosts per attack (1000 for "lift", 0 for "none").
+    end : str
+        When a side is beaten (``ENDS``).
+    max_rounds : int
+        Rounds before an undecided fight is called a draw.
+    off_balance : bool
+        Whether a catastrophe leaves the attacker Off Balance.
+    opening : dict, optional
+        A fight under way (``lab.from_table.opening``); None: a fight about to start.
+    """
+
+    bracket: list
+    target_code: np.ndarray
+    spread: bool
+    ki_policy: list
+    boost_cap: np.ndarray
+    end: str
+    max_rounds: int
+    off_balance: bool
+    opening: dict | None = None

@@ -30,7 +30,7 @@ from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import CONDITIONS
 from tb_playground.engine.round_budget import ACTIONS, BRACKETS
 
-from .fight_options import BRACKET_POLICIES, TARGET_POLICIES
+from .fight_options import BRACKET_POLICIES, TARGET_POLICIES, FightOptions
 from .prepare import DYNAMIC_CONDITIONS, prepare, resolve_policy
 from .vector_rules import Fights
 
@@ -190,7 +190,7 @@ def opening(state: dict, bracket_policy="normal") -> tuple[dict, dict | None]:
     return encounter, start
 
 
-def _policy_opts(encounter: dict, start: dict | None, **policies) -> dict:
+def _policy_opts(encounter: dict, start: dict | None, **policies) -> FightOptions:
     """``simulate``'s per-combatant options, for building one batch by hand."""
     records = encounter["combatants"]
     brackets = resolve_policy(
@@ -202,17 +202,17 @@ def _policy_opts(encounter: dict, start: dict | None, **policies) -> dict:
         "weakest",
     )  # fmt: skip
     kis = resolve_policy("ki_policy", policies.get("ki_policy", "stay_up"), records, None, "")
-    return {
-        "bracket": brackets,
-        "target_code": np.array([TARGET_POLICIES.index(t) for t in targets]),
-        "spread": "spread" in targets,
-        "ki_policy": kis,
-        "boost_cap": np.full(len(records), 1000, dtype=np.int64),
-        "end": policies.get("end", "down"),
-        "max_rounds": 1,
-        "off_balance": True,
-        "opening": start,
-    }
+    return FightOptions(
+        bracket=brackets,
+        target_code=np.array([TARGET_POLICIES.index(t) for t in targets]),
+        spread="spread" in targets,
+        ki_policy=kis,
+        boost_cap=np.full(len(records), 1000, dtype=np.int64),
+        end=policies.get("end", "down"),
+        max_rounds=1,
+        off_balance=True,
+        opening=start,
+    )
 
 
 def starting_state(table_or_state, **policies) -> dict:

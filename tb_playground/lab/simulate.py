@@ -28,7 +28,7 @@ import numpy as np
 from tb_playground.engine import KI_POLICIES
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
-from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES, FightOptions
 from .fight_result import EncounterResult
 from .prepare import Prepared, plain_records, prepare, resolve_policy
 from .vector_rules import Fights
@@ -41,7 +41,7 @@ CHUNK = 50_000
 MAX_ROUNDS = 1000
 
 
-def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[dict, int]:
+def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -> tuple[dict, int]:
     """Play ``rows`` fights with their own generator; return their arrays and attack count.
 
     ``tick(decided)``, if given, is called after every acting slot with the fights decided so far.
@@ -69,9 +69,9 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
         out["out_round"][ids] = f.out_round[:, done].T
         out["dead_round"][ids] = f.dead_round[:, done].T
 
-    opening = opts.get("opening")
+    opening = opts.opening
     first = None if opening is None else opening.get("first")
-    for round_no in range(1, opts["max_rounds"] + 1):
+    for round_no in range(1, opts.max_rounds + 1):
         done = ~f.live
         if done.any():
             flush(done)
@@ -80,7 +80,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
                 tick(rows - f.fid.size)
         if f.fid.size == 0:
             break
-        if opts["spread"]:
+        if opts.spread:
             f.hit_count[:] = 0
         now = first if round_no == 1 else None
         order, attacks, emp = f.declare(round_no, now)
@@ -121,7 +121,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True
-    rounds[f.fid[timed]] = opts["max_rounds"]
+    rounds[f.fid[timed]] = opts.max_rounds
     out["winner"][:] = winner
     out["rounds_taken"][:] = rounds
     return out, f.attacks
@@ -218,17 +218,17 @@ def simulate(
             cap.append(0)
         else:
             cap.append(require_int("boost_policy", b, 0, 100))
-    opts = {
-        "bracket": brackets,
-        "target_code": np.array([TARGET_POLICIES.index(t) for t in targets]),
-        "spread": "spread" in targets,
-        "ki_policy": kis,
-        "boost_cap": np.array(cap, dtype=np.int64),
-        "end": end,
-        "max_rounds": max_rounds,
-        "off_balance": off_balance,
-        "opening": opening,
-    }
+    opts = FightOptions(
+        bracket=brackets,
+        target_code=np.array([TARGET_POLICIES.index(t) for t in targets]),
+        spread="spread" in targets,
+        ki_policy=kis,
+        boost_cap=np.array(cap, dtype=np.int64),
+        end=end,
+        max_rounds=max_rounds,
+        off_balance=off_balance,
+        opening=opening,
+    )
     chunks = [min(CHUNK, fights - start) for start in range(0, fights, CHUNK)]
     seeds = np.random.SeedSequence(seed).spawn(len(chunks))
     jobs = [(prep, rows, sq, opts) for rows, sq in zip(chunks, seeds, strict=True)]

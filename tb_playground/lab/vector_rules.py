@@ -45,7 +45,7 @@ round on them (``table.rules``), with no per-fight Python loop:
 A fight is decided when at most one side has anyone left standing (``end="down"``: able to
 act; ``end="dead"``: not dead and not gone); ``check_over`` marks it.
 
-A fight under way (``opening``, from ``lab.from_table``) starts from a live table's
+A fight under way (``FightOptions.opening``, from ``lab.from_table``) starts from a live table's
 state instead: the Initiative order as rolled, Off Balance, Flustered and who is out as they
 stand, and for its first round what is already declared, the order once revealed and the turns
 left.
@@ -60,6 +60,7 @@ import numpy as np
 from tb_playground.engine import VITALS, hit_room, vital_step
 from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS
 
+from .fight_options import FightOptions
 from .prepare import Prepared
 
 _BRACKET = {  # band (0 fast, 1 normal, 2 slow), attacks, empowered (0 none, 1 Aim, 2 Called)
@@ -94,7 +95,8 @@ class Fights:
     Every per-combatant state is an array of shape (combatants, rows): one contiguous row per
     combatant, so what one attacker or target needs is a 1-D gather. Who can act and who is
     still in the fight (not dead, not gone) are kept up to date for the fights an attack
-    touched; nothing is recomputed over the whole batch per attack.
+    touched; nothing is recomputed over the whole batch per attack. ``opts`` says how each
+    combatant plays (``FightOptions``).
     """
 
     #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
@@ -103,7 +105,7 @@ class Fights:
         "alive", "hit_count", "code", "armor_lv",
     )  # fmt: skip
 
-    def __init__(self, prep: Prepared, rows: int, rng, opts: dict):
+    def __init__(self, prep: Prepared, rows: int, rng, opts: FightOptions):
         self.prep = prep
         self.rng = rng
         self.opts = opts
@@ -117,7 +119,7 @@ class Fights:
         self.ob_since = np.full((n, rows), -1, dtype=_STATE)
         self.flustered = self.tracks[1] <= 0
         self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
-        opening = opts.get("opening")
+        opening = opts.opening
         if opening is not None:  # a fight under way (``lab.from_table``): as it stands
             self.ob_since[:] = np.asarray(opening["ob_since"], dtype=_STATE)[:, None]
             self.flustered |= np.asarray(opening["flustered"], dtype=bool)[:, None]
@@ -151,7 +153,7 @@ class Fights:
             np.put_along_axis(self.rank, order, np.arange(n)[None, :], axis=1)
         self.has = prep.has_attack.reshape(n, n)
         self.vit = prep.vital[: n * n].reshape(n, n)
-        self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
+        self.downed_ok = (self.opts.target_code == 3) | (self.opts.end == "dead")
         self._tables: dict = {}
         self.tie = (1000 * n + np.arange(n))[:, None]
         self.danger_key = np.rint(prep.danger * 1000).astype(np.int64) * (10_000 * n)
@@ -233,7 +235,7 @@ class Fights:
     @property
     def standing(self) -> np.ndarray:
         """Who still counts as standing for the fight's end ("down" or "dead")."""
-        return self.can if self.opts["end"] == "down" else self.alive
+        return self.can if self.opts.end == "down" else self.alive
 
     def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
         """Mark the fights ``r`` (row indices) that are decided."""
@@ -252,7 +254,7 @@ class Fights:
     def choose_targets(self, rows: np.ndarray, a: int) -> np.ndarray:
         """Attacker ``a``'s target in each fight of ``rows`` (-1 if none), by its policy."""
         n = self.n
-        policy = int(self.opts["target_code"][a])
+        policy = int(self.opts.target_code[a])
         kept_key = self.tkey_of[a]
         if kept_key is not None:
             key = kept_key.take(rows, axis=0)  # (m, n)
@@ -318,7 +320,7 @@ class Fights:
         band = np.ones((rows, n), dtype=np.int64)
         attacks = np.full((rows, n), 2, dtype=np.int64)
         emp = np.zeros((rows, n), dtype=np.int64)
-        for i, policy in enumerate(self.opts["bracket"]):
+        for i, policy in enumerate(self.opts.bracket):
             if first is not None and first["fixed"][i]:
                 band[:, i], attacks[:, i] = first["band"][i], first["attacks"][i]
                 emp[:, i] = first["emp"][i]
@@ -364,7 +366,7 @@ class Fights:
         if m == 0:
             return
         self.attacks += m
-        if self.opts["spread"]:
+        if self.opts.spread:
             self.hit_count[t, rows] += 1
         if self.pays[a]:  # a Gift attack pays its Ki when declared (table.gifts)
             self.ki[a][rows] -= prep.ki_cost[g].astype(_STATE)
@@ -381,7 +383,7 @@ class Fights:
             crit &= ~auto
             cat &= ~auto
             hit |= auto
-        if self.opts["off_balance"] and cat.any():
+        if self.opts.off_balance and cat.any():
             r = rows[cat]
             self.ob_since[a][r] = round_no
             self.code[a][r] |= 1
@@ -389,7 +391,7 @@ class Fights:
         rows, t, g, crit, frac = rows[hit], t[hit], g[hit], crit[hit], frac[hit]
         if np.ndim(emp):
             emp = emp[hit]
-        cap = int(self.opts["boost_cap"][a])
+        cap = int(self.opts.boost_cap[a])
         if self.armored[a] and rows.size:
             rows, t, g, crit, frac = self._armor(rows, a, t, g, crit, frac, emp, cap)
         if rows.size == 0:
@@ -469,7 +471,7 @@ class Fights:
         u = self.rng.random(on.size)
         fail = u >= prep.check_success[a][ki]
         self.ki[a][r] -= (fail & (ki > 0)).astype(_STATE)
-        if self.opts["off_balance"]:
+        if self.opts.off_balance:
             cat = u >= 1.0 - prep.check_catastrophe[a][ki]
             if cat.any():
                 self.ob_since[a][r[cat]] = round_no
@@ -550,7 +552,7 @@ class Fights:
         key = (j, v)
         if key not in self._tables:
             prep = self.prep
-            policy = self.opts["ki_policy"][j]
+            policy = self.opts.ki_policy[j]
             maximum = int(prep.maximum[j, v])
             most = int(self.max_levels[j])
             ki_top = int(prep.ki[j]) if policy != "none" else 0
@@ -628,7 +630,7 @@ class Fights:
         rules/000 "Rolling the Dice": Off Balance lasts "until the end of your next turn"; put
         on during your own turn (a catastrophe), it outlasts this turn and ends with the next.
         """
-        if self.opts["off_balance"] and rows.size:
+        if self.opts.off_balance and rows.size:
             since = self.ob_since[a][rows]
             ends = (since >= 0) & (since < round_no)
             if ends.any():
