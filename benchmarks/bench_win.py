@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from tb_playground.lab import WinChanceRuns, win_from_here
+from tb_playground.lab.from_table import opening
 from tb_playground.lab.prepare import prepare
-from tb_playground.lab.win_from_here import opening
 from tb_playground.models.roster import build_encounter
 from tb_playground.table import TableStore
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from tb_playground.lab.momentum import Point
-from tb_playground.lab.win_from_here import WinChance
+from tb_playground.lab.win_chance import WinChance
 from tb_playground.views.combat import win_chart
 from tb_playground.views.combat.win_chart import WinChart, _pct, down_table, headline
 from tests.test_momentum import _warehouse

@@ -25,8 +25,8 @@ import pytest
 from tb_playground.engine import damage_distribution, to_hit_odds
 from tb_playground.engine.conditions import CONDITIONS
 from tb_playground.lab import WinChanceRuns, simulate, starting_state, win_from_here
+from tb_playground.lab.exact_duel import exact_duel
 from tb_playground.lab.runs import RunCancelledError, plain_from_files
-from tb_playground.lab.win_from_here import exact_duel
 from tb_playground.models import Creature, Encounter
 from tb_playground.models.character import Weapon
 from tb_playground.models.creature import CreatureAttack

@@ -169,7 +169,7 @@ def hit_room(current, maximum: int, vital: str = "health", variant_002: bool = F
     (rules/000 "A bear that rolls ten dice at someone with three Levels left ... drops
     them"); variant-002 Poise stops at 0; the dead lose nothing. ``vital_step`` caps the
     levels of every attack by it, and a Ki boost after the damage roll counts only while
-    the levels are under it (``table/boost_offer.py``, ``lab/simulate.py``).
+    the levels are under it (``table/boost_offer.py``, ``lab/vector_rules.py``).
 
     Parameters
     ----------

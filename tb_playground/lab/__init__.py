@@ -6,15 +6,10 @@ compares one attack's options exactly; ``sweep`` runs many encounters as Dask ta
 import. Notes: docs/notes/0010-lab.md.
 """
 
-from .simulate import (
-    BOOST_POLICIES,
-    BRACKET_POLICIES,
-    ENDS,
-    TARGET_POLICIES,
-    EncounterResult,
-    simulate,
-    wilson_interval,
-)
+from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from .fight_result import EncounterResult, wilson_interval
+from .from_table import starting_state
+from .simulate import simulate
 from .sweep import SweepResult, sweep
 from .tactics import (
     TACTICS,
@@ -24,7 +19,9 @@ from .tactics import (
     compare_tactics,
     tactic_win_change,
 )
-from .win_from_here import WinChance, WinChanceRuns, starting_state, win_from_here
+from .win_chance import WinChance
+from .win_from_here import win_from_here
+from .worker_pool import WinChanceRuns
 
 __all__ = [
     "BOOST_POLICIES",

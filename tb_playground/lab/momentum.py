@@ -41,7 +41,9 @@ from dataclasses import dataclass, field
 
 from tb_playground.engine import FATE_SPENDS
 
-from .win_from_here import WinChance, WinChanceRuns, win_from_here
+from .win_chance import WinChance
+from .win_from_here import win_from_here
+from .worker_pool import WinChanceRuns
 
 #: The table option that shows the chart on the players' pages (``table_option`` command).
 SHARE_OPTION = "share_chance"

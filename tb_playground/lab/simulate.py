@@ -1,53 +1,20 @@
-"""Whole fights, simulated many at once (RULES.md "Combat round", "Attacks", "Vitals").
+"""Whole fights, simulated many at once: the runner (RULES.md "Combat round", "Attacks", "Vitals").
 
-``simulate(encounter, fights, seed, **policies)`` plays the encounter ``fights`` times as
-arrays of shape (fights, combatants): no per-fight Python loop; the loops are over rounds and
-over the acting slots of a round. The round is the table's (``table.rules``):
-
-- Initiative once per fight: 1d10 + Initiative, highest first; ties to the higher Initiative
-  sub-stat, then characters before creatures, then the encounter's order (rules/000 "Combat
-  Order"; the table's ``initiative_order``).
-- Each round every combatant who can act declares a Bracket by its ``bracket_policy``; bands
-  resolve Fast, Normal, Slow, Initiative order inside a band. Normal holds two attacks, Fast
-  and Slow one; a Slow attack is empowered (Aim +1 Advantage, or a Called Shot). A Ki bump
-  moves the band and "keeps everything it was" (rules/000 "Action Brackets").
-- An attack: the to-hit kept total is drawn from the engine's exact kept-total counts
-  (``engine.dice.KEPT_TOTAL_COUNTS``) for the roll's Advantage sign, which
-  ``engine.roll_modifiers`` gives once per condition set (Off Balance, Overwhelmed, Flustered,
-  and each side's standing conditions), never per fight. A kept 2 is a critical hit: half the
-  dice (rounded up) connect, the rest roll + Klotho; a kept 20 is a catastrophe: a miss that
-  leaves the attacker Off Balance (Disadvantage) to the end of its next turn (rules/000
-  "Critical Success in Combat", "Rolling the Dice").
-- Damage: the number of dice over the wall and the number a boost would lift over it are drawn
-  together from their exact trinomial law (``prepare.trinomial``); the attacker boosts, after
-  the roll, the dice a boost lifts while its Ki lasts (``boost_policy``), as ``engine.damage``
-  reads the default rule, but only while one more level still counts against the track
-  (``engine.hit_room``: the live table offers no boost that changes nothing). Under the 002
-  switch ``boosts_before_roll`` the attacker commits ``min(boost cap, Ki)`` boosts before the
-  roll when a boost can lift a face of the attack (else none); a hit spends
-  ``min(committed, dice rolled)`` Ki whatever the dice show, and its levels are drawn from the
-  engine's exact "before" law for that many boosted dice; a miss spends nothing (the table
-  spends them when the damage is rolled; ``engine.fight_odds``).
-- A Gift attack (RULES.md "Core Roll: Gift Check"; rules/000 "Ki"): its Ki cost is paid when it
-  is declared, and when the attacker is short it makes the best attack it can pay for
-  (``prepare.attack_choice``); a Gift that asks rolls its Gift Check first (engine
-  ``gift_check`` odds): a failure costs 1 Ki, a kept 20 leaves Off Balance, the attack goes on.
-- Armor (rules/002 "What Does Armor Do?"): a Physical hit on a zone (the Head for a Called
-  Shot, else the Body) whose item has levels is intercepted: the wearer takes nothing, the
-  item loses one level with the engine's odds (``engine.armor_distribution``), broken at 0.
-- The track: ``engine.vital_step`` (the one place the track rules live), vectorized over the
-  fights hit: one attack never carries a track past 0, at or below 0 it takes one level, the
-  defender's Ki prevents levels by its ``ki_policy`` (``engine.KI_POLICIES``), Poise at its
-  bottom costs a Sanity level (which Ki may prevent too), Flustered lasts the Scene.
-- Out of the fight: a character or named creature at 0 Health or below can't act (rules/000
-  "Harm and Recovery"), nor anyone Shattered (Sanity below 0); an unnamed creature at 0 Health
-  leaves the fight and the story (rules/000 "Named and unnamed").
+``simulate(encounter, fights, seed, **policies)`` plays the encounter ``fights`` times: it
+checks the arguments, builds the encounter's tables (``prepare``), resolves each combatant's
+policies (``fight_options``) and plays the fights in chunks of ``CHUNK``, each a batch of
+``vector_rules.Fights`` with its own generator spawned from the seed, in this process or in
+worker processes (the same result either way). The loops are over rounds and over the acting
+slots of a round, never over fights; the round itself, as the table plays it (Initiative once
+per fight, the Brackets declared and resolved band by band, each attack, armor and the track;
+rules/000 "Combat Order", "Action Brackets", "Harm and Recovery"), is ``vector_rules``'s.
 
 A fight ends when at most one side has anyone left standing (``end="down"``: able to act;
 ``end="dead"``: not dead and not gone), or after ``max_rounds`` rounds: a **draw**, counted in
-no side's ``p_win`` (so ``p_win`` sums to at most 1; ``p_draw`` is the rest).
+no side's ``p_win`` (so ``p_win`` sums to at most 1; ``p_draw`` is the rest). The result is an
+``EncounterResult`` (``fight_result``).
 
-A fight under way (``opening``, from ``lab.win_from_here``) starts from a live table's state
+A fight under way (``opening``, from ``lab.from_table``) starts from a live table's state
 instead: the Initiative order as rolled, Off Balance, Flustered and who is out as they stand,
 and for its first round what is already declared, the order once revealed and the turns left.
 
@@ -56,42 +23,15 @@ Readings where the texts are silent are in docs/notes/0010-lab.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
-
 import numpy as np
 
-from tb_playground.engine import KI_POLICIES, VITALS, hit_room, vital_step
-from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS
+from tb_playground.engine import KI_POLICIES
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
-from .prepare import Prepared, prepare, resolve_policy
-
-#: How a combatant picks its Bracket each round.
-#: "normal": Normal, two attacks. "fast": Fast, one attack, first. "aim": Slow with Aim.
-#: "called_shot": Slow with a Called Shot. "slow_aim": Slow with Aim when one aimed attack is
-#: worth more expected levels than two plain ones against the target it means to hit, else
-#: Normal. "bump": Normal bumped to the Fast band (1 Ki) while Ki lasts, else Normal.
-BRACKET_POLICIES = ("normal", "fast", "slow_aim", "aim", "called_shot", "bump")
-
-#: How a combatant picks its target among the foes it may attack.
-#: "weakest": fewest levels left on the track its attack hits. "spread": the foe attacked
-#: least this round, then the weakest. "most_dangerous": the foe whose attacks would deal the
-#: most expected levels to its side, then the weakest. "finish": the weakest, counting foes
-#: already down (not dead, not gone) too.
-TARGET_POLICIES = ("weakest", "spread", "most_dangerous", "finish")
-
-#: Ki boosts: "lift" boosts every die a boost lifts over the wall while Ki lasts and the
-#: track still loses the level (``engine.hit_room``, as the table offers boosts); "none"
-#: never boosts; a whole number caps the boosts of one attack. Under the 002 switch
-#: ``boosts_before_roll``, chosen before the roll: "lift" commits as many boosts as Ki lasts
-#: (up to the dice rolled) whenever a boost can lift a face of the attack over the wall, a
-#: whole number commits at most that many, "none" none.
-BOOST_POLICIES = ("lift", "none")
-
-#: When a side is beaten: every one of its combatants "down" (unable to act) or "dead" (dead
-#: or gone; foes already down are then attacked until they die).
-ENDS = ("down", "dead")
+from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES, FightOptions
+from .fight_result import EncounterResult
+from .prepare import Prepared, plain_records, prepare, resolve_policy
+from .vector_rules import Fights
 
 #: Most fights one ``simulate`` call accepts, and the most held in memory at once.
 MAX_FIGHTS = 10_000_000
@@ -100,827 +40,8 @@ CHUNK = 50_000
 #: Longest fight, in rounds.
 MAX_ROUNDS = 1000
 
-#: z of the intervals ``EncounterResult`` reports (95%).
-Z95 = 1.959963984540054
 
-_BRACKET = {  # band (0 fast, 1 normal, 2 slow), attacks, empowered (0 none, 1 Aim, 2 Called)
-    "normal": (1, 2, 0),
-    "fast": (0, 1, 0),
-    "aim": (2, 1, 1),
-    "called_shot": (2, 1, 2),
-}
-
-_BIG = 1 << 40
-
-#: The dtype of per-combatant state (tracks, Ki, rounds...): small numbers, half the traffic.
-_STATE = np.int32
-
-
-def _kept_lookup() -> np.ndarray:
-    """(3, 1000): kept total of each of 1000 equally likely outcomes, for sign -1, 0, +1."""
-    out = np.empty((3, 1000), dtype=np.int64)
-    for s in (-1, 0, 1):
-        scale = 1000 // KEPT_TOTAL_DENOMINATOR[s]
-        out[s + 1] = np.repeat(TOTALS, KEPT_TOTAL_COUNTS[s] * scale)
-    return out
-
-
-KEPT_LOOKUP = _kept_lookup()
-KEPT_LOOKUP_FLAT = KEPT_LOOKUP.ravel()
-
-
-def wilson_interval(successes, trials, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default)."""
-    successes = float(successes)
-    trials = float(trials)
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    low = 0.0 if successes <= 0 else max(0.0, min(p, centre - half))
-    high = 1.0 if successes >= trials else min(1.0, max(p, centre + half))
-    return (float(low), float(high))
-
-
-def _mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, tuple[float, float]]:
-    if values.size == 0:
-        return float("nan"), (float("nan"), float("nan"))
-    mean = float(values.mean())
-    if values.size < 2:
-        return mean, (mean, mean)
-    half = z * float(values.std(ddof=1)) / np.sqrt(values.size)
-    return mean, (mean - half, mean + half)
-
-
-@dataclass(frozen=True)
-class RoundsSummary:
-    """How long the fights lasted.
-
-    Attributes
-    ----------
-    distribution : numpy.ndarray
-        P(the fight ends in round r), r = 1..max_rounds (a fight over before it starts counts
-        in no round).
-    p_timeout : float
-        P(still undecided after ``max_rounds``): a draw.
-    mean : float
-        Mean rounds of the fights that ended (nan if none did).
-    mean_interval : tuple of float
-        Its 95% interval (normal approximation).
-    """
-
-    distribution: np.ndarray
-    p_timeout: float
-    mean: float
-    mean_interval: tuple[float, float]
-
-
-@dataclass(frozen=True, eq=False)
-class EncounterResult:
-    """What ``simulate`` found, fight by fight and summed up with 95% intervals.
-
-    Attributes
-    ----------
-    fights, seed, max_rounds, end : as passed.
-    sides, names, ids : list of str
-        The sides, and each combatant's name and id, in the encounter's order.
-    combatant_sides : list of str
-        Each combatant's side, in the encounter's order.
-    policies : dict
-        Each policy, resolved per combatant id.
-    winner : numpy.ndarray
-        (fights,) index into ``sides`` of the side that won, -1 for a draw.
-    rounds_taken : numpy.ndarray
-        (fights,) the round the fight ended in (``max_rounds`` for a timeout).
-    timed_out : numpy.ndarray
-        (fights,) bool.
-    final : numpy.ndarray
-        (fights, combatants, 3) Health, Poise and Sanity at the end.
-    damage : numpy.ndarray
-        (fights, combatants) levels each combatant's attacks took from others (Poise's
-        Sanity cost included).
-    out_round, dead_round : numpy.ndarray
-        (fights, combatants) the round each one stopped being able to act / died; -1 never,
-        0 from the start.
-    attacks : int
-        Attacks resolved (each to-hit roll, or automatic hit), over all fights.
-    """
-
-    fights: int
-    seed: object
-    max_rounds: int
-    end: str
-    sides: list[str]
-    names: list[str]
-    ids: list[str]
-    is_character: np.ndarray
-    policies: dict
-    winner: np.ndarray
-    rounds_taken: np.ndarray
-    timed_out: np.ndarray
-    final: np.ndarray
-    damage: np.ndarray
-    out_round: np.ndarray
-    dead_round: np.ndarray
-    attacks: int
-    dead_at: np.ndarray = field(repr=False)
-    combatant_sides: list[str] = field(default_factory=list)
-
-    @cached_property
-    def p_win(self) -> dict[str, float]:
-        """Side name -> P(that side wins). Sums to 1 - ``p_draw``."""
-        return {s: float(np.mean(self.winner == i)) for i, s in enumerate(self.sides)}
-
-    @cached_property
-    def p_win_interval(self) -> dict[str, tuple[float, float]]:
-        """Side name -> Wilson 95% interval of ``p_win``."""
-        return {
-            s: wilson_interval(np.sum(self.winner == i), self.fights)
-            for i, s in enumerate(self.sides)
-        }
-
-    @property
-    def p_draw(self) -> float:
-        """P(no side wins): the fight is still undecided after ``max_rounds``."""
-        return float(np.mean(self.winner < 0))
-
-    @property
-    def p_draw_interval(self) -> tuple[float, float]:
-        """Wilson 95% interval of ``p_draw``."""
-        return wilson_interval(np.sum(self.winner < 0), self.fights)
-
-    @cached_property
-    def rounds(self) -> RoundsSummary:
-        """The rounds distribution and its mean with an interval."""
-        ended = ~self.timed_out & (self.rounds_taken >= 1)
-        counts = np.bincount(self.rounds_taken[ended], minlength=self.max_rounds + 1)
-        mean, interval = _mean_interval(self.rounds_taken[ended].astype(float))
-        return RoundsSummary(
-            distribution=counts[1 : self.max_rounds + 1] / self.fights,
-            p_timeout=float(np.mean(self.timed_out)),
-            mean=mean,
-            mean_interval=interval,
-        )
-
-    def _any_character(self, hit: np.ndarray) -> tuple[float, tuple[float, float]]:
-        count = int(np.sum(np.any(hit[:, self.is_character], axis=1)))
-        return count / self.fights, wilson_interval(count, self.fights)
-
-    @cached_property
-    def _character_odds(self) -> dict[str, tuple[float, tuple[float, float]]]:
-        health = self.final[:, :, 0]
-        dead = health <= self.dead_at[None, :]
-        return {
-            "down": self._any_character(health <= 0),
-            "dying": self._any_character((health < 0) & ~dead),
-            "dead": self._any_character(dead),
-        }
-
-    @property
-    def p_character_down(self) -> float:
-        """P(any character ends the fight at 0 Health or below)."""
-        return self._character_odds["down"][0]
-
-    @property
-    def p_character_down_interval(self) -> tuple[float, float]:
-        """Wilson 95% interval of ``p_character_down``."""
-        return self._character_odds["down"][1]
-
-    @property
-    def p_character_dying(self) -> float:
-        """P(any character ends the fight Dying: below 0 Health, not dead)."""
-        return self._character_odds["dying"][0]
-
-    @property
-    def p_character_dying_interval(self) -> tuple[float, float]:
-        """Wilson 95% interval of ``p_character_dying``."""
-        return self._character_odds["dying"][1]
-
-    @property
-    def p_character_dead(self) -> float:
-        """P(any character ends the fight dead)."""
-        return self._character_odds["dead"][0]
-
-    @property
-    def p_character_dead_interval(self) -> tuple[float, float]:
-        """Wilson 95% interval of ``p_character_dead``."""
-        return self._character_odds["dead"][1]
-
-    @cached_property
-    def damage_share(self) -> dict[str, float]:
-        """Combatant id -> its share of all the levels taken, over all fights."""
-        total = self.damage.sum()
-        if total == 0:
-            return dict.fromkeys(self.ids, 0.0)
-        return {cid: float(self.damage[:, i].sum() / total) for i, cid in enumerate(self.ids)}
-
-    @cached_property
-    def damage_share_interval(self) -> dict[str, tuple[float, float]]:
-        """Combatant id -> 95% interval of its share (ratio estimator, delta method)."""
-        per_fight = self.damage.sum(axis=1).astype(float)
-        mean_total = per_fight.mean()
-        out = {}
-        for i, cid in enumerate(self.ids):
-            share = self.damage_share[cid]
-            if mean_total == 0:
-                out[cid] = (0.0, 0.0)
-                continue
-            resid = self.damage[:, i] - share * per_fight
-            half = Z95 * resid.std(ddof=1) / (mean_total * np.sqrt(self.fights))
-            out[cid] = (max(0.0, share - half), min(1.0, share + half))
-        return out
-
-    def summary(self) -> str:
-        """The result in plain words."""
-        lines = []
-        for side in self.sides:
-            low, high = self.p_win_interval[side]
-            lines.append(f"{side} wins {self.p_win[side]:.1%} ({low:.1%} to {high:.1%})")
-        lines.append(f"Draw (still going after {self.max_rounds} rounds) {self.p_draw:.1%}")
-        r = self.rounds
-        lines.append(
-            f"Rounds: {r.mean:.2f} on average "
-            f"({r.mean_interval[0]:.2f} to {r.mean_interval[1]:.2f})"
-        )
-        lines.append(
-            f"Any character at 0 Health or below {self.p_character_down:.1%}, Dying "
-            f"{self.p_character_dying:.1%}, dead {self.p_character_dead:.1%}"
-        )
-        return "\n".join(lines)
-
-
-class Fights:
-    """The state of a batch of fights and the rules applied to it.
-
-    Every per-combatant state is an array of shape (combatants, rows): one contiguous row per
-    combatant, so what one attacker or target needs is a 1-D gather. Who can act and who is
-    still in the fight (not dead, not gone) are kept up to date for the fights an attack
-    touched; nothing is recomputed over the whole batch per attack.
-    """
-
-    #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
-    COLUMNS = (
-        "ki", "ob_since", "flustered", "out", "dealt", "out_round", "dead_round", "can",
-        "alive", "hit_count", "code", "armor_lv",
-    )  # fmt: skip
-
-    def __init__(self, prep: Prepared, rows: int, rng, opts: dict):
-        self.prep = prep
-        self.rng = rng
-        self.opts = opts
-        n = len(prep.names)
-        self.n = n
-        self.fid = np.arange(rows)
-        self.tracks = [
-            np.repeat(prep.start[:, v][:, None], rows, axis=1).astype(_STATE) for v in range(3)
-        ]
-        self.ki = np.repeat(prep.ki[:, None], rows, axis=1).astype(_STATE)
-        self.ob_since = np.full((n, rows), -1, dtype=_STATE)
-        self.flustered = self.tracks[1] <= 0
-        self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
-        opening = opts.get("opening")
-        if opening is not None:  # a fight under way (``lab.win_from_here``): as it stands
-            self.ob_since[:] = np.asarray(opening["ob_since"], dtype=_STATE)[:, None]
-            self.flustered |= np.asarray(opening["flustered"], dtype=bool)[:, None]
-            self.out |= np.asarray(opening["out"], dtype=bool)[:, None]
-        #: Fate Tokens as they stand, the same in every fight: the simulated play spends none
-        self.fate = _opening_fate(opening, n)
-        self.dealt = np.zeros((n, rows), dtype=_STATE)
-        self.hit_count = np.zeros((n, rows), dtype=_STATE)
-        dead = self.tracks[0] <= prep.dead_at[:, None]
-        self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out
-        self.alive = ~dead & ~self.out
-        self.out_round = np.where(self.can, -1, 0).astype(_STATE)
-        self.dead_round = np.where(dead, 0, -1).astype(_STATE)
-        self.code = (self.tracks[2] == 0).astype(_STATE) << 1
-        self.code |= self.flustered.astype(_STATE) << 2
-        self.code |= (self.ob_since >= 0).astype(_STATE)
-        self.live = np.ones(rows, dtype=bool)
-        self.attacks = 0
-        # armor levels left, row z * n + j: combatant j's item on zone z (engine.armor.ZONES)
-        self.armor_lv = np.repeat(prep.armor_levels.T.reshape(2 * n, 1), rows, axis=1)
-        self.armor_lv = self.armor_lv.astype(_STATE)
-        if opening is not None and opening.get("rank") is not None:  # Initiative rolled
-            self.rank = np.repeat(np.asarray(opening["rank"], dtype=np.int64)[None, :], rows, 0)
-        else:
-            face = rng.integers(1, 11, size=(rows, n))
-            init = prep.initiative[None, :]
-            key = ((face + init) * 16 + init) * 2 + prep.is_character[None, :]
-            key = key * n + (n - 1 - np.arange(n))[None, :]
-            order = np.argsort(-key, axis=1, kind="stable")
-            self.rank = np.empty_like(order)
-            np.put_along_axis(self.rank, order, np.arange(n)[None, :], axis=1)
-        self.has = prep.has_attack.reshape(n, n)
-        self.vit = prep.vital[: n * n].reshape(n, n)
-        self.downed_ok = (self.opts["target_code"] == 3) | (self.opts["end"] == "dead")
-        self._tables: dict = {}
-        self.tie = (1000 * n + np.arange(n))[:, None]
-        self.danger_key = np.rint(prep.danger * 1000).astype(np.int64) * (10_000 * n)
-        # per option g (``prepare``): the roll's sign by (g, condition code, empowered)
-        self.roll_table = np.where(prep.allowed, prep.sign, 2).ravel()
-        owner = prep.option_pair // n
-        target = prep.option_pair % n
-        real = prep.option_attack >= 0
-        mine = [real & (owner == i) for i in range(n)]
-        self.any_auto = [bool(prep.automatic[m].any()) for m in mine]
-        self.targets_of = [sorted({int(j) for j in target[m]}) for m in mine]
-        self.max_levels = np.ones(n, dtype=np.int64)  # most levels one attack deals j
-        np.maximum.at(self.max_levels, target[real], prep.dice[real])
-        # Ki-dependent choice (a Gift attack it cannot pay for falls back): per attacker the
-        # flat (target, min(Ki, top)) -> option table, or None when Ki never changes it
-        top = prep.choice_top
-        self.top = top
-        self.choice = [
-            prep.choice[i].ravel().copy()
-            if top and (prep.choice[i] != prep.choice[i][:, -1:]).any()
-            else None
-            for i in range(n)
-        ]
-        # whether every option of a against each target hits the primary's track (or none)
-        self.fixed = [
-            self.choice[i] is None
-            or all(
-                (prep.choice[i, j] == -1).all()
-                if not self.has[i, j]
-                else (prep.choice[i, j] >= 0).all()
-                and (prep.vital[prep.choice[i, j]] == self.vit[i, j]).all()
-                for j in range(n)
-            )
-            for i in range(n)
-        ]
-        self.pays = [bool(prep.ki_cost[m].any()) for m in mine]
-        self.checks = [bool(prep.gift_check[m].any()) for m in mine]
-        self.armored = [bool(prep.armor_on[m].any()) for m in mine]
-        self.side_masks = [prep.side == s for s in range(len(prep.sides))]
-        self.up_count = np.stack([self.standing[mask].sum(axis=0) for mask in self.side_masks])
-        # target keys kept up to date: (track, pool, attacker's side) -> (n, rows) of
-        # track * n + tie for foes in the pool, _BIG for the rest (see ``choose_targets``)
-        self.tkeys: dict = {}
-        for a in range(n):
-            key = self._tkey_name(a)
-            if key is not None and key not in self.tkeys:
-                v, downed, side = key
-                pool = self.alive if downed else self.can
-                foe = (prep.side != side)[:, None]
-                keys = np.where(pool & foe, self.tracks[v] * n + self.tie, _BIG)
-                self.tkeys[key] = np.ascontiguousarray(keys.T)  # (rows, n): a row a fight
-        self.tkey_of = [
-            None if k is None else self.tkeys[k] for k in map(self._tkey_name, range(n))
-        ]
-
-    def _tkey_name(self, a: int):
-        if not self.fixed[a]:
-            return None
-        vit = self.vit[a][self.has[a]]
-        if not vit.size or not (vit == vit[0]).all():
-            return None
-        return (int(vit[0]), bool(self.downed_ok[a]), int(self.prep.side[a]))
-
-    def _update_tkeys(self, rows, j: int) -> None:
-        side = int(self.prep.side[j])
-        for (v, downed, attacker_side), key in self.tkeys.items():
-            if attacker_side != side:
-                pool = (self.alive if downed else self.can)[j][rows]
-                key[rows, j] = np.where(pool, self.tracks[v][j][rows] * self.n + self.tie[j], _BIG)
-
-    # -- status ------------------------------------------------------------------------------
-
-    def _dead(self, rows, j: int) -> np.ndarray:
-        return self.tracks[0][j][rows] <= self.prep.dead_at[j]
-
-    def _can_act(self, rows, j: int) -> np.ndarray:
-        return (self.tracks[0][j][rows] > 0) & (self.tracks[2][j][rows] >= 0) & ~self.out[j][rows]
-
-    @property
-    def standing(self) -> np.ndarray:
-        """Who still counts as standing for the fight's end ("down" or "dead")."""
-        return self.can if self.opts["end"] == "down" else self.alive
-
-    def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
-        """Mark the fights ``r`` (row indices) that are decided."""
-        sides_up = self.up_count.take(r, axis=1) > 0  # (sides, m)
-        count = sides_up.sum(axis=0)
-        done = count <= 1
-        if done.any():
-            rows = r[done]
-            self.live[rows] = False
-            won = np.where(count[done] == 1, np.argmax(sides_up[:, done], axis=0), -1)
-            winner[self.fid[rows]] = won
-            rounds[self.fid[rows]] = round_no
-
-    # -- targets -----------------------------------------------------------------------------
-
-    def choose_targets(self, rows: np.ndarray, a: int) -> np.ndarray:
-        """Attacker ``a``'s target in each fight of ``rows`` (-1 if none), by its policy."""
-        n = self.n
-        policy = int(self.opts["target_code"][a])
-        kept_key = self.tkey_of[a]
-        if kept_key is not None:
-            key = kept_key.take(rows, axis=0)  # (m, n)
-            if policy == 1:
-                key += self.hit_count.take(rows, axis=1).T * (10_000 * n)
-            elif policy == 2:
-                key -= self.danger_key[a][None, :]
-            t = np.argmin(key, axis=1)
-            if policy == 0 or policy == 3:
-                best = key[np.arange(t.size), t]
-                return t if (best < _BIG).all() else np.where(best < _BIG, t, -1)
-            return np.where(kept_key[rows, t] < _BIG, t, -1)
-        vit = self.vit[a]
-        has = self.has[a]
-        pool = self.alive if self.downed_ok[a] else self.can
-        cand = pool.take(rows, axis=1)
-        if not self.fixed[a]:  # the attack, so its track, hangs on the Ki left
-            option = self.options(a, rows, np.arange(n)[:, None])  # (n, m)
-            cand &= option >= 0
-            vit = self.prep.vital[option]
-            level = self.tracks[0].take(rows, axis=1)
-            for v in (1, 2):
-                if (vit == v).any():
-                    level = np.where(vit == v, self.tracks[v].take(rows, axis=1), level)
-        else:
-            first = int(vit[has][0]) if has.any() else 0
-            level = self.tracks[first].take(rows, axis=1)  # (n, m)
-            if (vit[has] != first).any():
-                for v in range(3):
-                    if v != first and (vit == v).any():
-                        other = self.tracks[v].take(rows, axis=1)
-                        level = np.where((vit == v)[:, None], other, level)
-            if not has.all():
-                cand &= has[:, None]
-        key = level * n + self.tie  # weakest, then the encounter's order
-        if policy == 1:
-            key += self.hit_count.take(rows, axis=1) * (10_000 * n)
-        elif policy == 2:
-            key -= self.danger_key[a][:, None]
-        key[~cand] = _BIG
-        t = np.argmin(key, axis=0)
-        some = cand.any(axis=0)
-        return t if some.all() else np.where(some, t, -1)
-
-    def options(self, a: int, rows, t):
-        """The option ``a`` uses on ``t`` in the fights ``rows`` (``prepare.attack_option``)."""
-        if self.choice[a] is None:
-            return a * self.n + t
-        q = np.minimum(self.ki[a][rows], self.top)
-        return self.choice[a][t * (self.top + 1) + q]
-
-    # -- the round ---------------------------------------------------------------------------
-
-    def declare(self, round_no: int, first: dict | None = None):
-        """Each combatant's band, attacks and empowered choice this round, and the order.
-
-        ``first`` (the round in play of a fight under way, ``lab.win_from_here``) fixes what
-        is already declared (its ``fixed`` combatants' ``band``, ``attacks`` and ``emp``: no
-        Ki is paid again) and, once the brackets are revealed, the round's ``order``.
-        """
-        prep, n = self.prep, self.n
-        rows = self.fid.size
-        band = np.ones((rows, n), dtype=np.int64)
-        attacks = np.full((rows, n), 2, dtype=np.int64)
-        emp = np.zeros((rows, n), dtype=np.int64)
-        for i, policy in enumerate(self.opts["bracket"]):
-            if first is not None and first["fixed"][i]:
-                band[:, i], attacks[:, i] = first["band"][i], first["attacks"][i]
-                emp[:, i] = first["emp"][i]
-            elif policy in _BRACKET:
-                band[:, i], attacks[:, i], emp[:, i] = _BRACKET[policy]
-            elif policy == "bump":  # only a combatant with an attack to make bumps
-                bump = self.can[i] & (self.ki[i] >= 1) & bool(self.has[i].any())
-                self.ki[i] -= bump
-                band[:, i] = np.where(bump, 0, 1)
-            elif policy == "slow_aim":
-                r = np.flatnonzero(self.live & self.can[i])
-                t = self.choose_targets(r, i)
-                aim = np.zeros(rows, dtype=bool)
-                ok = t >= 0
-                aim[r[ok]] = prep.aim_better[self.options(i, r[ok], t[ok])]
-                band[:, i] = np.where(aim, 2, 1)
-                attacks[:, i] = np.where(aim, 1, 2)
-                emp[:, i] = aim.astype(np.int64)
-        if first is not None and first.get("order") is not None:
-            order = np.repeat(np.asarray(first["order"], dtype=np.int64)[None, :], rows, axis=0)
-        else:
-            order = np.argsort(band * n + self.rank, axis=1, kind="stable")
-        return order, attacks, emp
-
-    def attack(self, rows, a: int, emp, round_no: int, winner, rounds) -> None:
-        """Attacker ``a`` makes one attack in each fight of ``rows``."""
-        prep = self.prep
-        t = self.choose_targets(rows, a)
-        ok = t >= 0
-        if not ok.all():
-            rows, t = rows[ok], t[ok]
-            if np.ndim(emp):
-                emp = emp[ok]
-        g = self.options(a, rows, t)  # the attack it makes there (and can pay for)
-        # the roll's Advantage sign (or 2: not allowed) by option, condition code, empowerment
-        roll = self.roll_table[(g * 8 + self.code[a][rows]) * 3 + emp]
-        allowed = roll < 2
-        if not allowed.all():
-            rows, t, g, roll = rows[allowed], t[allowed], g[allowed], roll[allowed]
-            if np.ndim(emp):
-                emp = emp[allowed]
-        m = rows.size
-        if m == 0:
-            return
-        self.attacks += m
-        if self.opts["spread"]:
-            self.hit_count[t, rows] += 1
-        if self.pays[a]:  # a Gift attack pays its Ki when declared (table.gifts)
-            self.ki[a][rows] -= prep.ki_cost[g].astype(_STATE)
-        if self.checks[a]:
-            self._gift_check(rows, a, g, round_no)
-        u = self.rng.random(m) * 1000.0  # whole part: the to-hit; fraction: the damage dice
-        whole = u.astype(np.int64)
-        kept = KEPT_LOOKUP_FLAT[(roll + 1) * 1000 + whole]
-        crit = kept <= 2
-        cat = kept == 20
-        hit = crit | ((kept <= prep.tn[g]) & ~cat)
-        if self.any_auto[a]:
-            auto = prep.automatic[g]
-            crit &= ~auto
-            cat &= ~auto
-            hit |= auto
-        if self.opts["off_balance"] and cat.any():
-            r = rows[cat]
-            self.ob_since[a][r] = round_no
-            self.code[a][r] |= 1
-        frac = u - whole
-        rows, t, g, crit, frac = rows[hit], t[hit], g[hit], crit[hit], frac[hit]
-        if np.ndim(emp):
-            emp = emp[hit]
-        cap = int(self.opts["boost_cap"][a])
-        if self.armored[a] and rows.size:
-            rows, t, g, crit, frac = self._armor(rows, a, t, g, crit, frac, emp, cap)
-        if rows.size == 0:
-            return
-        if prep.boosts_before:
-            levels = self._damage_before(rows, a, g, crit, frac, cap)
-        else:
-            b = np.searchsorted(prep.block_cum, 2 * g + crit + frac, side="right")
-            levels = prep.block_over[b]
-            if crit.any():
-                levels += np.where(crit, prep.crit_auto[g], 0)
-        if cap > 0 and not prep.boosts_before:
-            lift = prep.block_lift[b]
-            some = np.flatnonzero(lift > 0)
-            if some.size:  # only the boosts whose levels the track still loses (hit_room)
-                r = rows[some]
-                counts = np.maximum(self._room(r, a, t[some], g[some]) - levels[some], 0)
-                boosts = np.minimum(np.minimum(lift[some], counts), np.minimum(self.ki[a][r], cap))
-                self.ki[a][r] -= boosts
-                levels[some] += boosts
-        land = levels > 0
-        rows, t, levels = rows[land], t[land], levels[land]
-        if not self.fixed[a]:
-            g = g[land]
-        if rows.size == 0:
-            return
-        fell = []
-        standing = self.standing
-        side_of = self.prep.side
-        single = len(self.targets_of[a]) == 1
-        for j in self.targets_of[a]:
-            sel = slice(None) if single else np.flatnonzero(t == j)
-            r = rows[sel]
-            if r.size == 0:
-                continue
-            before = standing[j][r]
-            if self.fixed[a]:
-                self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
-            else:  # the track of the attack the Ki left allowed, fight by fight
-                vit = prep.vital[g[sel]]
-                for v in np.unique(vit):
-                    on = np.flatnonzero(vit == v)
-                    hit_levels = levels[sel][on]
-                    self.dealt[a][r[on]] += self._hit_track(r[on], j, int(v), hit_levels)
-            can = self._can_act(r, j)
-            dropped = self.can[j][r] & ~can
-            if dropped.any():
-                self.out_round[j][r[dropped]] = round_no
-            self.can[j][r] = can
-            alive = ~self._dead(r, j) & ~self.out[j][r]
-            died = self.alive[j][r] & ~alive
-            if died.any():
-                self.dead_round[j][r[died]] = round_no
-            self.alive[j][r] = alive
-            self._update_tkeys(r, j)
-            gone = before & ~standing[j][r]
-            if gone.any():
-                fell.append(r[gone])
-                self.up_count[side_of[j]][r[gone]] -= 1
-        if fell:
-            self.check_over(np.concatenate(fell), round_no, winner, rounds)
-
-    def _gift_check(self, rows, a: int, g, round_no: int) -> None:
-        """The Gift Check of the Gift attacks among ``g`` (``engine.gift_check`` odds).
-
-        Rolled after the Ki cost is paid, at the Ki left (+ Stamina under the 002 switch), no
-        Advantage: a failure costs 1 Ki (none at 0) and the attack goes on; a kept 20 leaves
-        the attacker Off Balance, as the table's ``gifts._check`` does. The attack's own roll
-        was set when it was declared, so it is not affected.
-        """
-        prep = self.prep
-        on = np.flatnonzero(prep.gift_check[g])
-        if on.size == 0:
-            return
-        r = rows[on]
-        ki = self.ki[a][r]
-        u = self.rng.random(on.size)
-        fail = u >= prep.check_success[a][ki]
-        self.ki[a][r] -= (fail & (ki > 0)).astype(_STATE)
-        if self.opts["off_balance"]:
-            cat = u >= 1.0 - prep.check_catastrophe[a][ki]
-            if cat.any():
-                self.ob_since[a][r[cat]] = round_no
-                self.code[a][r[cat]] |= 1
-
-    def _armor(self, rows, a: int, t, g, crit, frac, emp, cap: int):
-        """The hits armor intercepts: it loses its level or not, the wearer takes nothing.
-
-        The zone is the Body, the Head for a Called Shot (rules/002); the armor covers while it
-        has levels. Whether it loses its one level is drawn from the engine's odds
-        (``prepare._armor_odds``, ``engine.armor_distribution``) with the hit's own fraction:
-        after the roll the attacker spends 1 Ki on a boost when only a boost would beat the
-        Hardness (boost policy not "none", Ki left); with boosts chosen before the roll it
-        commits them as on the wall (when a boost can lift a face over the Hardness) and
-        spends ``min(committed, dice rolled)``. Returns the hits that reach the wearer.
-        """
-        prep, n = self.prep, self.n
-        zone = (emp == 2).astype(np.int64) if np.ndim(emp) else int(emp == 2)
-        on = prep.armor_on[g, zone]
-        if not on.any():
-            return rows, t, g, crit, frac
-        lv_row = zone * n + t
-        on &= self.armor_lv[lv_row, rows] > 0
-        if not on.any():
-            return rows, t, g, crit, frac
-        k = np.flatnonzero(on)
-        r, gk, ck, fk = rows[k], g[k], crit[k], frac[k]
-        zk = zone[k] if np.ndim(zone) else zone
-        row = (gk * 2 + zk) * 2 + ck
-        if prep.boosts_before:
-            committed = np.zeros(k.size, dtype=np.int64)
-            if cap > 0:
-                useful = prep.armor_useful[gk, zk]
-                committed = np.where(useful, np.minimum(self.ki[a][r], cap), 0)
-            used = np.minimum(committed, prep.before_rolled[2 * gk + ck])
-            self.ki[a][r] -= used.astype(_STATE)
-            lost = fk < prep.armor_before[row, used]
-        else:
-            lost = fk < prep.armor_break[row, 0]
-            if cap > 0:
-                boost = ~lost & (fk < prep.armor_break[row, 1]) & (self.ki[a][r] >= 1)
-                if boost.any():
-                    self.ki[a][r[boost]] -= 1
-                    lost |= boost
-        if lost.any():
-            self.armor_lv[lv_row[k[lost]], r[lost]] -= 1
-        keep = ~on
-        return rows[keep], t[keep], g[keep], crit[keep], frac[keep]
-
-    def _damage_before(self, rows, a: int, g, crit, frac, cap: int) -> np.ndarray:
-        """Levels of the hits of ``a`` on ``t`` with boosts chosen before the roll (002).
-
-        The attacker commits ``min(cap, Ki)`` boosts before any die is rolled when a boost can
-        lift a face of this attack over the wall (else none); on a hit, ``min(committed, dice
-        rolled)`` of them are spent whatever the dice show (``engine.damage``'s "before"
-        timing; the table spends them when the damage is rolled), and the levels are drawn
-        from the engine's exact law for that many boosted dice (``prepare._before_blocks``).
-        """
-        prep = self.prep
-        bi = 2 * g + crit
-        committed = np.zeros(rows.size, dtype=np.int64)
-        if cap > 0:
-            useful = prep.boost_useful[g]
-            if useful.any():
-                committed = np.where(useful, np.minimum(self.ki[a][rows], cap), 0)
-        used = np.minimum(committed, prep.before_rolled[bi])
-        if used.any():
-            self.ki[a][rows] -= used.astype(_STATE)
-        g = np.searchsorted(prep.before_cum, prep.before_start[bi] + used + frac, side="right")
-        return prep.before_levels[g]
-
-    def _table(self, j: int, v: int):
-        """``engine.vital_step`` over every (track, levels, Ki) combatant ``j`` can be in.
-
-        One vectorized call per (combatant, track) and Ruleset, read back per fight by index:
-        the track rules stay in ``vital_step`` (the one place they live) and cost a lookup.
-        """
-        key = (j, v)
-        if key not in self._tables:
-            prep = self.prep
-            policy = self.opts["ki_policy"][j]
-            maximum = int(prep.maximum[j, v])
-            most = int(self.max_levels[j])
-            ki_top = int(prep.ki[j]) if policy != "none" else 0
-            cur = np.arange(-maximum, maximum + 1)[:, None, None]
-            lev = np.arange(most + 1)[None, :, None]
-            ki = np.arange(ki_top + 1)[None, None, :]
-            step = vital_step(cur, lev, maximum, VITALS[v], ki, policy, prep.variant_002)
-            shape = (2 * maximum + 1, most + 1, ki_top + 1)
-            self._tables[key] = (
-                maximum,
-                most + 1,
-                ki_top,
-                *(
-                    np.broadcast_to(x, shape).ravel().copy()
-                    for x in (step.current, step.taken, step.prevented, step.sanity_loss)
-                ),
-            )
-        return self._tables[key]
-
-    def _step(self, rows, j: int, v: int, levels):
-        maximum, width, ki_top, current, taken, prevented, sanity_loss = self._table(j, v)
-        track = self.tracks[v][j]
-        index = (track[rows] + maximum) * width + np.minimum(levels, width - 1)
-        if ki_top:
-            index = index * (ki_top + 1) + np.minimum(self.ki[j][rows], ki_top)
-            self.ki[j][rows] -= prevented[index]
-        track[rows] = current[index]
-        return index, taken[index], sanity_loss
-
-    def _recode_sanity(self, rows, j: int) -> None:
-        """Overwhelmed (Sanity at 0: everything at Disadvantage) in the condition code."""
-        zero = (self.tracks[2][j][rows] == 0).astype(_STATE) << 1
-        self.code[j][rows] = (self.code[j][rows] & ~2) | zero
-
-    def _room(self, rows, a: int, t, g) -> np.ndarray:
-        """The most levels each hit of ``a`` (on ``t`` by option ``g``) takes from its track.
-
-        ``engine.hit_room`` of the track the attack strikes, as it stands in each fight: a
-        boost after the roll past it changes nothing, so the table does not offer it
-        (``table/boost_offer.py``) and the simulator does not spend Ki on it.
-        """
-        prep = self.prep
-        out = np.zeros(rows.size, dtype=np.int64)
-        for j in np.unique(t):
-            on = np.flatnonzero(t == j)
-            vit = np.full(on.size, self.vit[a, j]) if self.fixed[a] else prep.vital[g[on]]
-            for v in np.unique(vit):
-                k = on[vit == v]
-                maximum = int(prep.maximum[j, v])
-                track = self.tracks[v][j][rows[k]]
-                out[k] = hit_room(track, maximum, VITALS[v], prep.variant_002)
-        return out
-
-    def _hit_track(self, rows: np.ndarray, j: int, v: int, levels: np.ndarray) -> np.ndarray:
-        index, taken, sanity_loss = self._step(rows, j, v, levels)
-        if v == 1:
-            flustered = self.flustered[j][rows] | (self.tracks[1][j][rows] <= 0)
-            self.flustered[j][rows] = flustered
-            self.code[j][rows] |= flustered.astype(_STATE) << 2
-            lose = np.flatnonzero(sanity_loss[index] > 0)
-            if lose.size:
-                taken = taken.copy()
-                r = rows[lose]
-                taken[lose] += self._step(r, j, 2, np.ones(r.size, dtype=np.int64))[1]
-                self._recode_sanity(r, j)
-        elif v == 2:
-            self._recode_sanity(rows, j)
-        if v == 0 and not self.prep.named[j]:
-            self.out[j][rows] |= self.tracks[0][j][rows] <= 0
-        return taken
-
-    def end_turn(self, rows: np.ndarray, a: int, round_no: int) -> None:
-        """End of ``a``'s turn in ``rows``: Off Balance put on in an earlier round ends.
-
-        rules/000 "Rolling the Dice": Off Balance lasts "until the end of your next turn"; put
-        on during your own turn (a catastrophe), it outlasts this turn and ends with the next.
-        """
-        if self.opts["off_balance"] and rows.size:
-            since = self.ob_since[a][rows]
-            ends = (since >= 0) & (since < round_no)
-            if ends.any():
-                r = rows[ends]
-                self.ob_since[a][r] = -1
-                self.code[a][r] &= ~1
-
-    def keep(self, rows: np.ndarray) -> None:
-        """Keep only the fights of ``rows`` (the others have ended)."""
-        self.tracks = [t[:, rows] for t in self.tracks]
-        for key in self.tkeys:
-            self.tkeys[key] = self.tkeys[key][rows]
-        self.up_count = self.up_count[:, rows]
-        self.tkey_of = [
-            None if k is None else self.tkeys[k]
-            for k in (self._tkey_name(a) for a in range(self.n))
-        ]
-        for name in self.COLUMNS:
-            setattr(self, name, getattr(self, name)[:, rows])
-        self.fid, self.live, self.rank = self.fid[rows], self.live[rows], self.rank[rows]
-
-
-def _opening_fate(opening: dict | None, n: int) -> np.ndarray:
-    if opening is None or opening.get("fate") is None:
-        return np.zeros(n, dtype=np.int64)
-    return np.asarray(opening["fate"], dtype=np.int64)
-
-
-def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[dict, int]:
+def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -> tuple[dict, int]:
     """Play ``rows`` fights with their own generator; return their arrays and attack count.
 
     ``tick(decided)``, if given, is called after every acting slot with the fights decided so far.
@@ -948,9 +69,9 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
         out["out_round"][ids] = f.out_round[:, done].T
         out["dead_round"][ids] = f.dead_round[:, done].T
 
-    opening = opts.get("opening")
+    opening = opts.opening
     first = None if opening is None else opening.get("first")
-    for round_no in range(1, opts["max_rounds"] + 1):
+    for round_no in range(1, opts.max_rounds + 1):
         done = ~f.live
         if done.any():
             flush(done)
@@ -959,7 +80,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
                 tick(rows - f.fid.size)
         if f.fid.size == 0:
             break
-        if opts["spread"]:
+        if opts.spread:
             f.hit_count[:] = 0
         now = first if round_no == 1 else None
         order, attacks, emp = f.declare(round_no, now)
@@ -1000,7 +121,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: dict, tick=None) -> tuple[
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True
-    rounds[f.fid[timed]] = opts["max_rounds"]
+    rounds[f.fid[timed]] = opts.max_rounds
     out["winner"][:] = winner
     out["rounds_taken"][:] = rounds
     return out, f.attacks
@@ -1028,7 +149,7 @@ def simulate(
     progress=None,
     opening: dict | None = None,
 ) -> EncounterResult:
-    """Simulate ``encounter`` ``fights`` times (see the module docstring for the round).
+    """Simulate ``encounter`` ``fights`` times (the round: ``lab.vector_rules``).
 
     Parameters
     ----------
@@ -1064,7 +185,7 @@ def simulate(
         raises stops the simulation and is raised from ``simulate``: that is how a page
         cancels a run. It never changes the result.
     opening : dict, optional
-        A fight under way, as ``lab.win_from_here.opening`` gives it: the Initiative order,
+        A fight under way, as ``lab.from_table.opening`` gives it: the Initiative order,
         Off Balance, Flustered, who is out, the Fate Tokens, and the round in play (what is
         declared, the order once revealed, who has a turn left and how many attacks). Round
         1 of the result is then the table's round in play. None: a fight about to start.
@@ -1081,8 +202,6 @@ def simulate(
     off_balance = require_bool("off_balance", off_balance)
     workers = require_int("workers", workers, 1, 64)
     prep = prepare(encounter, ruleset, attack_policy)
-    from .prepare import plain_records
-
     records, _, _ = plain_records(encounter, ruleset)
     brackets = resolve_policy("bracket_policy", bracket_policy, records, BRACKET_POLICIES, "normal")
     targets = resolve_policy("target_policy", target_policy, records, TARGET_POLICIES, "weakest")
@@ -1099,17 +218,17 @@ def simulate(
             cap.append(0)
         else:
             cap.append(require_int("boost_policy", b, 0, 100))
-    opts = {
-        "bracket": brackets,
-        "target_code": np.array([TARGET_POLICIES.index(t) for t in targets]),
-        "spread": "spread" in targets,
-        "ki_policy": kis,
-        "boost_cap": np.array(cap, dtype=np.int64),
-        "end": end,
-        "max_rounds": max_rounds,
-        "off_balance": off_balance,
-        "opening": opening,
-    }
+    opts = FightOptions(
+        bracket=brackets,
+        target_code=np.array([TARGET_POLICIES.index(t) for t in targets]),
+        spread="spread" in targets,
+        ki_policy=kis,
+        boost_cap=np.array(cap, dtype=np.int64),
+        end=end,
+        max_rounds=max_rounds,
+        off_balance=off_balance,
+        opening=opening,
+    )
     chunks = [min(CHUNK, fights - start) for start in range(0, fights, CHUNK)]
     seeds = np.random.SeedSequence(seed).spawn(len(chunks))
     jobs = [(prep, rows, sq, opts) for rows, sq in zip(chunks, seeds, strict=True)]

@@ -17,8 +17,9 @@ import numpy as np
 
 from tb_playground.engine.validation import require_int
 
+from .fight_result import EncounterResult
 from .prepare import plain_encounter
-from .simulate import MAX_FIGHTS, EncounterResult, simulate
+from .simulate import MAX_FIGHTS, simulate
 
 #: The environment variable naming a Dask scheduler (``tcp://host:8786``).
 SCHEDULER_ENV = "TB_DASK_SCHEDULER"

@@ -215,7 +215,8 @@ def win_comparison(
         Passed to ``simulate`` (``bracket_policy``, ``target_policy``...), over the ones the
         switch needs to come up at all (``SWITCH_POLICIES``; said in ``note``).
     """
-    from .simulate import simulate, wilson_interval
+    from .fight_result import wilson_interval
+    from .simulate import simulate
 
     switch = check_switch(switch)
     fights = require_int("fights", fights, 1, 1_000_000)

@@ -24,8 +24,9 @@ from tb_playground.engine import (
 from tb_playground.engine.conditions import CONDITIONS, split_states
 from tb_playground.engine.validation import require_choice, require_int
 
+from .fight_result import Z95, wilson_interval
 from .prepare import plain_records, prepare
-from .simulate import Z95, simulate, wilson_interval
+from .simulate import simulate
 
 #: The options ``compare_tactics`` weighs.
 TACTICS = ("normal", "slow_aim", "called_shot", "bump", "keep_ki")

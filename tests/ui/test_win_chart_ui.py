@@ -45,7 +45,7 @@ LINE_POINTS_JS = """() => {
 @pytest.fixture
 def gate(monkeypatch):
     """Runs wait here until the test sets the event (then run at once, small)."""
-    module = sys.modules["tb_playground.lab.win_from_here"]
+    module = sys.modules["tb_playground.lab.worker_pool"]
     real = module.win_from_here
     opened = threading.Event()
 
