@@ -7,8 +7,9 @@ The commands, the events and the readings chosen: docs/notes/0008-table.md.
 
 from .commands import COMMANDS, ROLES
 from .errors import ConflictError
+from .schema import SCHEMA_VERSION, default_path
 from .state import BRACKETS, fold
-from .store import SCHEMA_VERSION, Table, TableStore, default_path
+from .store import Table, TableStore
 
 __all__ = [
     "BRACKETS",

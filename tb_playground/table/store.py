@@ -34,12 +34,10 @@ from .errors import ConflictError, RaceError, TableFileError
 from .export import party_documents
 from .night import night_numbers
 from .replay import Replay, round_starts
+from .schema import READ_WAIT, code_after, connect, default_path, parse_rows, prepare
 from .state import fold, step, undo_stack, undo_step
 
 log = logging.getLogger(__name__)
-
-#: The layout of the SQLite file; a file with another version is refused (1 is upgraded).
-SCHEMA_VERSION = 2
 
 #: How many times a command is decided again when another process wrote first.
 TRIES = 8
@@ -65,38 +63,6 @@ WRITE_WAIT = 5.0
 #: and the store are free for readers (pages, the service's watcher) for ``BUSY_PAUSE`` s.
 BUSY_STEP_MS = 40
 BUSY_PAUSE = 0.02
-
-#: Seconds a read waits for a lock (reads of a WAL file wait only in rare moments).
-READ_WAIT = 5.0
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, created REAL NOT NULL, code TEXT);
-CREATE TABLE IF NOT EXISTS events (
-    tname TEXT NOT NULL REFERENCES tables(name),
-    seq INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (tname, seq)
-) WITHOUT ROWID;
-"""
-
-
-def default_path() -> Path:
-    """``TB_TABLE_DB`` if set, else ``tables.sqlite`` in the user's data directory."""
-    env = os.environ.get("TB_TABLE_DB")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("tb_playground", appauthor=False)) / "tables.sqlite"
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=READ_WAIT, check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
-    conn.execute("PRAGMA synchronous=FULL")
-    return conn
 
 
 def acked_path(path: Path) -> Path:
@@ -173,44 +139,6 @@ def _file_error(path: Path, exc: BaseException) -> TableFileError:
         kind = "failing"
     log.error("table file %s: %s (%s)", path, exc, name or "no code")
     return TableFileError(kind, path, str(exc))
-
-
-def _code_after(events: list[dict]) -> str | None:
-    """The join code ``events`` set last, or None (only "created" and "code_rotated" set one)."""
-    code = None
-    for event in events:
-        if event["type"] == "created":
-            code = event["data"]["join_code"]
-        for path, value in event["changes"]:
-            if path == ["join_code"]:
-                code = value
-    return code
-
-
-def _parse(store: TableStore, name: str, rows: list, after: int) -> list[dict]:
-    """The events of ``rows`` ((seq, body) pairs following seq ``after``), checked.
-
-    A row that is not a whole event raises a ValueError naming the table, the file and the seq.
-    """
-    events = []
-    for seq, body in rows:
-        try:
-            event = json.loads(body)
-            if not isinstance(event, dict) or event.get("seq") != seq:
-                raise ValueError("not an event of this seq")
-            for key in ("cmd", "type", "data", "changes"):
-                event[key]  # noqa: B018 - present
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ValueError(
-                f"table {name!r} in {store.path}: event {seq} is damaged ({exc}); "
-                "the other tables are not affected"
-            ) from None
-        if seq != after + 1 + len(events):
-            raise ValueError(
-                f"table {name!r} in {store.path}: event {after + 1 + len(events)} is missing"
-            )
-        events.append(event)
-    return events
 
 
 class Table:
@@ -380,7 +308,7 @@ class Table:
             return []
         after = len(self._events)
         rows = self._store._rows(self.name, after)
-        new = _parse(self._store, self.name, rows, after)
+        new = parse_rows(self._store.path, self.name, rows, after)
         if new:
             try:
                 self._take(new)
@@ -494,7 +422,7 @@ class Table:
                 else:
                     made = decide(self._state, command, role, seat, self._roller(self.version + 1))
                 events = self._stamp(made, role, seat)
-                if self._store._append(self.name, events, _code_after(events)):
+                if self._store._append(self.name, events, code_after(events)):
                     return events
             self._seen = None  # another process wrote these seqs: read them, decide again
         raise RaceError(self.name, self._store.path, TRIES)
@@ -573,9 +501,9 @@ class TableStore:
         #: Seconds a write waits for another process's write lock (``WRITE_WAIT``).
         self.write_wait = WRITE_WAIT
         try:
-            self._conn = _connect(self.path)
+            self._conn = connect(self.path)
             with self._lock:
-                self._prepare()
+                prepare(self._conn, self.path)
                 #: {table: [seq, crc]} of the last event each table acknowledged (the side
                 #: record, ``acked_path``), and the losses found when the file was opened
                 #: ({table: what it lost, in words}; noted in its log when it is opened).
@@ -588,49 +516,6 @@ class TableStore:
                 self.noted_losses: dict[str, str] = {}
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
-
-    def _prepare(self) -> None:
-        self._conn.executescript(_SCHEMA)
-        row = self._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
-            self._conn.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
-        elif row[0] == "1":
-            self._upgrade_from_1()
-        elif row[0] != str(SCHEMA_VERSION):
-            raise ValueError(
-                f"path: {self.path} holds tables of schema version {row[0]}; "
-                f"this version reads {SCHEMA_VERSION}"
-            )
-        self._conn.execute("CREATE INDEX IF NOT EXISTS tables_code ON tables(code)")
-
-    def _upgrade_from_1(self) -> None:
-        """Schema 1 had no join-code column: add it, filled from each table's events."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            columns = [r[1] for r in self._conn.execute("PRAGMA table_info(tables)")]
-            if "code" not in columns:
-                self._conn.execute("ALTER TABLE tables ADD COLUMN code TEXT")
-            rows = self._conn.execute(
-                "SELECT tname, body FROM events WHERE body LIKE '%join_code%' ORDER BY tname, seq"
-            ).fetchall()
-            codes: dict[str, str] = {}
-            for name, body in rows:
-                try:
-                    code = _code_after([json.loads(body)])
-                except (ValueError, TypeError, KeyError):
-                    continue  # a damaged row: that table will say so when opened
-                if code is not None:
-                    codes[name] = code
-            self._conn.executemany(
-                "UPDATE tables SET code=? WHERE name=?", [(c, n) for n, c in codes.items()]
-            )
-            self._conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
 
     # -- the file ------------------------------------------------------------------------------
 
@@ -879,7 +764,7 @@ class TableStore:
             rows = self._rows(name, 0)
             if not rows:
                 raise ValueError(f'name: there is no table called "{name}" in {self.path}')
-            table = Table(self, name, _parse(self, name, rows, 0), seen=seen)
+            table = Table(self, name, parse_rows(self.path, name, rows, 0), seen=seen)
             self._open[name] = table
         log.info("table %r opened from %s (%d events)", name, self.path, table.version)
         if name in self.losses:
@@ -917,7 +802,7 @@ class TableStore:
         rows = self._rows(name, 0)
         if not rows:
             raise ValueError(f'name: there is no table called "{name}" in {self.path}')
-        return _parse(self, name, rows, 0)
+        return parse_rows(self.path, name, rows, 0)
 
     def import_events(self, events: list[dict], name: str | None = None) -> Table:
         """A new table from ``events`` (``export_events``); ``name`` renames it.
@@ -934,7 +819,7 @@ class TableStore:
             raise ValueError(f"name must be text of 1..{MAX_NAME} characters, got {name!r}")
         name = events[0]["data"]["name"] = name.strip()
         rows = [(n, json.dumps(e)) for n, e in enumerate(events, 1)]
-        _parse(self, name, rows, 0)
+        parse_rows(self.path, name, rows, 0)
         try:
             code = fold(events)["join_code"]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
