@@ -12,12 +12,10 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import secrets
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,6 +30,7 @@ from .commands import check_sender, decide
 from .dice_typed import typed_odds
 from .errors import ConflictError, RaceError, TableFileError
 from .export import party_documents
+from .loss_watch import AckedRecord, gm_loss_words, loss_note
 from .night import night_numbers
 from .replay import Replay, round_starts
 from .schema import READ_WAIT, code_after, connect, default_path, parse_rows, prepare
@@ -52,9 +51,6 @@ CHECKPOINT_EVERY = 100
 #: Longest table name.
 MAX_NAME = 80
 
-#: The side record of what was acknowledged, next to the file: ``tables.sqlite-acked``.
-ACKED_SUFFIX = "-acked"
-
 #: Seconds a write waits for another process's write lock before the GM is told (the wait
 #: happens off the server's event loop: ``TableSession.submit``).
 WRITE_WAIT = 5.0
@@ -63,62 +59,6 @@ WRITE_WAIT = 5.0
 #: and the store are free for readers (pages, the service's watcher) for ``BUSY_PAUSE`` s.
 BUSY_STEP_MS = 40
 BUSY_PAUSE = 0.02
-
-
-def acked_path(path: Path) -> Path:
-    """The side record of the events ``path`` acknowledged (``tables.sqlite-acked``)."""
-    return path.with_name(path.name + ACKED_SUFFIX)
-
-
-def _crc(body: str) -> int:
-    return zlib.crc32(body.encode("utf-8"))
-
-
-def _read_acked(path: Path) -> dict[str, list[int]]:
-    """The side record: {table name: [last acknowledged seq, CRC-32 of its row]}; {} if none.
-
-    One JSON line ``[name, seq, crc]`` per acknowledged command, the last line of a name
-    counting; a line that cannot be read (a write cut by a crash) is skipped with a warning.
-    """
-    record = acked_path(path)
-    try:
-        text = record.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        log.warning("%s cannot be read (%s): lost events cannot be checked this time", record, exc)
-        return {}
-    acked: dict[str, list[int]] = {}
-    bad = 0
-    for line in text.splitlines():
-        try:
-            name, seq, crc = json.loads(line)
-            if not isinstance(name, str) or any(
-                isinstance(x, bool) or not isinstance(x, int) for x in (seq, crc)
-            ):
-                raise ValueError(line)
-        except (ValueError, TypeError):
-            bad += 1
-            continue
-        acked[name] = [seq, crc]
-    if bad:
-        log.warning(
-            "%s: %d line(s) cannot be read and were skipped (a write cut short?)", record, bad
-        )
-    return acked
-
-
-def _record_lines(acked: dict[str, list[int]]) -> str:
-    return "".join(json.dumps([name, *value]) + "\n" for name, value in acked.items())
-
-
-def _loss_words(had: int, acked: int, replaced: bool) -> str:
-    """What a table lost, in words: the file holds ``had`` events, ``acked`` were acknowledged."""
-    if replaced:
-        return f"event {acked}, acknowledged, is not the one now in the file"
-    if had == acked - 1:
-        return f"event {acked}, acknowledged, is missing"
-    return f"events {had + 1} to {acked}, acknowledged, are missing"
 
 
 class _BusyError(Exception):
@@ -504,13 +444,11 @@ class TableStore:
             self._conn = connect(self.path)
             with self._lock:
                 prepare(self._conn, self.path)
-                #: {table: [seq, crc]} of the last event each table acknowledged (the side
-                #: record, ``acked_path``), and the losses found when the file was opened
+                #: The side record of the last event each table acknowledged
+                #: (``loss_watch.AckedRecord``), and the losses found when the file was opened
                 #: ({table: what it lost, in words}; noted in its log when it is opened).
-                self._acked = _read_acked(self.path)
-                self._record: int | None = None  # the record, open for appending
-                self._record_failed = False
-                self.losses: dict[str, str] = self._find_losses()
+                self._acked = AckedRecord(self.path)
+                self.losses: dict[str, str] = self._acked.losses(self._conn)
                 #: {table: the GM's words} for each loss noted in a table's log by this process
                 #: (``gm_loss``): the whole path and what to do, for the GM page only.
                 self.noted_losses: dict[str, str] = {}
@@ -518,79 +456,6 @@ class TableStore:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
 
     # -- the file ------------------------------------------------------------------------------
-
-    def _find_losses(self) -> dict[str, str]:
-        """Compare the file with the side record of acknowledged events; log each loss.
-
-        A table has lost events when the file holds fewer than the record says were
-        acknowledged, or when the row at the recorded seq is not the one acknowledged (its
-        CRC-32 differs). Each loss is logged as an error naming the table and the file; the
-        table adds a note saying so to its log when it is opened (``_note_loss``).
-        """
-        if not self._acked:
-            return {}
-        rows = self._conn.execute("SELECT tname, MAX(seq) FROM events GROUP BY tname").fetchall()
-        last = dict(rows)
-        losses = {}
-        for name, (seq, crc) in self._acked.items():
-            had = last.get(name, 0)
-            replaced = False
-            if had >= seq:
-                row = self._conn.execute(
-                    "SELECT body FROM events WHERE tname=? AND seq=?", (name, seq)
-                ).fetchone()
-                replaced = row is None or _crc(row[0]) != crc
-                if not replaced:
-                    continue
-            losses[name] = _loss_words(had, seq, replaced)
-            log.error(
-                "table %r in %s: %s (the file's -wal part was lost or damaged, or an older copy "
-                "replaced the file); the table goes on from event %d",
-                name, self.path, losses[name], had,
-            )  # fmt: skip
-        return losses
-
-    def _acknowledge(self, name: str, seq: int, body: str) -> None:
-        """Keep ``seq`` as the table's last acknowledged event in the side record (under the lock).
-
-        One line appended after each commit, before the command returns (a few microseconds;
-        not synced: a record older than the file only misses a loss, it never reports one that
-        did not happen). Each complete checkpoint rewrites the record compacted
-        (``_compact_record``); a process whose record was replaced by another's opens the new
-        one.
-        """
-        self._acked[name] = [seq, _crc(body)]
-        line = (json.dumps([name, seq, self._acked[name][1]]) + "\n").encode("utf-8")
-        try:
-            if self._record is not None and os.fstat(self._record).st_nlink == 0:
-                os.close(self._record)  # compacted by another process: append to the new one
-                self._record = None
-            if self._record is None:
-                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
-                self._record = os.open(acked_path(self.path), flags, 0o644)
-            os.write(self._record, line)
-        except OSError as exc:
-            if not self._record_failed:  # once, not at every command
-                log.warning(
-                    "%s cannot be written (%s): a lost -wal would go unnoticed",
-                    acked_path(self.path), exc,
-                )  # fmt: skip
-            self._record_failed = True
-
-    def _compact_record(self) -> None:
-        """Rewrite the side record with one line per table (under the lock)."""
-        record = acked_path(self.path)
-        if not record.exists():
-            return
-        spare = record.with_name(record.name + ".new")
-        try:
-            spare.write_text(_record_lines(_read_acked(self.path)), encoding="utf-8")
-            os.replace(spare, record)
-            if self._record is not None:
-                os.close(self._record)
-                self._record = None
-        except OSError as exc:
-            log.warning("%s cannot be rewritten (%s)", record, exc)
 
     def _note_loss(self, table: Table) -> None:
         """Put the loss found on opening into the table's log, where the GM and everyone see it.
@@ -601,12 +466,7 @@ class TableStore:
         words = self.losses.get(table.name)
         if words is None:
             return
-        note = (
-            f"The table file {self.path.name} lost what was saved: {words}. Its -wal part was "
-            f"lost or damaged, or an older copy replaced it; the table goes on from event "
-            f"{table.version}. The server's log gives the file's whole path; restore a backup "
-            "if you have one."
-        )
+        note = loss_note(self.path, words, table.version)
         try:
             table.apply({"type": "note", "text": note[:MAX_TEXT]})
         except (ValueError, sqlite3.DatabaseError) as exc:
@@ -614,13 +474,7 @@ class TableStore:
             return
         with self._lock:
             self.losses.pop(table.name, None)
-            self.noted_losses[table.name] = (
-                f"The table file {self.path} lost what was saved: {words}. Its -wal part "
-                f"({self.path}-wal) was lost or damaged, or an older copy replaced the file. "
-                "If you have a backup of that file newer than the loss, stop the server, put "
-                "the backup in its place (with its -wal file, if it has one) and start the "
-                f"server again; otherwise play on: the table goes on from event {table.version}."
-            )
+            self.noted_losses[table.name] = gm_loss_words(self.path, words, table.version)
 
     def gm_loss(self, name: str) -> str | None:
         """The GM's words about what table ``name`` lost (None: nothing lost).
@@ -677,7 +531,7 @@ class TableStore:
             done = not busy and log == copied
             if done:
                 self._unsaved = 0
-                self._compact_record()
+                self._acked.compact()
             return done
 
     def backup(self, dest: str | Path) -> None:
@@ -744,7 +598,7 @@ class TableStore:
             raise ValueError(f'name: a table called "{name}" already exists') from None
         with self._lock:
             self._saved(1)
-            self._acknowledge(name, 1, json.dumps(created))
+            self._acked.acknowledge(name, 1, json.dumps(created))
             self.losses.pop(name, None)
             table = Table(self, name, [created], seen=self._poll())
             self._open[name] = table
@@ -839,7 +693,7 @@ class TableStore:
             ) from None
         with self._lock:
             self._saved(len(rows))
-            self._acknowledge(name, len(rows), rows[-1][1])
+            self._acked.acknowledge(name, len(rows), rows[-1][1])
         return self.open(name)
 
     def open_tables(self) -> list[Table]:
@@ -873,7 +727,7 @@ class TableStore:
                 raise
             self._commit()
             self._saved(len(rows))
-            self._acknowledge(name, rows[-1][1], rows[-1][2])
+            self._acked.acknowledge(name, rows[-1][1], rows[-1][2])
             return True
 
     def _begin(self) -> None:
@@ -963,6 +817,4 @@ class TableStore:
             self.checkpoint(truncate=True)
             self._closed = True
             self._conn.close()
-            if self._record is not None:
-                os.close(self._record)
-                self._record = None
+            self._acked.close()
