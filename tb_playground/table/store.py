@@ -33,8 +33,9 @@ from .export import party_documents
 from .loss_watch import AckedRecord, gm_loss_words, loss_note
 from .night import night_numbers
 from .replay import Replay, round_starts
-from .schema import READ_WAIT, code_after, connect, default_path, parse_rows, prepare
+from .schema import code_after, connect, default_path, parse_rows, prepare
 from .state import fold, step, undo_stack, undo_step
+from .transaction import BUSY_PAUSE, WRITE_WAIT, BusyError, begin, rollback, transaction
 
 log = logging.getLogger(__name__)
 
@@ -50,35 +51,6 @@ CHECKPOINT_EVERY = 100
 
 #: Longest table name.
 MAX_NAME = 80
-
-#: Seconds a write waits for another process's write lock before the GM is told (the wait
-#: happens off the server's event loop: ``TableSession.submit``).
-WRITE_WAIT = 5.0
-
-#: Each try for the write lock waits this long (ms) inside SQLite; between two tries the table
-#: and the store are free for readers (pages, the service's watcher) for ``BUSY_PAUSE`` s.
-BUSY_STEP_MS = 40
-BUSY_PAUSE = 0.02
-
-
-class _BusyError(Exception):
-    """Another connection holds the file's write lock (try again shortly)."""
-
-
-def _file_error(path: Path, exc: BaseException) -> TableFileError:
-    """``exc`` (an sqlite3 error met while writing) as a ``TableFileError`` in plain words."""
-    name = str(getattr(exc, "sqlite_errorname", "") or "")
-    text = str(exc).lower()
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        kind = "locked"
-    elif name.startswith("SQLITE_FULL") or "full" in text:
-        kind = "full"
-    elif name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
-        kind = "read-only"
-    else:
-        kind = "failing"
-    log.error("table file %s: %s (%s)", path, exc, name or "no code")
-    return TableFileError(kind, path, str(exc))
 
 
 class Table:
@@ -327,7 +299,7 @@ class Table:
                     self._take(events)
                     self._notify(events)
                     return json.loads(json.dumps(events))
-            except _BusyError:
+            except BusyError:
                 # Another process holds the file's write lock: wait outside the table's lock,
                 # so that pages and the watcher can read it meanwhile.
                 if time.monotonic() >= deadline:
@@ -339,7 +311,7 @@ class Table:
     ) -> list[dict]:
         """Decide ``command`` on the file's state and commit its events (under the lock).
 
-        Raises ``_BusyError`` when the file's write lock is held elsewhere (nothing changed).
+        Raises ``BusyError`` when the file's write lock is held elsewhere (nothing changed).
         """
         for attempt in range(TRIES):
             # Optimistic first (the file is locked only to insert); after a few lost races
@@ -704,62 +676,22 @@ class TableStore:
     def _append(self, name: str, events: list[dict], code: str | None = None) -> bool:
         """Commit ``events`` (and the table's new join ``code``); whether it was written.
 
-        False: another process wrote these seqs first, nothing was written. Raises ``_BusyError``
+        False: another process wrote these seqs first, nothing was written. Raises ``BusyError``
         when another process holds the write lock, ``TableFileError`` when the file cannot be
-        written (nothing was written either way).
+        written (nothing was written either way). Joins the transaction ``_holding`` began.
         """
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
         with self._lock:
-            if not self._conn.in_transaction:  # else ``_holding`` began it
-                self._begin()
             try:
-                self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
-                if code is not None:
-                    self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
+                with transaction(self._conn, self.path, self._lock):
+                    self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
+                    if code is not None:
+                        self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
             except sqlite3.IntegrityError:
-                self._rollback()
                 return False
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise _file_error(self.path, exc) from None
-            except BaseException:
-                self._rollback()
-                raise
-            self._commit()
             self._saved(len(rows))
             self._acked.acknowledge(name, rows[-1][1], rows[-1][2])
             return True
-
-    def _begin(self) -> None:
-        """Take the file's write lock (``BEGIN IMMEDIATE``), waiting ``BUSY_STEP_MS`` at most.
-
-        Raises ``_BusyError`` when another connection holds it, ``TableFileError`` when the file
-        cannot be written. Call it holding the store's lock.
-        """
-        self._conn.execute(f"PRAGMA busy_timeout={BUSY_STEP_MS}")
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            error = _file_error(self.path, exc) if "locked" not in str(exc) else None
-            if error is None:
-                raise _BusyError() from None
-            raise error from None
-        finally:
-            self._conn.execute(f"PRAGMA busy_timeout={int(READ_WAIT * 1000)}")
-
-    def _commit(self) -> None:
-        try:
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:  # full, read-only, failing: nothing was written
-            self._rollback()
-            raise _file_error(self.path, exc) from None
-
-    def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            try:
-                self._conn.execute("ROLLBACK")
-            except sqlite3.Error as exc:  # SQLite rolls back by itself on such errors
-                log.warning("table file %s: rollback failed (%s)", self.path, exc)
 
     def _write(self, work: Callable[[], object]) -> object:
         """``work()`` in one transaction holding the write lock, committed; its result.
@@ -768,40 +700,19 @@ class TableStore:
         free for readers between tries. An ``IntegrityError`` from ``work`` is rolled back and
         raised as is; other file errors as ``TableFileError``.
         """
-        deadline = time.monotonic() + self.write_wait
-        while True:
-            with self._lock:
-                try:
-                    self._begin()
-                except _BusyError:
-                    pass
-                else:
-                    try:
-                        result = work()
-                    except sqlite3.IntegrityError:
-                        self._rollback()
-                        raise
-                    except sqlite3.Error as exc:
-                        self._rollback()
-                        raise _file_error(self.path, exc) from None
-                    except BaseException:
-                        self._rollback()
-                        raise
-                    self._commit()
-                    return result
-            if time.monotonic() >= deadline:
-                raise TableFileError("locked", self.path)
-            time.sleep(BUSY_PAUSE)
+        with transaction(self._conn, self.path, self._lock, wait=self.write_wait):
+            result = work()
+        return result
 
     @contextlib.contextmanager
     def _holding(self):
         """Hold the file's write lock (a transaction ``_append`` commits, else rolled back)."""
         with self._lock:
-            self._begin()
+            begin(self._conn, self.path)
             try:
                 yield
             finally:
-                self._rollback()
+                rollback(self._conn, self.path)
 
     def _saved(self, count: int) -> None:
         self._unsaved += count
