@@ -82,8 +82,8 @@ def test_a_table_name_in_quotes(tmp_path):
 
 #: A ``!r`` allowed in a message: the "got ..." tail the pages drop (``refusal_words``), data
 #: attributes of HTML (numbers for tests, not shown), the command line tool, and a damaged
-#: file's messages for the one who keeps it (store.py: the file's path, the failure as Python
-#: names it; tests/test_table_durability.py reads them).
+#: file's messages for the one who keeps it (schema.py, live_table.py, store.py: the file's
+#: path, the failure as Python names it; tests/test_table_durability.py reads them).
 ALLOWED = re.compile(
     r"got \{[^}]*!r\}|data-[a-z]+=\"\{[^}]*!r\}|table \{(self\.)?name!r\} in |\(\{exc!r\}\)"
 )

@@ -22,7 +22,7 @@ from table_helpers import encounter, roster, soak7
 
 import tb_playground.table.store as store_module
 from tb_playground.service import CombatService
-from tb_playground.table import TableStore, fold
+from tb_playground.table import SCHEMA_VERSION, TableStore, fold
 from tb_playground.table.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -225,7 +225,7 @@ def test_a_schema_1_file_is_upgraded(tmp_path):
     assert store.table_by_code(code).events == events
     assert fold(events)["join_code"] == code
     meta = store._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0]
-    assert meta == str(store_module.SCHEMA_VERSION)
+    assert meta == str(SCHEMA_VERSION)
 
 
 def test_a_row_damaged_while_open_closes_the_door_without_raising(tmp_path):

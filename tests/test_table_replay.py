@@ -14,8 +14,8 @@ import pytest
 from test_table_visibility import SECRET, _game, _random_command
 
 from tb_playground.table import fold
+from tb_playground.table.live_table import Table
 from tb_playground.table.replay import Replay, round_starts, step_to
-from tb_playground.table.store import Table
 
 VIEWERS = (("gm", None), ("player", "ronan"), ("player", "the-brick"), ("spectator", None))
 

@@ -24,7 +24,7 @@ from table_helpers import encounter, roster, soak7
 
 import tb_playground.table.store as store_module
 from tb_playground.table import TableStore
-from tb_playground.table.store import acked_path
+from tb_playground.table.loss_watch import acked_path
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,7 +83,7 @@ def test_a_damaged_wal_after_each_acknowledged_command_is_reported(
         checkpointed = acked[: in_main[0]]
         caplog.clear()
         copy = damaged_copy(path, tmp_path / f"{how}-{i}", how, cut=(i % 5 + 1) / 6)
-        with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+        with caplog.at_level(logging.ERROR, logger="tb_playground.table.loss_watch"):
             again = TableStore(copy)
             had = len(again.export_events("Night watch"))
             reopened = again.open("Night watch")
@@ -109,7 +109,7 @@ def test_a_damaged_wal_after_each_acknowledged_command_is_reported(
         again.close()
         # Reported once: the note brought the record in line with the file.
         caplog.clear()
-        with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+        with caplog.at_level(logging.ERROR, logger="tb_playground.table.loss_watch"):
             third = TableStore(copy)
             assert not third.losses and third.open("Night watch").events == events
             third.close()
@@ -129,7 +129,7 @@ def test_the_cases_report_what_they_should(tmp_path, monkeypatch, caplog):
     whole = damaged_copy(path, tmp_path / "whole", "whole")
     assert not TableStore(whole).losses
     missing = damaged_copy(path, tmp_path / "missing", "missing")
-    with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+    with caplog.at_level(logging.ERROR, logger="tb_playground.table.loss_watch"):
         lost = TableStore(missing)
     assert lost.losses == {"T": "events 2 to 6, acknowledged, are missing"}
     assert any(str(missing) in line for line in lost_lines(caplog))
@@ -155,7 +155,7 @@ def test_a_replaced_event_is_reported(tmp_path, caplog):
     conn.execute("UPDATE events SET body=? WHERE seq=2", (body.replace("kept", "swap"),))
     conn.commit()
     conn.close()
-    with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+    with caplog.at_level(logging.ERROR, logger="tb_playground.table.loss_watch"):
         again = TableStore(path)
     assert again.losses == {"T": "event 2, acknowledged, is not the one now in the file"}
 
@@ -168,7 +168,7 @@ def test_a_clean_close_and_a_missing_record_report_nothing(tmp_path, caplog):
         table.apply({"type": "note", "text": f"note {i}"})
     store.close()
     os.remove(str(path) + "-wal") if os.path.exists(str(path) + "-wal") else None
-    with caplog.at_level(logging.WARNING, logger="tb_playground.table.store"):
+    with caplog.at_level(logging.WARNING, logger="tb_playground.table.loss_watch"):
         again = TableStore(path)
         assert not again.losses and again.open("T").version == 4
         again.close()
@@ -214,7 +214,7 @@ def test_a_killed_writer_with_its_wal_removed_is_reported(tmp_path, caplog):
         acked = int(more)
     for suffix in ("-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+    with caplog.at_level(logging.ERROR, logger="tb_playground.table.loss_watch"):
         store = TableStore(path)
         kept = len(store.export_events("Killed"))
         table = store.open("Killed")
@@ -232,7 +232,7 @@ def test_a_killed_writer_with_its_wal_removed_is_reported(tmp_path, caplog):
 def test_a_record_that_cannot_be_written_warns_once_and_commands_go_on(tmp_path, caplog):
     path = tmp_path / "tables.sqlite"
     acked_path(path).mkdir()  # not a file: every write fails
-    with caplog.at_level(logging.WARNING, logger="tb_playground.table.store"):
+    with caplog.at_level(logging.WARNING, logger="tb_playground.table.loss_watch"):
         store = TableStore(path)
         table = store.create("T", fight())
         for i in range(5):
@@ -254,7 +254,7 @@ def test_the_gm_page_s_view_tells_of_the_loss_after_a_restart(tmp_path, monkeypa
     for i in range(3):
         table.apply({"type": "note", "text": f"note {i}"})
     copy = damaged_copy(path, tmp_path / "restarted", "missing")  # the server dies, WAL lost
-    with caplog.at_level(logging.ERROR, logger="tb_playground.table.store"):
+    with caplog.at_level(logging.ERROR, logger="tb_playground.table.loss_watch"):
         again = CombatService(copy, gm_key="a-long-enough-gm-key")
     (line,) = lost_lines(caplog)
     assert "'Harbour'" in line and str(copy) in line and "events 2 to 4" in line

@@ -7,8 +7,10 @@ The commands, the events and the readings chosen: docs/notes/0008-table.md.
 
 from .commands import COMMANDS, ROLES
 from .errors import ConflictError
+from .live_table import Table
+from .schema import SCHEMA_VERSION, default_path
 from .state import BRACKETS, fold
-from .store import SCHEMA_VERSION, Table, TableStore, default_path
+from .store import TableStore
 
 __all__ = [
     "BRACKETS",

@@ -1,10 +1,12 @@
-"""Tables kept in SQLite: one row per event, several tables per file, safe across threads.
+"""The file of tables: one SQLite file holding several tables, safe across threads and processes.
 
-``store.create`` / ``store.open``; ``table.apply`` returns once its events are committed (WAL,
-``synchronous=FULL``), so an acknowledged command survives a crash. The file is the authority for
-every process that opens it: a table catches up with the others' events before it decides. The
-file is at ``TB_TABLE_DB`` or in the user's data directory. Notes: docs/notes/0008-table.md,
-"Persistence" and "Issue 21: the file is the authority".
+``store.create`` / ``store.open`` give a ``live_table.Table``; ``table.apply`` returns once its
+events are committed (WAL, ``synchronous=FULL``), so an acknowledged command survives a crash.
+The file is the authority for every process that opens it: a table catches up with the others'
+events before it decides. The store checkpoints, backs up, imports and exports, and keeps the
+side record of acknowledged events (``loss_watch.py``). Its layout: ``schema.py``; its writes:
+``transaction.py``. Notes: docs/notes/0008-table.md, "Persistence", "Backup" and "Issue 21: the
+file is the authority".
 """
 
 from __future__ import annotations
@@ -12,40 +14,24 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import secrets
 import sqlite3
 import threading
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
 
 from tb_playground.models import Encounter
 from tb_playground.models.combatants import encounter_records
 
-from . import reader_view, table_log
-from .command_tools import MAX_TEXT, check_fields, check_shape, check_version
-from .commands import check_sender, decide
-from .dice_typed import typed_odds
-from .errors import ConflictError, RaceError, TableFileError
-from .export import party_documents
-from .night import night_numbers
-from .replay import Replay, round_starts
-from .state import fold, step, undo_stack, undo_step
+from .command_tools import MAX_TEXT
+from .live_table import Table
+from .loss_watch import AckedRecord, gm_loss_words, loss_note
+from .schema import connect, default_path, parse_rows, prepare
+from .state import fold
+from .transaction import WRITE_WAIT, begin, rollback, transaction
 
 log = logging.getLogger(__name__)
-
-#: The layout of the SQLite file; a file with another version is refused (1 is upgraded).
-SCHEMA_VERSION = 2
-
-#: How many times a command is decided again when another process wrote first.
-TRIES = 8
-
-#: Lost races after which a command is decided holding the file's write lock (sure to win).
-OPTIMISTIC_TRIES = 3
 
 #: Events written between two checkpoints (a copy of the main file alone holds every event up
 #: to the last checkpoint; ``close`` checkpoints too).
@@ -53,502 +39,6 @@ CHECKPOINT_EVERY = 100
 
 #: Longest table name.
 MAX_NAME = 80
-
-#: The side record of what was acknowledged, next to the file: ``tables.sqlite-acked``.
-ACKED_SUFFIX = "-acked"
-
-#: Seconds a write waits for another process's write lock before the GM is told (the wait
-#: happens off the server's event loop: ``TableSession.submit``).
-WRITE_WAIT = 5.0
-
-#: Each try for the write lock waits this long (ms) inside SQLite; between two tries the table
-#: and the store are free for readers (pages, the service's watcher) for ``BUSY_PAUSE`` s.
-BUSY_STEP_MS = 40
-BUSY_PAUSE = 0.02
-
-#: Seconds a read waits for a lock (reads of a WAL file wait only in rare moments).
-READ_WAIT = 5.0
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (name TEXT PRIMARY KEY, created REAL NOT NULL, code TEXT);
-CREATE TABLE IF NOT EXISTS events (
-    tname TEXT NOT NULL REFERENCES tables(name),
-    seq INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (tname, seq)
-) WITHOUT ROWID;
-"""
-
-
-def default_path() -> Path:
-    """``TB_TABLE_DB`` if set, else ``tables.sqlite`` in the user's data directory."""
-    env = os.environ.get("TB_TABLE_DB")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("tb_playground", appauthor=False)) / "tables.sqlite"
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=READ_WAIT, check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    # FULL in WAL mode: each commit syncs the WAL, so it survives a power cut too.
-    conn.execute("PRAGMA synchronous=FULL")
-    return conn
-
-
-def acked_path(path: Path) -> Path:
-    """The side record of the events ``path`` acknowledged (``tables.sqlite-acked``)."""
-    return path.with_name(path.name + ACKED_SUFFIX)
-
-
-def _crc(body: str) -> int:
-    return zlib.crc32(body.encode("utf-8"))
-
-
-def _read_acked(path: Path) -> dict[str, list[int]]:
-    """The side record: {table name: [last acknowledged seq, CRC-32 of its row]}; {} if none.
-
-    One JSON line ``[name, seq, crc]`` per acknowledged command, the last line of a name
-    counting; a line that cannot be read (a write cut by a crash) is skipped with a warning.
-    """
-    record = acked_path(path)
-    try:
-        text = record.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return {}
-    except OSError as exc:
-        log.warning("%s cannot be read (%s): lost events cannot be checked this time", record, exc)
-        return {}
-    acked: dict[str, list[int]] = {}
-    bad = 0
-    for line in text.splitlines():
-        try:
-            name, seq, crc = json.loads(line)
-            if not isinstance(name, str) or any(
-                isinstance(x, bool) or not isinstance(x, int) for x in (seq, crc)
-            ):
-                raise ValueError(line)
-        except (ValueError, TypeError):
-            bad += 1
-            continue
-        acked[name] = [seq, crc]
-    if bad:
-        log.warning(
-            "%s: %d line(s) cannot be read and were skipped (a write cut short?)", record, bad
-        )
-    return acked
-
-
-def _record_lines(acked: dict[str, list[int]]) -> str:
-    return "".join(json.dumps([name, *value]) + "\n" for name, value in acked.items())
-
-
-def _loss_words(had: int, acked: int, replaced: bool) -> str:
-    """What a table lost, in words: the file holds ``had`` events, ``acked`` were acknowledged."""
-    if replaced:
-        return f"event {acked}, acknowledged, is not the one now in the file"
-    if had == acked - 1:
-        return f"event {acked}, acknowledged, is missing"
-    return f"events {had + 1} to {acked}, acknowledged, are missing"
-
-
-class _BusyError(Exception):
-    """Another connection holds the file's write lock (try again shortly)."""
-
-
-def _file_error(path: Path, exc: BaseException) -> TableFileError:
-    """``exc`` (an sqlite3 error met while writing) as a ``TableFileError`` in plain words."""
-    name = str(getattr(exc, "sqlite_errorname", "") or "")
-    text = str(exc).lower()
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        kind = "locked"
-    elif name.startswith("SQLITE_FULL") or "full" in text:
-        kind = "full"
-    elif name.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
-        kind = "read-only"
-    else:
-        kind = "failing"
-    log.error("table file %s: %s (%s)", path, exc, name or "no code")
-    return TableFileError(kind, path, str(exc))
-
-
-def _code_after(events: list[dict]) -> str | None:
-    """The join code ``events`` set last, or None (only "created" and "code_rotated" set one)."""
-    code = None
-    for event in events:
-        if event["type"] == "created":
-            code = event["data"]["join_code"]
-        for path, value in event["changes"]:
-            if path == ["join_code"]:
-                code = value
-    return code
-
-
-def _parse(store: TableStore, name: str, rows: list, after: int) -> list[dict]:
-    """The events of ``rows`` ((seq, body) pairs following seq ``after``), checked.
-
-    A row that is not a whole event raises a ValueError naming the table, the file and the seq.
-    """
-    events = []
-    for seq, body in rows:
-        try:
-            event = json.loads(body)
-            if not isinstance(event, dict) or event.get("seq") != seq:
-                raise ValueError("not an event of this seq")
-            for key in ("cmd", "type", "data", "changes"):
-                event[key]  # noqa: B018 - present
-        except (ValueError, TypeError, KeyError) as exc:
-            raise ValueError(
-                f"table {name!r} in {store.path}: event {seq} is damaged ({exc}); "
-                "the other tables are not affected"
-            ) from None
-        if seq != after + 1 + len(events):
-            raise ValueError(
-                f"table {name!r} in {store.path}: event {after + 1 + len(events)} is missing"
-            )
-        events.append(event)
-    return events
-
-
-class Table:
-    """One live table: its events, its folded state, its subscribers. Use ``TableStore``."""
-
-    def __init__(self, store: TableStore, name: str, events: list[dict], seen: int | None = None):
-        self._store = store
-        self.name = name
-        self._events = events
-        try:
-            self._state = fold(events)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-            raise ValueError(
-                f"table {name!r} in {store.path}: its events do not fold ({exc!r}); "
-                "the other tables are not affected"
-            ) from None
-        #: The store's change count when this table last read the file (None: read it).
-        self._seen = seen
-        self._in_force, self._redo = undo_stack(events)
-        self._replay = Replay(self._events)  # snapshots of the fold, for ``replay``
-        self._lock = threading.RLock()
-        self._subscribers: dict[int, Callable] = {}
-        self._next_handle = 0
-
-    # -- reading -------------------------------------------------------------------------------
-
-    @property
-    def version(self) -> int:
-        """How many events the table holds."""
-        return self._state["version"]
-
-    @property
-    def state(self) -> dict:
-        """A deep copy of the full state (the GM's truth; not for players)."""
-        with self._lock:
-            return json.loads(json.dumps(self._state))
-
-    def state_of(self, ids: list[str]) -> dict:
-        """A deep copy of the state holding only the combatants ``ids`` (cheaper than ``state``)."""
-        with self._lock:
-            cs = self._state["combatants"]
-            part = {k: v for k, v in self._state.items() if k != "combatants"}
-            part["combatants"] = {i: cs[i] for i in ids if i in cs}
-            return json.loads(json.dumps(part))
-
-    @property
-    def events(self) -> list[dict]:
-        """A copy of the whole log."""
-        with self._lock:
-            return json.loads(json.dumps(self._events))
-
-    def code_matches(self, code: object) -> bool:
-        """Whether ``code`` is the table's current join code in the file (constant time)."""
-        if not isinstance(code, str):
-            return False
-        with self._lock:
-            try:
-                self._catch_up()
-            except ValueError as exc:  # a damaged row: nobody joins this table
-                logging.getLogger(__name__).error("%s", exc)
-                return False
-            current = self._state["join_code"]
-        return secrets.compare_digest(code.strip().encode(), current.encode())
-
-    def seats(self) -> list[tuple[str, str]]:
-        """(id, name) of every character a player may sit as (not hidden), in table order."""
-        with self._lock:
-            self._catch_up()
-            cs = self._state["combatants"]
-            ids = self._state["ids"]
-            return [
-                (i, cs[i]["name"])
-                for i in ids
-                if cs[i]["kind"] == "character" and not cs[i]["hidden"]
-            ]
-
-    def replay(self, n: int) -> dict:
-        """The state after the first ``n`` events (1..version), undo and redo in them respected.
-
-        ``table/replay.py``. A new dict, the GM's truth; not for players.
-        """
-        with self._lock:
-            return self._replay.state_at(n)
-
-    def round_starts(self) -> list[tuple[int, int]]:
-        """(round, the event count it starts at) of each round so far (``replay.round_starts``)."""
-        with self._lock:
-            return round_starts(self._events)
-
-    def view_for(
-        self,
-        role: str,
-        seat: str | None = None,
-        memo: Callable[[int, str], dict] | None = None,
-        at: int | None = None,
-    ) -> dict:
-        """The table as ``role`` (and ``seat``) may see it: JSON-ready, already filtered.
-
-        ``memo(version, what)``, if given, returns the dicts this view may reuse and fill
-        (``view.view_for``'s ``cache`` and ``shared``): "log lines" and "combatant views". It
-        is called under the table's lock, with the version the view is made of; the table
-        keeps no drawing of its own (the service's ``DrawCache`` holds them).
-
-        ``at``: what this role saw after event ``at`` (1..version), through the same
-        ``view.view_for`` on the replayed state (``replay``); ``memo`` is not used then.
-        """
-        with self._lock:
-            check_sender(self._state, role, seat)
-            if at is not None:
-                state = self._replay.state_at(self._replay.check(at, "at"))
-                check_sender(state, role, seat)
-                return self._replay.view_at(at, role, seat, state)
-            version = self._state["version"]
-            return reader_view.view_for(
-                self._state,
-                self._events,
-                role,
-                seat,
-                undo=(bool(self._in_force), bool(self._redo)),
-                cache=memo(version, "log lines") if memo else None,
-                shared=memo(version, "combatant views") if memo else None,
-            )
-
-    def pending_odds(self, role: str, seat: str | None = None, typed: list | None = None):
-        """The pending roll's exact odds given the dice ``typed`` so far, for ``role``/``seat``.
-
-        ``dice_typed.typed_odds``: None when this person is not shown the odds; a ValueError
-        when no to-hit or damage roll is due or ``typed`` does not fit it.
-        """
-        with self._lock:
-            check_sender(self._state, role, seat)
-            return typed_odds(self._state, role, seat, [] if typed is None else typed)
-
-    def night(self, role: str = "gm", seat: str | None = None, since: str = "night") -> dict:
-        """The night's numbers (or the last fight's, ``since="fight"``) as ``role`` may see them.
-
-        ``night.night_numbers``: dealt, took, spent, hits, criticals, the luck of each roll,
-        turn times; ``night.to_markdown``, ``to_csv`` and ``to_json`` export them.
-        """
-        with self._lock:
-            check_sender(self._state, role, seat)
-            return night_numbers(self._events, role, seat, since)
-
-    def export_party(self) -> list[dict]:
-        """The party's character files with the fight's vitals, conditions and scars.
-
-        Documents as ``models.files`` writes them (``table/export.py``); the GM saves them.
-        """
-        with self._lock:
-            return party_documents(self._state)
-
-    # -- the file ------------------------------------------------------------------------------
-
-    def refresh(self) -> bool:
-        """Catch up with the events other processes wrote; whether there were any.
-
-        Cheap when nothing changed (one ``PRAGMA data_version``). Subscribers hear the new
-        events as they hear a commit. The service calls it on a timer while pages are open.
-        """
-        with self._lock:
-            return bool(self._catch_up())
-
-    def _catch_up(self) -> list[dict]:
-        """Read and fold the events written since this table last looked (under the lock)."""
-        seen = self._store._poll()
-        if seen == self._seen:
-            return []
-        after = len(self._events)
-        rows = self._store._rows(self.name, after)
-        new = _parse(self._store, self.name, rows, after)
-        if new:
-            try:
-                self._take(new)
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-                del self._events[after:]  # back to the state before the damaged events
-                self._replay.forget_after(after)
-                self._state = fold(self._events)
-                self._in_force, self._redo = undo_stack(self._events)
-                raise ValueError(
-                    f"table {self.name!r} in {self._store.path}: the events after {after} "
-                    f"do not fold ({exc!r}); the other tables are not affected"
-                ) from None
-            self._notify(new)
-        self._seen = seen
-        return new
-
-    def _take(self, events: list[dict]) -> None:
-        """Fold committed ``events`` into the log, the stacks and the state."""
-        self._events.extend(events)
-        for event in events:
-            undo_step(self._in_force, self._redo, event)
-        if any(e["type"] in ("undone", "redone") for e in events):
-            self._state = fold(self._events)
-        else:
-            for event in events:
-                step(self._state, event)
-
-    def _notify(self, events: list[dict]) -> None:
-        for callback in list(self._subscribers.values()):
-            try:
-                callback(self.version, events)
-            except Exception:  # noqa: BLE001 - one broken page must not break the table
-                log.exception(
-                    "table %r: a subscriber failed on version %d (the table went on)",
-                    self.name, self.version,
-                )  # fmt: skip
-
-    # -- changing ------------------------------------------------------------------------------
-
-    def _roller(self, seq: int) -> Callable[[int], list[int]]:
-        rng = np.random.default_rng([self._state["seed"], seq])
-        return lambda n: [int(x) for x in rng.integers(1, 11, size=n)]
-
-    def apply(
-        self,
-        command: dict,
-        role: str = "gm",
-        seat: str | None = None,
-        expected_version: int | None = None,
-    ) -> list[dict]:
-        """Check ``command`` and append its events; return them once committed.
-
-        The command is decided on the table as the file holds it: first the events other
-        processes wrote are read; if another process writes between the decision and the
-        insert, the command is decided again on the fresh state (``TRIES`` times at most).
-
-        Raises
-        ------
-        ValueError
-            The command is invalid (the message names the field), or an event in the file is
-            damaged (the message names the table and the file).
-        PermissionError
-            The role or seat may not send it.
-        ConflictError
-            ``expected_version`` is older than the table; or (``RaceError``) another process
-            kept writing first.
-        TableFileError
-            The file is locked by another process for longer than ``write_wait`` seconds, full,
-            read-only or failing (a ValueError in plain words naming the file; nothing changed).
-        """
-        deadline = time.monotonic() + self._store.write_wait
-        while True:
-            try:
-                with self._lock:
-                    events = self._decide_and_append(command, role, seat, expected_version)
-                    self._take(events)
-                    self._notify(events)
-                    return json.loads(json.dumps(events))
-            except _BusyError:
-                # Another process holds the file's write lock: wait outside the table's lock,
-                # so that pages and the watcher can read it meanwhile.
-                if time.monotonic() >= deadline:
-                    raise TableFileError("locked", self._store.path) from None
-            time.sleep(BUSY_PAUSE)
-
-    def _decide_and_append(
-        self, command: dict, role: str, seat: str | None, expected_version: int | None
-    ) -> list[dict]:
-        """Decide ``command`` on the file's state and commit its events (under the lock).
-
-        Raises ``_BusyError`` when the file's write lock is held elsewhere (nothing changed).
-        """
-        for attempt in range(TRIES):
-            # Optimistic first (the file is locked only to insert); after a few lost races
-            # the command is decided holding the file's write lock.
-            hold = attempt >= OPTIMISTIC_TRIES
-            with self._store._holding() if hold else contextlib.nullcontext():
-                self._catch_up()
-                check_sender(self._state, role, seat)
-                check_version(expected_version)
-                check_shape(command)
-                if expected_version is not None and expected_version != self.version:
-                    since = table_log.log_lines(
-                        self._state, self._events, role, seat, since=expected_version
-                    )
-                    raise ConflictError(expected_version, self.version, since)
-                kind = command.get("type") if isinstance(command, dict) else None
-                if kind in ("undo", "redo"):
-                    check_fields(command, ())  # they take no field but "type"
-                    made = self._undo_redo(kind, role)
-                else:
-                    made = decide(self._state, command, role, seat, self._roller(self.version + 1))
-                events = self._stamp(made, role, seat)
-                if self._store._append(self.name, events, _code_after(events)):
-                    return events
-            self._seen = None  # another process wrote these seqs: read them, decide again
-        raise RaceError(self.name, self._store.path, TRIES)
-
-    def _undo_redo(self, kind: str, role: str) -> list:
-        if role != "gm":
-            raise PermissionError(f"only the GM may {kind}")
-        stack = self._in_force if kind == "undo" else self._redo
-        if not stack:
-            raise ValueError(f"type: there is nothing to {kind}")
-        target = stack[-1]
-        first = next(e for e in self._events if e["cmd"] == target)
-        data = {"command": target, "what": first["type"]}
-        return [("undone" if kind == "undo" else "redone", data, [])]
-
-    def _stamp(self, made: list, role: str, seat: str | None) -> list[dict]:
-        seq = self.version
-        cmd = seq + 1
-        now = time.time()
-        out = []
-        for kind, data, changes in made:
-            seq += 1
-            out.append(
-                {
-                    "seq": seq,
-                    "cmd": cmd,
-                    "type": kind,
-                    "data": data,
-                    "changes": changes,
-                    "by": {"role": role, "seat": seat},
-                    "round": self._state["round"],
-                    "time": now,
-                }
-            )
-        return out
-
-    # -- listening -----------------------------------------------------------------------------
-
-    def subscribe(self, callback: Callable[[int, list[dict]], None]) -> int:
-        """Call ``callback(version, new_events)`` after each commit; returns a handle."""
-        with self._lock:
-            self._next_handle += 1
-            self._subscribers[self._next_handle] = callback
-            return self._next_handle
-
-    def unsubscribe(self, handle: int) -> None:
-        """Stop calling the callback behind ``handle`` (an unknown handle is ignored)."""
-        with self._lock:
-            self._subscribers.pop(handle, None)
-
-    @property
-    def subscriber_count(self) -> int:
-        """How many callbacks are subscribed."""
-        return len(self._subscribers)
 
 
 class TableStore:
@@ -573,139 +63,21 @@ class TableStore:
         #: Seconds a write waits for another process's write lock (``WRITE_WAIT``).
         self.write_wait = WRITE_WAIT
         try:
-            self._conn = _connect(self.path)
+            self._conn = connect(self.path)
             with self._lock:
-                self._prepare()
-                #: {table: [seq, crc]} of the last event each table acknowledged (the side
-                #: record, ``acked_path``), and the losses found when the file was opened
+                prepare(self._conn, self.path)
+                #: The side record of the last event each table acknowledged
+                #: (``loss_watch.AckedRecord``), and the losses found when the file was opened
                 #: ({table: what it lost, in words}; noted in its log when it is opened).
-                self._acked = _read_acked(self.path)
-                self._record: int | None = None  # the record, open for appending
-                self._record_failed = False
-                self.losses: dict[str, str] = self._find_losses()
+                self._acked = AckedRecord(self.path)
+                self.losses: dict[str, str] = self._acked.losses(self._conn)
                 #: {table: the GM's words} for each loss noted in a table's log by this process
                 #: (``gm_loss``): the whole path and what to do, for the GM page only.
                 self.noted_losses: dict[str, str] = {}
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"path: {self.path} cannot be used as a table file: {exc}") from None
 
-    def _prepare(self) -> None:
-        self._conn.executescript(_SCHEMA)
-        row = self._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
-            self._conn.execute(
-                "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-            )
-        elif row[0] == "1":
-            self._upgrade_from_1()
-        elif row[0] != str(SCHEMA_VERSION):
-            raise ValueError(
-                f"path: {self.path} holds tables of schema version {row[0]}; "
-                f"this version reads {SCHEMA_VERSION}"
-            )
-        self._conn.execute("CREATE INDEX IF NOT EXISTS tables_code ON tables(code)")
-
-    def _upgrade_from_1(self) -> None:
-        """Schema 1 had no join-code column: add it, filled from each table's events."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            columns = [r[1] for r in self._conn.execute("PRAGMA table_info(tables)")]
-            if "code" not in columns:
-                self._conn.execute("ALTER TABLE tables ADD COLUMN code TEXT")
-            rows = self._conn.execute(
-                "SELECT tname, body FROM events WHERE body LIKE '%join_code%' ORDER BY tname, seq"
-            ).fetchall()
-            codes: dict[str, str] = {}
-            for name, body in rows:
-                try:
-                    code = _code_after([json.loads(body)])
-                except (ValueError, TypeError, KeyError):
-                    continue  # a damaged row: that table will say so when opened
-                if code is not None:
-                    codes[name] = code
-            self._conn.executemany(
-                "UPDATE tables SET code=? WHERE name=?", [(c, n) for n, c in codes.items()]
-            )
-            self._conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
-
     # -- the file ------------------------------------------------------------------------------
-
-    def _find_losses(self) -> dict[str, str]:
-        """Compare the file with the side record of acknowledged events; log each loss.
-
-        A table has lost events when the file holds fewer than the record says were
-        acknowledged, or when the row at the recorded seq is not the one acknowledged (its
-        CRC-32 differs). Each loss is logged as an error naming the table and the file; the
-        table adds a note saying so to its log when it is opened (``_note_loss``).
-        """
-        if not self._acked:
-            return {}
-        rows = self._conn.execute("SELECT tname, MAX(seq) FROM events GROUP BY tname").fetchall()
-        last = dict(rows)
-        losses = {}
-        for name, (seq, crc) in self._acked.items():
-            had = last.get(name, 0)
-            replaced = False
-            if had >= seq:
-                row = self._conn.execute(
-                    "SELECT body FROM events WHERE tname=? AND seq=?", (name, seq)
-                ).fetchone()
-                replaced = row is None or _crc(row[0]) != crc
-                if not replaced:
-                    continue
-            losses[name] = _loss_words(had, seq, replaced)
-            log.error(
-                "table %r in %s: %s (the file's -wal part was lost or damaged, or an older copy "
-                "replaced the file); the table goes on from event %d",
-                name, self.path, losses[name], had,
-            )  # fmt: skip
-        return losses
-
-    def _acknowledge(self, name: str, seq: int, body: str) -> None:
-        """Keep ``seq`` as the table's last acknowledged event in the side record (under the lock).
-
-        One line appended after each commit, before the command returns (a few microseconds;
-        not synced: a record older than the file only misses a loss, it never reports one that
-        did not happen). Each complete checkpoint rewrites the record compacted
-        (``_compact_record``); a process whose record was replaced by another's opens the new
-        one.
-        """
-        self._acked[name] = [seq, _crc(body)]
-        line = (json.dumps([name, seq, self._acked[name][1]]) + "\n").encode("utf-8")
-        try:
-            if self._record is not None and os.fstat(self._record).st_nlink == 0:
-                os.close(self._record)  # compacted by another process: append to the new one
-                self._record = None
-            if self._record is None:
-                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
-                self._record = os.open(acked_path(self.path), flags, 0o644)
-            os.write(self._record, line)
-        except OSError as exc:
-            if not self._record_failed:  # once, not at every command
-                log.warning(
-                    "%s cannot be written (%s): a lost -wal would go unnoticed",
-                    acked_path(self.path), exc,
-                )  # fmt: skip
-            self._record_failed = True
-
-    def _compact_record(self) -> None:
-        """Rewrite the side record with one line per table (under the lock)."""
-        record = acked_path(self.path)
-        if not record.exists():
-            return
-        spare = record.with_name(record.name + ".new")
-        try:
-            spare.write_text(_record_lines(_read_acked(self.path)), encoding="utf-8")
-            os.replace(spare, record)
-            if self._record is not None:
-                os.close(self._record)
-                self._record = None
-        except OSError as exc:
-            log.warning("%s cannot be rewritten (%s)", record, exc)
 
     def _note_loss(self, table: Table) -> None:
         """Put the loss found on opening into the table's log, where the GM and everyone see it.
@@ -716,12 +88,7 @@ class TableStore:
         words = self.losses.get(table.name)
         if words is None:
             return
-        note = (
-            f"The table file {self.path.name} lost what was saved: {words}. Its -wal part was "
-            f"lost or damaged, or an older copy replaced it; the table goes on from event "
-            f"{table.version}. The server's log gives the file's whole path; restore a backup "
-            "if you have one."
-        )
+        note = loss_note(self.path, words, table.version)
         try:
             table.apply({"type": "note", "text": note[:MAX_TEXT]})
         except (ValueError, sqlite3.DatabaseError) as exc:
@@ -729,13 +96,7 @@ class TableStore:
             return
         with self._lock:
             self.losses.pop(table.name, None)
-            self.noted_losses[table.name] = (
-                f"The table file {self.path} lost what was saved: {words}. Its -wal part "
-                f"({self.path}-wal) was lost or damaged, or an older copy replaced the file. "
-                "If you have a backup of that file newer than the loss, stop the server, put "
-                "the backup in its place (with its -wal file, if it has one) and start the "
-                f"server again; otherwise play on: the table goes on from event {table.version}."
-            )
+            self.noted_losses[table.name] = gm_loss_words(self.path, words, table.version)
 
     def gm_loss(self, name: str) -> str | None:
         """The GM's words about what table ``name`` lost (None: nothing lost).
@@ -792,7 +153,7 @@ class TableStore:
             done = not busy and log == copied
             if done:
                 self._unsaved = 0
-                self._compact_record()
+                self._acked.compact()
             return done
 
     def backup(self, dest: str | Path) -> None:
@@ -859,7 +220,7 @@ class TableStore:
             raise ValueError(f'name: a table called "{name}" already exists') from None
         with self._lock:
             self._saved(1)
-            self._acknowledge(name, 1, json.dumps(created))
+            self._acked.acknowledge(name, 1, json.dumps(created))
             self.losses.pop(name, None)
             table = Table(self, name, [created], seen=self._poll())
             self._open[name] = table
@@ -879,7 +240,7 @@ class TableStore:
             rows = self._rows(name, 0)
             if not rows:
                 raise ValueError(f'name: there is no table called "{name}" in {self.path}')
-            table = Table(self, name, _parse(self, name, rows, 0), seen=seen)
+            table = Table(self, name, parse_rows(self.path, name, rows, 0), seen=seen)
             self._open[name] = table
         log.info("table %r opened from %s (%d events)", name, self.path, table.version)
         if name in self.losses:
@@ -917,7 +278,7 @@ class TableStore:
         rows = self._rows(name, 0)
         if not rows:
             raise ValueError(f'name: there is no table called "{name}" in {self.path}')
-        return _parse(self, name, rows, 0)
+        return parse_rows(self.path, name, rows, 0)
 
     def import_events(self, events: list[dict], name: str | None = None) -> Table:
         """A new table from ``events`` (``export_events``); ``name`` renames it.
@@ -934,7 +295,7 @@ class TableStore:
             raise ValueError(f"name must be text of 1..{MAX_NAME} characters, got {name!r}")
         name = events[0]["data"]["name"] = name.strip()
         rows = [(n, json.dumps(e)) for n, e in enumerate(events, 1)]
-        _parse(self, name, rows, 0)
+        parse_rows(self.path, name, rows, 0)
         try:
             code = fold(events)["join_code"]
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
@@ -954,7 +315,7 @@ class TableStore:
             ) from None
         with self._lock:
             self._saved(len(rows))
-            self._acknowledge(name, len(rows), rows[-1][1])
+            self._acked.acknowledge(name, len(rows), rows[-1][1])
         return self.open(name)
 
     def open_tables(self) -> list[Table]:
@@ -965,62 +326,22 @@ class TableStore:
     def _append(self, name: str, events: list[dict], code: str | None = None) -> bool:
         """Commit ``events`` (and the table's new join ``code``); whether it was written.
 
-        False: another process wrote these seqs first, nothing was written. Raises ``_BusyError``
+        False: another process wrote these seqs first, nothing was written. Raises ``BusyError``
         when another process holds the write lock, ``TableFileError`` when the file cannot be
-        written (nothing was written either way).
+        written (nothing was written either way). Joins the transaction ``_holding`` began.
         """
         rows = [(name, e["seq"], json.dumps(e)) for e in events]
         with self._lock:
-            if not self._conn.in_transaction:  # else ``_holding`` began it
-                self._begin()
             try:
-                self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
-                if code is not None:
-                    self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
+                with transaction(self._conn, self.path, self._lock):
+                    self._conn.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
+                    if code is not None:
+                        self._conn.execute("UPDATE tables SET code=? WHERE name=?", (code, name))
             except sqlite3.IntegrityError:
-                self._rollback()
                 return False
-            except sqlite3.Error as exc:
-                self._rollback()
-                raise _file_error(self.path, exc) from None
-            except BaseException:
-                self._rollback()
-                raise
-            self._commit()
             self._saved(len(rows))
-            self._acknowledge(name, rows[-1][1], rows[-1][2])
+            self._acked.acknowledge(name, rows[-1][1], rows[-1][2])
             return True
-
-    def _begin(self) -> None:
-        """Take the file's write lock (``BEGIN IMMEDIATE``), waiting ``BUSY_STEP_MS`` at most.
-
-        Raises ``_BusyError`` when another connection holds it, ``TableFileError`` when the file
-        cannot be written. Call it holding the store's lock.
-        """
-        self._conn.execute(f"PRAGMA busy_timeout={BUSY_STEP_MS}")
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            error = _file_error(self.path, exc) if "locked" not in str(exc) else None
-            if error is None:
-                raise _BusyError() from None
-            raise error from None
-        finally:
-            self._conn.execute(f"PRAGMA busy_timeout={int(READ_WAIT * 1000)}")
-
-    def _commit(self) -> None:
-        try:
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:  # full, read-only, failing: nothing was written
-            self._rollback()
-            raise _file_error(self.path, exc) from None
-
-    def _rollback(self) -> None:
-        if self._conn.in_transaction:
-            try:
-                self._conn.execute("ROLLBACK")
-            except sqlite3.Error as exc:  # SQLite rolls back by itself on such errors
-                log.warning("table file %s: rollback failed (%s)", self.path, exc)
 
     def _write(self, work: Callable[[], object]) -> object:
         """``work()`` in one transaction holding the write lock, committed; its result.
@@ -1029,40 +350,19 @@ class TableStore:
         free for readers between tries. An ``IntegrityError`` from ``work`` is rolled back and
         raised as is; other file errors as ``TableFileError``.
         """
-        deadline = time.monotonic() + self.write_wait
-        while True:
-            with self._lock:
-                try:
-                    self._begin()
-                except _BusyError:
-                    pass
-                else:
-                    try:
-                        result = work()
-                    except sqlite3.IntegrityError:
-                        self._rollback()
-                        raise
-                    except sqlite3.Error as exc:
-                        self._rollback()
-                        raise _file_error(self.path, exc) from None
-                    except BaseException:
-                        self._rollback()
-                        raise
-                    self._commit()
-                    return result
-            if time.monotonic() >= deadline:
-                raise TableFileError("locked", self.path)
-            time.sleep(BUSY_PAUSE)
+        with transaction(self._conn, self.path, self._lock, wait=self.write_wait):
+            result = work()
+        return result
 
     @contextlib.contextmanager
     def _holding(self):
         """Hold the file's write lock (a transaction ``_append`` commits, else rolled back)."""
         with self._lock:
-            self._begin()
+            begin(self._conn, self.path)
             try:
                 yield
             finally:
-                self._rollback()
+                rollback(self._conn, self.path)
 
     def _saved(self, count: int) -> None:
         self._unsaved += count
@@ -1078,6 +378,4 @@ class TableStore:
             self.checkpoint(truncate=True)
             self._closed = True
             self._conn.close()
-            if self._record is not None:
-                os.close(self._record)
-                self._record = None
+            self._acked.close()
