@@ -15,10 +15,18 @@ skipped) without its flag; the README's test command turns every one on (``--all
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 from slow_tests import SLOW as SLOW_TESTS
+
+#: The folders of the tests, one per package (``tests/table/`` tests ``tb_playground/table/``):
+#: a test module imports another's helpers by its name, whichever folder holds it.
+FOLDERS = ("engine", "models", "table", "lab", "views", "service", "ui")
+for _folder in FOLDERS:
+    sys.path.insert(0, str(Path(__file__).parent / _folder))
 
 # Property tests check what is true, not how fast: no per-example deadline (a busy machine or
 # the other xdist worker would make one fail now and then). Speed lives in benchmarks/.
@@ -135,7 +143,8 @@ def pytest_collection_modifyitems(config, items):
             raise pytest.UsageError(f"{item.nodeid}: browser tests go in tests/ui/")
         if "serve" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.server)  # a server in this process
-        test_id = item.nodeid.removeprefix("tests/")
+        path, _, rest = item.nodeid.partition("::")
+        test_id = path.rsplit("/", 1)[-1] + (f"::{rest}" if rest else "")  # file names are unique
         if {test_id, test_id.split("[")[0], test_id.split("::")[0]} & SLOW:
             item.add_marker(pytest.mark.slow)
         wanted = {m.name for m in item.iter_markers()} & OPT_IN.keys()

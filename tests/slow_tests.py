@@ -3,7 +3,8 @@
 Each took over 0.45 s in a full run (Debian 13, 2 cores) or 0.15 s in the fast loop (note
 0023): long random games, whole simulations compared with the table, brute force over every
 face. Of a parametrized family the cheapest case stays in the fast loop when it is short. A
-test id, a test's name without its parameters (every case) or a file, relative to ``tests/``.
+test id, a test's name without its parameters (every case) or a file, by the file's name
+(test files have unique names across ``tests/`` and its folders).
 """
 
 SLOW = (

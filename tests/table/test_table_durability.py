@@ -25,7 +25,7 @@ from tb_playground.service import CombatService
 from tb_playground.table import SCHEMA_VERSION, TableStore, fold
 from tb_playground.table.__main__ import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fight():

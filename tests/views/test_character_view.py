@@ -13,7 +13,7 @@ from tb_playground.models import Character, Creature, Weapon, dumps, load
 from tb_playground.views import CharacterSheet
 from tb_playground.views.sheet_render import attacks_html, skill_odds_html
 
-RONAN = Path(__file__).resolve().parents[1] / "examples" / "roster" / "ronan.json"
+RONAN = Path(__file__).resolve().parents[2] / "examples" / "roster" / "ronan.json"
 
 
 @pytest.fixture
@@ -205,7 +205,7 @@ def test_an_installed_package_carries_the_roster(tmp_path):
 
     from tb_playground.models.roster import read_roster
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     src = tmp_path / "src"
     shutil.copytree(root / "tb_playground", src / "tb_playground")
     shutil.copytree(root / "examples" / "roster", src / "examples" / "roster")

@@ -27,7 +27,7 @@ from tb_playground.lab.runs import (
 )
 from tb_playground.models.roster import build_encounter
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PARTY = ["ronan.json", "the_brick.json"]
 FOES = ["grizzly_bear.yaml", "guard_dog.yaml", "guard_dog.yaml#2"]
 POLICIES = {

@@ -18,7 +18,7 @@ from tb_playground.table import TableStore
 from tb_playground.table.menu import entry, menu
 from tb_playground.views.combat.action_panel import ActionPanel
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from table_helpers import encounter, roster, soak7
 from tb_playground.table import ConflictError, TableStore, fold
 from tb_playground.table.errors import RaceError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = r"""
 import json, sys, time

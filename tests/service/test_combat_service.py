@@ -301,7 +301,7 @@ def test_closed_sessions_unsubscribe(service):
     from tb_playground.service import set_service
     from tb_playground.views.combat.table_page import table_page
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     from bench_combat import Client
 
     table = service.create("Sessions", evil_fight())

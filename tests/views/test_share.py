@@ -35,7 +35,7 @@ from tb_playground.views.kit import apply_query, csv_text, pack_text, unpack_tex
 from tb_playground.views.odds_playground import ladder_csv, odds_csv, worth_csv
 from tb_playground.views.sheet_render import attack_odds_csv, skill_odds_csv, versus_card_csv
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 TOL = 1e-12
 
 

@@ -20,7 +20,7 @@ from tb_playground.table import TableStore
 from tb_playground.table.menu import actions_left, entry, menu
 from tb_playground.table.odds import pending_odds
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 
 _names = itertools.count()
 

@@ -388,7 +388,7 @@ def test_every_patch_installs_where_it_was_shown():
 def test_every_patch_has_a_report_or_says_why_not():
     from pathlib import Path
 
-    upstream = Path(__file__).resolve().parents[1] / "docs" / "upstream"
+    upstream = Path(__file__).resolve().parents[2] / "docs" / "upstream"
     for patch in patches.ALL:
         report = upstream / f"{patch.name}.md"
         assert report.is_file() == patch.upstream, patch.name

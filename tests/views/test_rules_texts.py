@@ -14,7 +14,7 @@ from tb_playground import rules_names, rules_text
 from tb_playground.views.kit import PAGES, nav_html, page
 from tb_playground.views.site import landing_html
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tb_playground"
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import time
 
 import pytest
+from test_momentum import _warehouse
 
 from tb_playground.lab.momentum import Point
 from tb_playground.lab.win_chance import WinChance
 from tb_playground.views.combat import win_chart
 from tb_playground.views.combat.win_chart import WinChart, _pct, down_table, headline
-from tests.test_momentum import _warehouse
 
 
 class _Fixed:
@@ -118,9 +118,10 @@ class _Service:
 
 
 def test_the_cursor_follows_the_replay(tmp_path, small_runs):
+    from test_momentum import _played
+
     from tb_playground.table.table_log import readable_seqs
     from tb_playground.views.combat.replay_panel import ReplayPanel
-    from tests.test_momentum import _played
 
     table = _played(tmp_path, 20)
     chart = WinChart("gm")

@@ -34,7 +34,7 @@ from tb_playground.models.files import (
     to_dict,
 )
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 
 # -- strategies built from the parameters themselves -------------------------------------------
 

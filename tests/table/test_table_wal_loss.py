@@ -26,7 +26,7 @@ import tb_playground.table.store as store_module
 from tb_playground.table import TableStore
 from tb_playground.table.loss_watch import acked_path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fight():

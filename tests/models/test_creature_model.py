@@ -10,7 +10,7 @@ from tb_playground.engine import party_travel
 from tb_playground.models import Character, Creature, Encounter, Ruleset, load
 from tb_playground.models.creature import StaticNumber
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 
 
 def test_unnamed_creatures_leave_the_fight_at_zero():

@@ -29,7 +29,7 @@ from tb_playground.models import (
     load,
 )
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 
 
 @pytest.fixture(scope="module")

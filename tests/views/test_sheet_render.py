@@ -46,7 +46,7 @@ from tb_playground.views.sheet_render import (
     vitals_html,
 )
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 TOL = 1e-12
 
 #: Text that must never reach the page as markup.

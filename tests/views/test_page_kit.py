@@ -30,7 +30,7 @@ from tb_playground.views.encounter_planner import SYNCED, PlannerSettings
 from tb_playground.views.odds_playground import URL_KEYS as ODDS_KEYS
 from tb_playground.views.rules_lab import URL_SETTINGS, RulesLab
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VIEWS = ROOT / "tb_playground" / "views"
 
 #: The page modules: each builds a page an app serves (apps/*.py), named under ``views``.

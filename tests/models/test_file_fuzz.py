@@ -19,7 +19,7 @@ import yaml
 from tb_playground.models import files
 from tb_playground.models.files import KINDS, FileFormatError, from_dict, loads, validate_document
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 N_FILES = 5_000
 HUGE = "HUGE_NUMBER_PLACEHOLDER"
 

@@ -16,7 +16,7 @@ import pytest
 from tb_playground.models import Encounter, load
 from tb_playground.table import TableStore
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 
 
 @pytest.fixture

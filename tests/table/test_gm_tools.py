@@ -19,7 +19,7 @@ from tb_playground.table import TableStore
 from tb_playground.table.gm_tools import gm_menu
 from tb_playground.table.menu import entry
 
-ROSTER = Path(__file__).resolve().parents[1] / "examples" / "roster"
+ROSTER = Path(__file__).resolve().parents[2] / "examples" / "roster"
 PARTY = ("ronan", "the-brick", "the-nerdy-hacker")
 
 _names = itertools.count()

@@ -17,7 +17,7 @@ import tb_playground
 from tb_playground.models import roster
 from tb_playground.service import CombatService
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = ROOT / "examples" / "roster"
 
 

@@ -48,7 +48,7 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path, run):
     store = TableStore(path)
     store.create("T", enc, seed=run)
     store.close()
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True, env=env
     )
