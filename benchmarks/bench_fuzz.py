@@ -1,8 +1,8 @@
 """How long a malformed command or file takes to be refused (issue 21: no call over 100 ms).
 
 Run: ``python benchmarks/bench_fuzz.py [--commands 20000] [--files 5000]``. Sends the malformed
-commands of ``tests/test_table_fuzz.py`` (every role, tables in four phases) through
-``Table.apply`` and the malformed files of ``tests/test_file_fuzz.py`` through ``loads`` (or
+commands of ``tests/table/test_table_fuzz.py`` (every role, tables in four phases) through
+``Table.apply`` and the malformed files of ``tests/models/test_file_fuzz.py`` through ``loads`` (or
 ``validate_document`` for data no text can hold), timing each call. Prints the median, p99 and
 maximum call time of each, and the slowest files timed again (best of 3: on a busy machine a
 single time may hold another process's turn).

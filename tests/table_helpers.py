@@ -68,7 +68,7 @@ def fight() -> Encounter:
     """Ronan and the Brick against a guard dog; the Nightmare waits, hidden."""
     enc = Encounter(name="Test warehouse")
     ronan = load(ROSTER / "ronan.json")
-    ronan.armor = []  # the dog's bite must reach him (his jacket: tests/test_table_armor.py)
+    ronan.armor = []  # the dog's bite must reach him (his jacket: tests/table/test_table_armor.py)
     enc.add(ronan, "Party")
     enc.add(load(ROSTER / "the_brick.json"), "Party")
     enc.add(load(ROSTER / "guard_dog.yaml"), "Foes")

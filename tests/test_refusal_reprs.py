@@ -2,7 +2,7 @@
 
 A few refusals put a value on screen as Python writes it (``'Perception'``, ``'bob'``): they
 are sentences now. Each is driven through ``Table.apply`` and shown as the pages show it
-(``combat_render.refusal_words``), then searched for code words as tests/test_refusal_words.py
+(``combat_render.refusal_words``), then searched for code words as tests/table/test_refusal_words.py
 does. A guard reads table/ and views/: a ``!r`` in a message is only the "got ..." tail of a
 field's check, which the pages drop.
 """
@@ -83,7 +83,7 @@ def test_a_table_name_in_quotes(tmp_path):
 #: A ``!r`` allowed in a message: the "got ..." tail the pages drop (``refusal_words``), data
 #: attributes of HTML (numbers for tests, not shown), the command line tool, and a damaged
 #: file's messages for the one who keeps it (schema.py, live_table.py, store.py: the file's
-#: path, the failure as Python names it; tests/test_table_durability.py reads them).
+#: path, the failure as Python names it; tests/table/test_table_durability.py reads them).
 ALLOWED = re.compile(
     r"got \{[^}]*!r\}|data-[a-z]+=\"\{[^}]*!r\}|table \{(self\.)?name!r\} in |\(\{exc!r\}\)"
 )

@@ -1,7 +1,7 @@
 """Panel components (``pn.viewable.Viewer``) built on the models. No maths here.
 
 Each page is a module an app builds; what pages share is the page kit (``views/kit``), and no
-page imports another (tests/test_page_kit.py).
+page imports another (tests/views/test_page_kit.py).
 """
 
 from .notebook import extension

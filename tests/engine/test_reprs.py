@@ -55,7 +55,7 @@ def plain(html: str) -> str:
 
 
 def test_odds_repr_keeps_its_text_form():
-    # tests/test_published_tables.py and the notebooks compare this text; it must not change.
+    # tests/engine/test_published_tables.py and the notebooks compare this text; it must not change.
     assert repr(roll_odds(11)) == (
         "Odds(target=11, advantage=+0, critical=0.0100, success=0.5500, "
         "failure=0.4400, catastrophe=0.0100)"

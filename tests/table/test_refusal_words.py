@@ -1,7 +1,7 @@
 """Every refusal the table gives, as a page shows it, is in plain words (issue 20).
 
 Many refused commands are driven through ``Table.apply`` (the random game of
-tests/test_table_visibility.py, with fuzz-like bad values in random fields); each refusal goes
+tests/table/test_table_visibility.py, with fuzz-like bad values in random fields); each refusal goes
 through ``combat_render.refusal_words``, which is what ``TableSession.send`` shows. The shown
 text holds no field name, Python value or exception class name. So do the action panel's
 refusals (``table/menu.py``'s reasons), the steps' (boost, prevent, rolls at the wrong step or

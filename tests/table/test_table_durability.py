@@ -47,7 +47,7 @@ def test_commits_are_synced_and_checkpointed(tmp_path):
     shutil.copy(path, tmp_path / "copy.sqlite")
     assert TableStore(tmp_path / "copy.sqlite").open("T").events == table.events
     # Emptied: a WAL kept for reuse, cut short, would take the table back before it
-    # (tests/test_table_wal_loss.py).
+    # (tests/table/test_table_wal_loss.py).
     assert os.path.getsize(str(path) + "-wal") == 0
 
 

@@ -364,7 +364,7 @@ def _fight(g: Game) -> None:  # noqa: PLR0915 - one script
     do({"type": "chase_declare", "combatant": "ronan", "how": "move"}, "player", "ronan")
     _roll(g, {"type": "chase_roll", "combatant": "opponent"}, [1, 1])
     _roll(g, {"type": "chase_roll", "combatant": "ronan"}, [9, 9, 9])
-    # Ronan breaks sight and loses the Opponent (tests/test_table_chase.py's bear).
+    # Ronan breaks sight and loses the Opponent (tests/table/test_table_chase.py's bear).
     do({"type": "chase_start", "quarry": "ronan", "pursuers": ["opponent"], "metres": 15,
         "sight_m": 20})  # fmt: skip
     for _ in range(3):

@@ -15,7 +15,7 @@ def ronan():
 def bare_ronan():
     # Ronan's file wears a Leather jacket, which takes a Body hit first (rules/002 "What Does
     # Armor Do?", issue 19); the rules/000 examples below are about his own track, so he takes
-    # it off (tests/test_table_armor.py has the jacket's own tests).
+    # it off (tests/table/test_table_armor.py has the jacket's own tests).
     who = roster("ronan.json")
     who.armor = []
     return who

@@ -45,7 +45,7 @@ def _play(tmp_path, seed: int, events: int = 300):
 
 
 def _never_leaks(state: dict, view: dict, seat: str | None) -> None:
-    """tests/test_table_visibility.py's checks, on one view."""
+    """tests/table/test_table_visibility.py's checks, on one view."""
     text = json.dumps(view)
     for c in state["combatants"].values():
         if c["hidden"]:  # the lurker (SECRET), once hidden and unless an undo shows it again

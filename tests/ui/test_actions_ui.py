@@ -1,7 +1,7 @@
 """Every action of the round from the pages (issue 20): the action panel on /gm and /table.
 
 A GM and one phone (Ronan) in Debian's Chromium, on one in-process server (the helpers of
-tests/test_combat_ui.py). The table's setup (Initiative, brackets, range bands) is applied on
+tests/ui/test_combat_ui.py). The table's setup (Initiative, brackets, range bands) is applied on
 the server; every action below is sent from a page's action panel and lands in the log: a
 Slow Aim and a Slow Called Shot (the odds before -> after on the button), a Normal move and
 attack that changes the range band, a Help, a Gift with its Ki cost, a Grab and an Escape.

@@ -235,7 +235,7 @@ def test_gm_and_two_players_play_a_round(served, browser):
     expect(ronan.locator(".tp-message")).not_to_contain_text("get back up")  # no engine keys
 
     # The GM changes the join code: the seated players stay seated (issue 20, "Seats"; the
-    # rest in tests/test_seats_ui.py).
+    # rest in tests/ui/test_seats_ui.py).
     click(gm, "gm-rotate")
     expect(gm.locator(".join-code")).not_to_have_text(code)
     assert not table.code_matches(code)

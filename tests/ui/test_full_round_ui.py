@@ -16,9 +16,9 @@ the page whose move it is, with typed dice (the rolls are the texts' numbers, no
 - round 3: Ronan's Gift with its Ki cost and a Grab; round 4: held, he Escapes.
 
 Applied on the server, because their pages' way is tested elsewhere: Initiative and the
-starting distances (tests/test_combat_ui.py starts a fight from /gm), the GM's hiding of the
+starting distances (tests/ui/test_combat_ui.py starts a fight from /gm), the GM's hiding of the
 Nightmare (test_combat_ui.py), the bear's brackets (test_combat_ui.py declares a foe on /gm)
-and the "Grabbed" condition before the Escape (tests/test_actions_ui.py does the same).
+and the "Grabbed" condition before the Escape (tests/ui/test_actions_ui.py does the same).
 Screenshots of every step at 390 px (the phone) and 1280 px (the GM, and the phone once per
 round) go to ``screenshots/e2e-*.png``.
 """

@@ -1,7 +1,7 @@
 """The character sheet, the GM dashboard and the players' page at 390, 768 and 1280 px, both themes;
 and a link to /odds, /damage or /character reproducing the view (issue 11, section 3).
 
-The same checks as tests/test_plots_ui.py makes for /odds and /damage (issue 10, "Tests"): one
+The same checks as tests/ui/test_plots_ui.py makes for /odds and /damage (issue 10, "Tests"): one
 page load per page and theme, then at each width the document is exactly as wide as the viewport,
 no two controls overlap or leave the screen, the dark theme's tables and headlines keep a text
 contrast of at least 4.5:1 (WCAG AA) with no light box behind them (cards, chips, dice follow

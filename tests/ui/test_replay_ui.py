@@ -4,7 +4,7 @@ On /gm: scrub back to an earlier event and see that board (the dog's Health as i
 round and with the slider's keys, go back to live; a link with ``?at=N`` opens there. After the
 fight ends a player's page shows its numbers and the replay, and downloads the CSV. Screenshots
 at 390 and 1280 px, light and dark, into ``screenshots/``. The server and helpers are
-tests/test_combat_ui.py's.
+tests/ui/test_combat_ui.py's.
 """
 
 from __future__ import annotations

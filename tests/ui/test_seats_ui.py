@@ -3,7 +3,7 @@
 A second phone on a taken seat is asked and takes it over, the first then only watches; the GM
 sees who sits where and frees a seat; a new join code keeps the seated seated (they still act,
 after a reload too). Screenshots of the question and of the GM's list at 390 and 1280 px go to
-``screenshots/``. The claim rules themselves: tests/test_seats.py.
+``screenshots/``. The claim rules themselves: tests/table/test_seats.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What the phones receive over their websockets in a long random game (issue 20, "Tests").
 
 Three phones are open on one served table (Ronan's, the Brick's and a spectator's) while a
-seeded random game is driven on the server: the commands of tests/test_table_visibility.py's
-random game, tests/test_table_leaks.py's leaky ones (hidden joiners added, hide and show, undo
+seeded random game is driven on the server: the commands of tests/table/test_table_visibility.py's
+random game, tests/table/test_table_leaks.py's leaky ones (hidden joiners added, hide and show, undo
 and redo, Ki spends by foes), and foes' attacks on the players (the hidden ones' too) played
 out. Every websocket frame each phone receives is kept (Playwright's ``framereceived``) and
 searched for what that phone may not learn: a hidden combatant's name or id, "Waiting for:

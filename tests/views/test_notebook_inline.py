@@ -3,7 +3,7 @@
 Panel 1.9 inlines the stylesheets of a first render only; ``patches.NOTEBOOK_INLINE``, put in
 place by ``tb_playground.views.extension`` (the lessons' first cell), inlines those an update
 sends again (an HTML pane's new object); Panel 1.10 does it itself. The browser side of this is
-tests/test_jupyterlab_ui.py, which blocks the internet.
+tests/ui/test_jupyterlab_ui.py, which blocks the internet.
 """
 
 from __future__ import annotations

@@ -228,7 +228,7 @@ def test_each_page_setting_comes_back_from_its_address(page, cls, mapping):
 
 
 def test_the_models_settings_come_back_from_the_address():
-    # tests/test_share.py's cases, on the real models (their own checks run).
+    # tests/views/test_share.py's cases, on the real models (their own checks run).
     check = Check(element=7, difficulty=4, tier=3, advantage_sources=1)
     back = round_trip(check, ODDS_KEYS)
     assert (back.element, back.difficulty, back.tier, back.advantage_sources) == (7, 4, 3, 1)

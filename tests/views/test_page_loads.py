@@ -50,7 +50,7 @@ def test_an_address_opens_a_burst_then_a_steady_rate():
 
 
 def test_the_setup_patches_the_server_once():
-    """The constructor's settings are checked on a real server in tests/test_reconnect_ui.py
+    """The constructor's settings are checked on a real server in tests/ui/test_reconnect_ui.py
     (its log); here: one wrapper, the model numbering, the page-load limit in place."""
     from bokeh.server import tornado
     from bokeh.util import serialization

@@ -2,7 +2,7 @@
 
 The replay's state machine (``ReplayCursor``: bounds that follow new events, back to live,
 stepping by round exactly as ``table.replay.step_to``), the numbers' text from the hand-counted
-fight of tests/test_table_night.py, and both pages built outside a server: a replayed board is
+fight of tests/table/test_table_night.py, and both pages built outside a server: a replayed board is
 the page's own drawing of ``view_for(..., at=n)``, the live controls are gone while replaying,
 a player's page offers the story only once the fight is over.
 """

@@ -1,7 +1,7 @@
 """Every runtime patch of Panel's, Bokeh's and Tornado's internals, in one place (issue 29).
 
 A patch is the last resort (the project's standards): each one here fixes a race or a gap
-found under the pages, has a test that fails without it (``tests/test_patches.py``), and a
+found under the pages, has a test that fails without it (``tests/views/test_patches.py``), and a
 report an upstream maintainer can file as it stands (``docs/upstream/``). Each is a ``Patch``:
 the versions it was shown on and, for each, the internal names it uses. ``install()`` puts a
 patch in place only where the installed libraries have one of those versions *and* every one
