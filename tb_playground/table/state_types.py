@@ -2,7 +2,8 @@
 
 Plain dicts (the state is a fold of JSON events, ``state.fold``); these ``TypedDict``s say
 which keys each holds and what they mean, for readers and type checkers.
-``tests/table/test_state_types.py`` checks every state a whole fight goes through against them. Rule: RULES.md "Combat round",
+``tests/table/test_state_types.py`` checks every state a whole fight goes through against
+them. Rule: RULES.md "Combat round",
 "Attacks", "Vitals"; the event log: docs/notes/0008-table.md.
 """
 
