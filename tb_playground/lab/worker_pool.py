@@ -100,9 +100,29 @@ _NEWEST = None
 WORKER_NICE = 10
 
 
-def _worker_start(newest) -> None:
+#: Seconds between a worker's looks at whether the server that started it is still there.
+PARENT_CHECK = 1.0
+
+
+def _leave_with_parent(parent: int) -> None:
+    """End this worker once the process that started it is gone.
+
+    A pool's worker holds both ends of its call queue, so it never reads an end of file: a
+    server killed outright (a crash, ``kill -9``, a laptop's power) left its worker running
+    for ever, one more after each restart (found by the test run, note 0024).
+    """
+    while True:
+        time.sleep(PARENT_CHECK)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _worker_start(newest, parent: int) -> None:
     global _NEWEST
     _NEWEST = newest
+    threading.Thread(
+        target=_leave_with_parent, args=(parent,), name="parent-watch", daemon=True
+    ).start()
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not allowed here: the same priority as the server
@@ -166,7 +186,10 @@ class WinChanceRuns:
             context = multiprocessing.get_context("spawn")
             self._newest = context.Value("q", 0, lock=False)
             self._pool = ProcessPoolExecutor(
-                1, mp_context=context, initializer=_worker_start, initargs=(self._newest,)
+                1,
+                mp_context=context,
+                initializer=_worker_start,
+                initargs=(self._newest, os.getpid()),
             )
 
     def _done(self, run: WinChanceRun) -> None:
