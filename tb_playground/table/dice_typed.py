@@ -1,7 +1,7 @@
 """The odds as the dice land, for one person at the table (issue 23, item 5).
 
 ``typed_odds(state, role, seat, typed)``: ``odds.pending_odds`` given the dice typed so far,
-shown to whom the pending step's odds are shown (``view.pending_odds_for``, the one rule).
+shown to whom the pending step's odds are shown (``reader_view.pending_odds_for``, the one rule).
 Rule: RULES.md, Core Roll and Attacks.
 """
 
