@@ -1,9 +1,10 @@
 """What the last roll did, for the line every page shows at the top for a few seconds.
 
 Rule: RULES.md, Attacks (the to-hit roll's outcome, the damage dice's levels) and Vitals (what
-the target loses). Who sees what follows the log's rule (``table_log``, ``privacy``): an event naming someone
-hidden is not shown, a foe's TN only with its numbers; the one exception is the target of a
-hidden attacker, who is hit by "someone unseen" (issue 20) and sees what it costs them.
+the target loses). Who sees what follows the log's rule (``table_log``, ``privacy``): an event
+naming someone hidden is not shown, a foe's TN only with its numbers; the one exception is the
+target of a hidden attacker, who is hit by "someone unseen" (issue 20) and sees what it costs
+them.
 """
 
 from __future__ import annotations
