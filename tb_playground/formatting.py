@@ -7,17 +7,22 @@ reprs included) may use it. Plain words for code names live in ``models/names.py
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 
-def percent(p: float, digits: int = 1) -> str:
+def percent(p: float | None, digits: int = 1, *, words: bool = False) -> str:
     """A probability as a percentage with ``digits`` decimals ("55.0%"; digits=0: "55%").
 
     A non-zero value that would round to 0 is "<0.1%" ("<1%" with no decimals: a Master's
     catastrophe is rare, not impossible); one that would round to 100 without being certain
-    is ">99.9%" (">99%"). The one percent formatter of the package (issue 30).
+    is ">99.9%" (">99%"); with ``words`` "under 1%" and "over 99%", for a sentence ("over 99%
+    chance to win"). No value (None or NaN) is "–". The one percent formatter of the package
+    (issue 30).
     """
+    if p is None or math.isnan(p):
+        return "–"
     p = float(p)
     if p <= 0:
         return "0%"
@@ -26,9 +31,9 @@ def percent(p: float, digits: int = 1) -> str:
     shown = f"{100 * p:.{digits}f}"
     step = 10.0**-digits  # the smallest percentage shown
     if float(shown) == 0:
-        return f"<{step:.{digits}f}%"
+        return f"under {step:.{digits}f}%" if words else f"<{step:.{digits}f}%"
     if float(shown) == 100:
-        return f">{100 - step:.{digits}f}%"
+        return f"over {100 - step:.{digits}f}%" if words else f">{100 - step:.{digits}f}%"
     return f"{shown}%"
 
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from tb_playground.engine import damage_distribution
 from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, advantage_sign
+from tb_playground.formatting import percent
 
 from . import privacy, table_log
 from .fight_end import VITALS
@@ -323,7 +324,7 @@ def _cell(text: object) -> str:
 
 
 def _pct(luck: float | None) -> str:
-    return "-" if luck is None else f"{100 * luck:.0f}%"
+    return percent(luck, 0)
 
 
 def _n(value: object) -> str:

@@ -145,7 +145,8 @@ def test_exports_parse_back_to_the_same_numbers(tmp_path, clock):
         assert [int(r["result"]) for r in rolls] == [r["result"] for r in numbers["rolls"]]
     md = night.to_markdown(t.night())
     assert "| Ronan | Party | 2/0/0 | 0/0/0 | 1 | 0 | 2 | 1 | 1 | 0 | 3 | 120 s | 56% |" in md
-    assert "- Opponent, round 1, to-hit against Ronan: 10, 10 (kept 20), luck 0%" in md
+    # luck 0.5%: the worst roll there is, rare but not impossible
+    assert "- Opponent, round 1, to-hit against Ronan: 10, 10 (kept 20), luck <1%" in md
     with pytest.raises(ValueError, match="what must be"):
         night.to_csv(t.night(), "turns")
 

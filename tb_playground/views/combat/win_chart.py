@@ -27,7 +27,7 @@ from bokeh.models import Span
 from panel.io.document import hold
 from panel.io.state import set_curdoc
 
-from tb_playground.formatting import escape
+from tb_playground.formatting import escape, percent
 from tb_playground.lab.momentum import MARKER_WORDS, SHARE_OPTION, Momentum, momentum_for
 
 from ..kit import (
@@ -68,15 +68,9 @@ def _pane(css_class: str) -> LiveHTML:
     )  # fmt: skip
 
 
-def _pct(p: float) -> str:
+def _pct(p: float | None) -> str:
     """A chance in words: whole percents, "over 99%" / "under 1%" near the ends."""
-    if p is None or math.isnan(p):
-        return "–"
-    if 0.995 <= p < 1:
-        return "over 99%"
-    if 0 < p < 0.005:
-        return "under 1%"
-    return f"{100 * p:.0f}%"
+    return percent(p, 0, words=True)
 
 
 def _whole_events(plot, _element) -> None:
