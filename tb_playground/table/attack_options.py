@@ -13,7 +13,7 @@ from tb_playground.engine.conditions import COVERS, WEAPON_RANGES, weapon_range_
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 from tb_playground.models.skills import LEADING_SKILLS
 
-from . import help_action, rules
+from . import fight_rules, help_action
 from .command_record import Command, Reader
 
 #: Every field of the "attack" command; any other is refused, by name.
@@ -285,7 +285,7 @@ def attack_pending(
     kind = spec["kind"]
     inputs = attack_inputs(command)
     empowered = inputs["empowered"]
-    key = "attack" if empowered is None else rules.EMPOWERED[empowered]
+    key = "attack" if empowered is None else fight_rules.EMPOWERED[empowered]
     zone = zone_choice(command, empowered)
     if spec["score"] is not None:
         element_name, score = None, spec["score"]
@@ -305,7 +305,7 @@ def attack_pending(
         helpers = help_action.helpers_for(state, a, spec.get("skill"), command.get("helpers"))
     plus, minus = situational_counts(inputs["situational"])
     leads = leads_attack(spec)
-    mods = rules.attack_modifiers(
+    mods = fight_rules.attack_modifiers(
         state,
         a,
         t,
@@ -323,7 +323,7 @@ def attack_pending(
     if not mods["allowed"]:
         raise ValueError(mods["reason"])
     dropped = None
-    if rules.distracted_states(a, key) and key != "attack":
+    if fight_rules.distracted_states(a, key) and key != "attack":
         # Distracted and failed during a Slow action: a Normal action that loses what its
         # empowerment gave, the Called Shot's Head zone included (RULES.md; rules/001 ~131).
         dropped, empowered = empowered, None
@@ -370,7 +370,7 @@ def attack_pending(
     }
     if pending["timing"] == "before":
         pending["boosts_before"] = require_int("boosts", inputs["boosts"], 0, spec["dice"])
-        cost = rules.ki_cost(pending["boosts_before"], a["exhausted"])
+        cost = fight_rules.ki_cost(pending["boosts_before"], a["exhausted"])
         if cost > a["ki"]:
             raise ValueError(f"boosts: {cost} Ki needed, {a['name']} has {a['ki']}")
     return pending

@@ -14,7 +14,7 @@ from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_int
 from tb_playground.formatting import dice_text, plural
 
-from . import armor_at_table, attack_options, gifts, help_action, results, rules
+from . import armor_at_table, attack_options, fight_rules, gifts, help_action, results
 from . import command_tools as tools
 from .attack_options import attack_pending
 from .command_record import Command, Event, Reader
@@ -46,16 +46,16 @@ def attack(state, command, role, seat, roll) -> list[Event]:
             "'Advantage and Disadvantage'); ask the GM"
         )
     empowered = attack_options.empowered_choice(command)
-    key = "attack" if empowered is None else rules.EMPOWERED[empowered]
-    problem = rules.next_action_problem(state, a, key)
+    key = "attack" if empowered is None else fight_rules.EMPOWERED[empowered]
+    problem = fight_rules.next_action_problem(state, a, key)
     if problem:
         raise ValueError(problem)
     pending = attack_pending(state, a, t, index, command, role)
     if pending["dropped"]:
         key = distracted_fallback(key) or key  # the plain action it became (engine)
     changes = [[["pending"], pending]]
-    changes += rules.spend_action(a, key)
-    changes += rules.distracted_spent(a)
+    changes += fight_rules.spend_action(a, key)
+    changes += fight_rules.distracted_spent(a)
     changes += help_action.use_help(pending["helpers"])
     data = {k: pending[k] for k in ("attacker", "target", "attack", "kind", "element", "tn")}
     data["sources"] = pending["sources"]
@@ -81,11 +81,11 @@ def roll_dice(state, command, role, seat, roll) -> list[Event]:
         count = dice_needed(p["advantage"])
         faces, by = tools.faces(command, "faces", count, roll)
         reading = read_core_roll(faces, p["tn"], p["advantage"])
-        return rules.to_hit_events(state, p, reading, by)
+        return fight_rules.to_hit_events(state, p, reading, by)
     critical = p["critical"]
     automatic, rolled = critical_split(p["dice"]) if critical else (0, p["dice"])
     faces, by = tools.faces(command, "faces", rolled, roll)
-    return rules.damage_events(state, p, faces, automatic, by)
+    return fight_rules.damage_events(state, p, faces, automatic, by)
 
 
 def boost(state, command, role, seat, roll) -> list[Event]:
@@ -103,7 +103,7 @@ def boost(state, command, role, seat, roll) -> list[Event]:
     problem = armor_at_table.boost_problem(p, picked)
     if problem:
         raise ValueError(problem)
-    cost = rules.ki_cost(len(picked), a["exhausted"])
+    cost = fight_rules.ki_cost(len(picked), a["exhausted"])
     if cost > a["ki"]:
         raise ValueError(f"dice: {len(picked)} boost(s) cost {cost} Ki; {a['name']} has {a['ki']}")
     seen = [faces[i] + p["klotho_added"] for i in range(len(faces))]
@@ -114,7 +114,7 @@ def boost(state, command, role, seat, roll) -> list[Event]:
     data = {"attacker": a["id"], "dice": picked, "ki": cost, "levels": levels}
     events = [("boosted", data, changes)]
     after = {**p, "boosted": picked}  # the dice read as boosted from now on
-    return events + rules.after_damage_events(state, after, levels, extra_changes=changes)
+    return events + fight_rules.after_damage_events(state, after, levels, extra_changes=changes)
 
 
 def prevent(state, command, role, seat, roll) -> list[Event]:
@@ -126,13 +126,13 @@ def prevent(state, command, role, seat, roll) -> list[Event]:
     tools.own(role, seat, t, "prevent damage")
     ki = require_int("ki", command.get("ki", 0), 0, p["would_take"])
     sanity_ki = require_bool("sanity_ki", command.get("sanity_ki", False))
-    cost = rules.ki_cost(ki, t["exhausted"])
+    cost = fight_rules.ki_cost(ki, t["exhausted"])
     if cost > t["ki"]:
         levels = plural(ki, "level")
         raise ValueError(f"ki: preventing {levels} costs {cost} Ki; {t['name']} has {t['ki']}")
-    if ki and not rules.may_prevent(state, p["vital"]):
+    if ki and not fight_rules.may_prevent(state, p["vital"]):
         raise ValueError("ki: under this ruleset Ki cannot prevent a Poise hit (rules/002)")
-    return rules.resolve_events(state, p, p["levels"], ki, sanity_ki)
+    return fight_rules.resolve_events(state, p, p["levels"], ki, sanity_ki)
 
 
 # -- the log's words ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from tb_playground.engine.core_roll import check_target, tier_rules
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
 from . import command_tools as tools
-from . import movement, rules, skill_rolls
+from . import fight_rules, movement, skill_rolls
 from .command_record import Command, Reader
 from .state import combatant_path
 
@@ -80,7 +80,7 @@ def participants(state: dict) -> list[str]:
 
 
 def _able(state: dict) -> list[str]:
-    return [cid for cid in participants(state) if rules.can_act(state["combatants"][cid])]
+    return [cid for cid in participants(state) if fight_rules.can_act(state["combatants"][cid])]
 
 
 def due(state: dict) -> dict:
@@ -152,7 +152,7 @@ def _off_balance(state: dict, c: dict, outcome: str) -> list:
     chase = state["chase"]
     if outcome != "catastrophe" or not _from_fight(chase):
         return []
-    info = rules.condition("Off Balance", state["round"], "next_turn_end", own_turn=True)
+    info = fight_rules.condition("Off Balance", state["round"], "next_turn_end", own_turn=True)
     info["chase_round"] = chase["round"]
     return [[combatant_path(c["id"], "conditions", "Off Balance"), info]]
 
@@ -194,7 +194,7 @@ def start(state, command, role, seat, roll) -> list[Event]:
         raise ValueError("pursuers: the quarry cannot chase itself")
     for cid in [quarry["id"], *pursuers]:
         c = state["combatants"][cid]
-        if not rules.can_act(c):
+        if not fight_rules.can_act(c):
             raise ValueError(f"{c['name']} cannot act, so cannot run or give chase.")
     metres = require_int("metres", command.get("metres"), 2, 100_000)
     skill = require_choice("skill", command.get("skill", "Athletics"), CHASE_SKILLS)
@@ -259,7 +259,7 @@ def declare(state, command, role, seat, roll) -> list[Event]:
             "Sight is broken: the Stealth roll comes first (rules/001 line 114); the GM "
             "calls for it."
         )
-    if not rules.can_act(c):
+    if not fight_rules.can_act(c):
         raise ValueError(f"{c['name']} cannot act, so cannot run this round.")
     if c["id"] in chase["moves"]:
         raise ValueError(
@@ -273,7 +273,7 @@ def declare(state, command, role, seat, roll) -> list[Event]:
     if gear:
         tools.gm_only(role, "count gear that helps (rules/001 line 110: the GM's call)")
     roller(state, c, skill, gear)  # refuses a roll the roller cannot make, before anything
-    metres = rules.movement_rate(c) * HOWS[how]
+    metres = fight_rules.movement_rate(c) * HOWS[how]
     move = {"how": how, "metres": metres, "skill": skill, "gear": gear}
     changes = [[["chase", "moves", c["id"]], move]]
     data = {"combatant": c["id"], "how": how, "metres": metres}
@@ -449,7 +449,7 @@ def _end_changes(state: dict) -> list:
     chase = state["chase"]
     changes = [[["chase"], None], [["phase"], chase["back"]]]
     if _from_fight(chase):
-        ended = rules.end_round_events({**state, "phase": chase["back"]})
+        ended = fight_rules.end_round_events({**state, "phase": chase["back"]})
         changes += [c for _, _, more in ended for c in more]
     return changes
 

@@ -25,7 +25,7 @@ from tb_playground.engine.roll_reading import (
 )
 from tb_playground.engine.validation import require_int
 
-from . import rules
+from . import fight_rules
 from .command_record import Roller
 from .state import combatant_path
 
@@ -312,8 +312,8 @@ def plain_refusal(c: dict, key: str, problem: str) -> str:
     )
 
 
-#: ``c`` with the conditions it had before this round's actions (``rules.start_of_round``).
-start_of_round = rules.start_of_round
+#: ``c`` with the conditions it had before this round's actions (``fight_rules.start_of_round``).
+start_of_round = fight_rules.start_of_round
 
 
 def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
@@ -323,10 +323,10 @@ def budget(state: dict, c: dict, key: str, metres: int = 0) -> list:
     """
     if not in_fight(state):
         return []
-    problem = rules.next_action_problem(state, c, key, metres)
+    problem = fight_rules.next_action_problem(state, c, key, metres)
     if problem:
         raise ValueError(plain_refusal(c, key, problem))
-    return rules.spend_action(c, key)
+    return fight_rules.spend_action(c, key)
 
 
 def faces(command: dict, field: str, count: int, roll: Roller) -> tuple[list[int], str]:
@@ -365,7 +365,7 @@ def modifiers(state: dict, c: dict, kind: str, tier: int = 0, leads: bool = Fals
     rule = tier_of(state, tier)
     return roll_modifiers(
         kind,
-        conditions=rules.states(c),
+        conditions=fight_rules.states(c),
         exhausted=c["exhausted"],
         tier_advantage=rule.advantage_sources,
         leads=leads,
@@ -401,7 +401,7 @@ def off_balance(state: dict, c: dict, reading: RollReading) -> list:
     """A kept 20 in a fight leaves the roller Off Balance (rules/000 line 31; rules/004)."""
     if reading.outcome != "catastrophe" or not in_fight(state):
         return []
-    info = rules.condition(
+    info = fight_rules.condition(
         "Off Balance", state["round"], "next_turn_end", own_turn=state["up"] == c["id"]
     )
     return [[combatant_path(c["id"], "conditions", "Off Balance"), info]]
@@ -409,7 +409,7 @@ def off_balance(state: dict, c: dict, reading: RollReading) -> list:
 
 def roll_record(c: dict, reading: RollReading, by: str, odds) -> dict:
     """What the log keeps of one roll: the reading and the exact odds it was made at."""
-    data = rules.roll_data(c, reading, by)
+    data = fight_rules.roll_data(c, reading, by)
     data.update(
         advantage=reading_sign(odds.advantage),
         p_success=odds.p_success,

@@ -11,7 +11,7 @@ from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.engine.validation import require_int
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Event
 from .log_words import dice_line
 from .state import combatant_path
@@ -22,11 +22,11 @@ def distracted_roll(state, command, role, seat, roll) -> list[Event]:
 
     The GM calls it any time (at the Difficulty sent, else the asked one, else 5); a player
     rolls it once for their own seat when asked, at the asked Difficulty. Held: the action
-    goes ahead as declared. Failed: ``rules.distracted_states`` says what it reaches. A kept
+    goes ahead as declared. Failed: ``fight_rules.distracted_states`` says what it reaches. A kept
     20 in a fight leaves Off Balance (rules/000 line ~31).
     """
     c = tools.combatant(state, command)
-    asked = rules.distracted(c)
+    asked = fight_rules.distracted(c)
     if role == "gm":
         default = asked["difficulty"] if asked and "difficulty" in asked else 5
         difficulty = require_int("difficulty", command.get("difficulty", default), 0, 10)
@@ -35,12 +35,12 @@ def distracted_roll(state, command, role, seat, roll) -> list[Event]:
         if asked is None or asked["state"] != "asked":
             raise PermissionError("a player rolls Distracted only when the GM asks for it")
         difficulty = asked.get("difficulty", 5)
-    mods = rules.roll_check(c, "other")
+    mods = fight_rules.roll_check(c, "other")
     if not mods.allowed:
         raise ValueError(f"combatant: {mods.reason}")
     faces, by = tools.faces(command, "faces", dice_needed(mods.advantage), roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty, mods.advantage)
-    events = rules.distracted_events(state, c, reading, difficulty, by)
+    events = fight_rules.distracted_events(state, c, reading, difficulty, by)
     events[0][1]["sources"] = [[s.label, s.sign] for s in mods.sources]
     return events
 
@@ -58,18 +58,18 @@ def lead(state, command, role, seat, roll) -> list[Event]:
     tools.own(role, seat, leader, "lead someone")
     if leader["id"] == c["id"]:
         raise ValueError("leader must be someone else: a Shattered character can't lead itself")
-    if "Shattered" not in rules.states(c):
+    if "Shattered" not in fight_rules.states(c):
         raise ValueError(f"combatant: {c['name']} is not Shattered; only the Shattered are led")
     if leader["side"] != c["side"]:
         raise ValueError(f"leader: {leader['name']} is not on {c['name']}'s side")
-    if not rules.can_act(leader) or rules.shattered_alone(leader):
+    if not fight_rules.can_act(leader) or fight_rules.shattered_alone(leader):
         raise ValueError(f"leader: {leader['name']} can't act on their own to lead anyone")
-    if "Humiliated" in rules.states(leader):
+    if "Humiliated" in fight_rules.states(leader):
         raise ValueError(
             f"leader: {leader['name']} is Humiliated: below 0 Poise you can't take the lead "
             "(rules/000 'Poise')"
         )
-    if rules.led(c):
+    if fight_rules.led(c):
         raise ValueError(f"combatant: {c['name']} is already led this round")
     changes = [[combatant_path(c["id"], "carried", "led_by"), leader["id"]]]
     return [("led", {"combatant": c["id"], "leader": leader["id"]}, changes)]

@@ -13,7 +13,7 @@ from tb_playground.engine.kotodama import PLAUSIBILITY, kotodama_cost
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Event, Reader
 from .state import combatant_path
 
@@ -72,7 +72,7 @@ def automatic_success(state: dict, c: dict, command: dict) -> tuple[list, dict]:
     waiting = []
     if p is not None and p["step"] == "to_hit" and p["attacker"] == c["id"]:
         waiting.append("to_hit")
-    asked = rules.distracted(c)
+    asked = fight_rules.distracted(c)
     if asked is not None and asked["state"] == "asked":
         waiting.append("distracted")
     if not waiting:
@@ -84,10 +84,10 @@ def automatic_success(state: dict, c: dict, command: dict) -> tuple[list, dict]:
     changes = _spent(c, _engine(state, c, "automatic success"))
     if which == "to_hit":
         changes.append([["pending"], {**p, "step": "damage", "critical": False}])
-        changes += rules.distracted_spent(c)
+        changes += fight_rules.distracted_spent(c)
         words = "the to-hit roll succeeds, no dice"
     else:
-        info = {**asked, "state": "held", "rolled": True, "slow": rules.in_slow_action(c)}
+        info = {**asked, "state": "held", "rolled": True, "slow": fight_rules.in_slow_action(c)}
         changes.append([combatant_path(c["id"], "conditions", "Distracted"), info])
         words = "the roll to hold focus succeeds, no dice"
     return changes, {"roll": which, "effect": words}
@@ -100,7 +100,7 @@ def shrug_off(state: dict, c: dict, command: dict) -> tuple[list, dict]:
     rest of the round; Exhausted loses one level.
     """
     name = command.get("condition")
-    states = rules.states(c)
+    states = fight_rules.states(c)
     can = [n for n in SHRUG_SET if n in c["conditions"]]
     can += [n for n in SHRUG_TRACK if n in states]
     if c["exhausted"]:
@@ -149,7 +149,7 @@ def kotodama(state: dict, c: dict, command: dict) -> tuple[list, dict]:
     return changes, data
 
 
-#: The spends with their own rule here; the others go through ``rules.fate_spend``.
+#: The spends with their own rule here; the others go through ``fight_rules.fate_spend``.
 SPENDS = {
     "automatic success": automatic_success,
     "shrug off": shrug_off,
@@ -161,13 +161,13 @@ def spend_fate(state, command, role, seat, roll) -> list[Event]:
     """Spend Fate Tokens on one thing rules/004 or rules/000 names (``fate.FATE_SPENDS``)."""
     c = tools.combatant(state, command)
     tools.own(role, seat, c, "spend a Fate Token")
-    kind = require_choice("spend", command.get("spend"), rules.FATE_SPEND_KINDS)
+    kind = require_choice("spend", command.get("spend"), fight_rules.FATE_SPEND_KINDS)
     data = {"combatant": c["id"], "spend": kind}
     if kind in SPENDS:
         changes, more = SPENDS[kind](state, c, command)
         data.update(more)
     else:
-        changes, text = rules.fate_spend(state, c, kind, command.get("condition"))
+        changes, text = fight_rules.fate_spend(state, c, kind, command.get("condition"))
         data["effect"] = text
     return [("fate_spent", data, changes)]
 

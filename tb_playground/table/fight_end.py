@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Event, Reader
 from .state import apply_changes, undone_commands
 
@@ -23,7 +23,7 @@ VITALS = ("health", "poise", "sanity")
 
 def able(c: dict) -> bool:
     """Able to act: up, conscious, not Exhausted 5, not out, not Shattered and unled."""
-    return rules.can_act(c) and not rules.shattered_alone(c)
+    return fight_rules.can_act(c) and not fight_rules.shattered_alone(c)
 
 
 def sides_able(state: dict) -> dict[str, bool]:
@@ -90,9 +90,9 @@ def continue_fight(state, command, role, seat, roll) -> list[Event]:
 
 
 def end_scene(state, command, role, seat, roll) -> list[Event]:
-    """The end of a Scene (``rules.rest_events``); a fight that is over closes with it."""
+    """The end of a Scene (``fight_rules.rest_events``); a fight that is over closes with it."""
     tools.gm_only(role, "call a rest or the end of a Scene")
-    events = rules.rest_events(state, "end_scene")
+    events = fight_rules.rest_events(state, "end_scene")
     if state["phase"] != "over":
         return events
     changes = [
@@ -103,7 +103,7 @@ def end_scene(state, command, role, seat, roll) -> list[Event]:
         [["pending"], None],
     ]
     for cid in state["ids"]:
-        changes += rules.round_cleared(cid, {})
+        changes += fight_rules.round_cleared(cid, {})
     return [*events, ("fight_closed", {"round": state["round"]}, changes)]
 
 

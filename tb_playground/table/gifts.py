@@ -13,7 +13,7 @@ from tb_playground.engine.roll_reading import read_core_roll
 from tb_playground.engine.validation import require_bool
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Reader
 from .state import combatant_path
 
@@ -35,7 +35,7 @@ def gift_of_attack(c: dict, index: int) -> dict | None:
 
 def cost(c: dict, gift: dict) -> int:
     """Ki a use of ``gift`` costs ``c`` now (Exhausted 4: one more; engine ``ki_spend_cost``)."""
-    return rules.ki_cost(gift["ki_cost"], c["exhausted"])
+    return fight_rules.ki_cost(gift["ki_cost"], c["exhausted"])
 
 
 def _cost_words(c: dict, gift: dict) -> str:
@@ -90,7 +90,7 @@ def _check(state: dict, c: dict, ki: int, command: dict, roll) -> tuple[dict, li
     }
     changes = []
     if reading.outcome == "catastrophe" and state["phase"] != "setup":
-        info = rules.condition(
+        info = fight_rules.condition(
             "Off Balance", state["round"], "next_turn_end", state["up"] == c["id"]
         )
         changes.append([combatant_path(c["id"], "conditions", "Off Balance"), info])
@@ -108,7 +108,7 @@ def attack_events(state: dict, a: dict, index: int, pending: dict) -> list:
     paid = cost(a, gift)
     boosts = 0
     if pending["timing"] == "before":
-        boosts = rules.ki_cost(pending["boosts_before"], a["exhausted"])
+        boosts = fight_rules.ki_cost(pending["boosts_before"], a["exhausted"])
     if paid + boosts > a["ki"]:
         also = f", and the boosts named before the roll {boosts} more" if boosts else ""
         raise ValueError(f"attack: {a['name']} has {a['ki']} Ki; {_cost_words(a, gift)}{also}")
@@ -134,7 +134,10 @@ def check_events(state: dict, p: dict, command: dict, roll) -> list:
         "gift_check": {**p["gift_check"], "outcome": data["outcome"]},
     }
     if after["timing"] == "before":  # a lost Ki may leave fewer boosts payable
-        while after["boosts_before"] and rules.ki_cost(after["boosts_before"], a["exhausted"]) > ki:
+        while (
+            after["boosts_before"]
+            and fight_rules.ki_cost(after["boosts_before"], a["exhausted"]) > ki
+        ):
             after["boosts_before"] -= 1
     changes = [[["pending"], after], *changes]
     if data["ki_lost"]:
@@ -188,10 +191,10 @@ def use_gift(state, command, role, seat, roll) -> list:
         if state["pending"] is not None:
             raise ValueError("type: finish the attack under way first")
         if not free:
-            problem = rules.next_action_problem(state, c, GIFT_ACTION)
+            problem = fight_rules.next_action_problem(state, c, GIFT_ACTION)
             if problem:
                 raise ValueError(problem)
-            changes += rules.spend_action(c, GIFT_ACTION)
+            changes += fight_rules.spend_action(c, GIFT_ACTION)
     paid = cost(c, gift)
     if paid > c["ki"]:
         raise ValueError(f"gift: {c['name']} has {c['ki']} Ki; {_cost_words(c, gift)}")

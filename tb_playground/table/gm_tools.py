@@ -15,7 +15,7 @@ from __future__ import annotations
 from tb_playground.formatting import percent
 from tb_playground.models.skills import SKILL_CATALOGUE
 
-from . import chase_phase, rules
+from . import chase_phase, fight_rules
 from .menu import combatant_option, menu_entry, menu_field, pick_value, try_command
 
 #: The GM panel's groups, in order: (key, heading).
@@ -47,7 +47,9 @@ def _ids(value, options: list, default: list) -> list[str]:
 
 def _group_roll(state: dict, choices: dict) -> dict:
     cs = state["combatants"]
-    able = [cs[i] for i in state["ids"] if cs[i]["kind"] == "character" and rules.can_act(cs[i])]
+    able = [
+        cs[i] for i in state["ids"] if cs[i]["kind"] == "character" and fight_rules.can_act(cs[i])
+    ]
     options = [combatant_option(c) for c in able]
     members = _ids(choices.get("members"), options, [c["id"] for c in able])
     names = sorted({s.name for s in SKILL_CATALOGUE} | {n for c in able for n in c["skills"]})
@@ -75,7 +77,7 @@ def _group_roll(state: dict, choices: dict) -> dict:
 
 def _chase_start(state: dict, choices: dict) -> dict:
     cs = state["combatants"]
-    able = [cs[i] for i in state["ids"] if rules.can_act(cs[i])]
+    able = [cs[i] for i in state["ids"] if fight_rules.can_act(cs[i])]
     options = [combatant_option(c) for c in able]
     foe = next((c["id"] for c in able if c["kind"] != "character"), None)
     quarry = pick_value(choices.get("quarry"), options, foe)

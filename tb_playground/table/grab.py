@@ -13,7 +13,7 @@ from tb_playground.engine.roll_reading import read_damage_faces
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Reader
 from .log_words import mine, roll_words
 from .state import combatant_path
@@ -93,7 +93,7 @@ def _attack_roll(state, command, role, seat, roll, key: str) -> tuple[dict, dict
         )
     changes = tools.budget(state, a, key)
     element, score = _score(state, a, command)
-    mods = rules.attack_modifiers(
+    mods = fight_rules.attack_modifiers(
         state,
         a,
         t,
@@ -145,7 +145,7 @@ def grab(state, command, role, seat, roll) -> list:
         raise ValueError("potence_faces: the attack roll missed, so no Potence dice are rolled")
     data["grabbed"] = held
     if held:
-        info = rules.condition("Grabbed", state["round"], "manual")
+        info = fight_rules.condition("Grabbed", state["round"], "manual")
         info.update(by=a["id"], potence=potence)
         changes.append([combatant_path(t["id"], "conditions", "Grabbed"), info])
     return [("grab_rolled", data, changes)]
@@ -221,7 +221,7 @@ def escape(state, command, role, seat, roll) -> list:
     outrank = bool(state["ruleset"].get("criticals_outrank"))
     data = {"combatant": c["id"], "holder": holder["id"] if holder else None}
     data["difficulty"] = difficulty
-    gone = holder is None or holder["out"] or not rules.can_act(holder)
+    gone = holder is None or holder["out"] or not fight_rules.can_act(holder)
     if gone:  # nobody holds on: the hold is simply over
         changes.append([combatant_path(c["id"], "conditions", "Grabbed"), None])
         data.update(escaped=True, effect="the holder is down: the hold is over")

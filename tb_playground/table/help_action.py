@@ -9,7 +9,7 @@ from __future__ import annotations
 from tb_playground.engine.validation import require_choice
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command
 from .state import combatant_path
 
@@ -28,7 +28,7 @@ def trained(helper: dict, skill: str | None) -> bool:
     Reading: a weapon's or Gift's attack rolls an Element, not a Skill, so there is no Skill to
     be Trained in; any helper able to act counts. A Skill roll asks Trained (tier 1) or better.
     """
-    if not rules.can_act(helper):
+    if not fight_rules.can_act(helper):
         return False
     if skill is None:
         return True
@@ -105,11 +105,11 @@ def help_command(state, command, role, seat, roll) -> list:
         raise ValueError(f"ally: {ally['name']} is not on {c['name']}'s side")
     if ally["out"]:
         raise ValueError(f"ally: {ally['name']} is out of the fight")
-    require_choice("action", "help", rules.OTHER_ACTIONS)
-    problem = rules.next_action_problem(state, c, "help")
+    require_choice("action", "help", fight_rules.OTHER_ACTIONS)
+    problem = fight_rules.next_action_problem(state, c, "help")
     if problem:
         raise ValueError(problem)
-    changes = rules.spend_action(c, "help")
+    changes = fight_rules.spend_action(c, "help")
     changes.append([combatant_path(c["id"], "carried", "helping"), ally["id"]])
     data = {"combatant": c["id"], "action": "help", "ally": ally["id"]}
     return [("helped", data, changes)]

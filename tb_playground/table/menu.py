@@ -21,7 +21,7 @@ from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
 from tb_playground.formatting import percent
 
-from . import chase_phase, rules
+from . import chase_phase, fight_rules
 from .attack_options import attack_pending, spec_reach
 from .command_tools import start_of_round
 from .commands import decide
@@ -152,11 +152,11 @@ def actions_left(state: dict, c: dict) -> dict:
     check = validate_turn(
         bracket,
         start_of_round(c)["actions"],
-        movement_rate=min(rules.base_rate(c), 1000),
+        movement_rate=min(fight_rules.base_rate(c), 1000),
         metres=c["metres"],
         bumps=c["bumps"],
         exhausted=c["exhausted"],
-        conditions=rules.states(start_of_round(c)),
+        conditions=fight_rules.states(start_of_round(c)),
     )
     allowed = BRACKET_ACTIONS[bracket]
     return {
@@ -524,7 +524,7 @@ def _study(t: Turn) -> None:
 def _moves(t: Turn) -> None:
     """Moving (rules/000 "Moving in a Round"; ``movement``)."""
     state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
-    rate = rules.movement_rate(c)
+    rate = fight_rules.movement_rate(c)
     metres = choices.get("metres")
     if not isinstance(metres, int) or isinstance(metres, bool) or metres < 1:
         metres = max(rate, 1)
@@ -610,7 +610,9 @@ def _escape(t: Turn) -> None:
         odds = f"escape {percent(p['p_escape'], 0)}"
     grabbed = "Grabbed" in c["conditions"]
     holder = state["combatants"].get((c["conditions"].get("Grabbed") or {}).get("by"))
-    rolls = holder is not None and not holder["out"] and rules.can_act(holder)  # else it's over
+    rolls = (
+        holder is not None and not holder["out"] and fight_rules.can_act(holder)
+    )  # else it's over
     acts.append(
         menu_entry(
             "escape",
@@ -957,7 +959,7 @@ def _chase_menu(state: dict, role: str, seat: str | None, c: dict, out: dict) ->
     if c.get("ki_pool"):
         chips.append(f"Ki {c['ki']}")
     out["chips"] = chips
-    rate = rules.movement_rate(c)
+    rate = fight_rules.movement_rate(c)
     for how, label in CHASE_MOVES.items():
         command = {"type": "chase_declare", "combatant": c["id"], "how": how}
         tried = try_command(state, command, role, seat)
@@ -1068,14 +1070,14 @@ def spends(state: dict, role: str, seat: str | None, cid: str) -> dict:
         return {"ki": [], "fate": {}}
     ki = [
         purpose
-        for purpose in rules.KI_PURPOSES
+        for purpose in fight_rules.KI_PURPOSES
         if try_command(
             state, {"type": "spend_ki", "combatant": cid, "purpose": purpose}, role, seat
         )[1]
         is None
     ]
     fate: dict[str, list[str]] = {}
-    for kind in rules.FATE_SPEND_KINDS:
+    for kind in fight_rules.FATE_SPEND_KINDS:
         command = {"type": "spend_fate", "combatant": cid, "spend": kind}
         if kind == "shrug off":
             taken = [

@@ -17,7 +17,7 @@ from tb_playground.engine.round_budget import (
 from tb_playground.engine.validation import require_bool, require_choice, require_int
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Reader
 from .state import combatant_path
 
@@ -125,7 +125,7 @@ def move(state, command, role, seat, roll) -> list:
     metres = require_int("metres", command.get("metres"), 1, 10_000)
     how = command.get("how")
     if how is not None:
-        how = require_choice("how", how, rules.MOVES)
+        how = require_choice("how", how, fight_rules.MOVES)
     mode = require_choice("mode", command.get("mode", "walk"), MODES)
     moving = _rate_for_mode(state, c, mode)
     ground = require_choice("ground", command.get("ground", "clear"), ("clear", "rough", "wild"))
@@ -153,7 +153,7 @@ def move(state, command, role, seat, roll) -> list:
     if crawling and ground == "clear":
         spent = ground_cost(metres, "clear", None, True)
     data["spent"] = spent
-    how, actions, problem = rules.move_plan(state, tools.start_of_round(moving), how, spent)
+    how, actions, problem = fight_rules.move_plan(state, tools.start_of_round(moving), how, spent)
     if problem:
         raise ValueError(tools.plain_refusal(c, how, problem))
     data["how"] = how
@@ -167,7 +167,7 @@ def move(state, command, role, seat, roll) -> list:
         data["footing"] = rdata
         changes += more
         if not reading.success:
-            prone = rules.condition("Prone", state["round"], "manual")
+            prone = fight_rules.condition("Prone", state["round"], "manual")
             changes.append([combatant_path(c["id"], "conditions", "Prone"), prone])
             data["prone"] = True
     elif "footing_faces" in command:
@@ -260,7 +260,7 @@ def _distances(state, command, c, metres, data) -> list:
     # Leaving Melee: everyone in Melee with the mover stood at its side (our reading).
     left = [
         x
-        for x in rules.active(state)
+        for x in fight_rules.active(state)
         if x["id"] != c["id"] and state["ranges"].get(pair(c["id"], x["id"])) == "melee"
     ]
     if band_for(after) == "melee":
@@ -273,8 +273,8 @@ def _distances(state, command, c, metres, data) -> list:
             x["side"] != c["side"]
             and x["bracket"] == "normal"
             and not x["acted"]
-            and rules.can_act(x)
-            and rules.movement_rate(x) >= after - 1
+            and fight_rules.can_act(x)
+            and fight_rules.movement_rate(x) >= after - 1
         ):
             followers.append(x["id"])
         if x["conditions"].get("Grabbed", {}).get("by") == c["id"]:

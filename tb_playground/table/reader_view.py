@@ -11,6 +11,7 @@ from tb_playground.engine.character_stats import vital_conditions
 
 from . import chase_phase, fight_end, gifts, results, scars
 from .attack_options import attack_view
+from .fight_rules import can_act, declare_cost, distracted, ki_cost, movement_rate
 from .odds import pending_odds
 from .privacy import (
     attack_numbers,
@@ -22,7 +23,6 @@ from .privacy import (
     unseen,
     visible,
 )
-from .rules import can_act, declare_cost, distracted, ki_cost, movement_rate
 from .state import undo_stack
 from .table_log import log_window
 
@@ -282,7 +282,7 @@ def _ki_costs(state: dict, p: dict, role: str, seat: str | None) -> dict:
     """At a boost or prevention step, for whoever makes it: Ki now and what n levels cost.
 
     "ki_costs"[n] is the Ki that boosting n dice (or preventing n levels) costs the one who
-    spends it (Exhausted 4 adds one per spend: ``rules.ki_cost``).
+    spends it (Exhausted 4 adds one per spend: ``fight_rules.ki_cost``).
     """
     who = {"boost": p["attacker"], "prevent": p["target"]}.get(p["step"])
     if who is None or not (sees_all(role) or (role == "player" and seat == who)):

@@ -2,7 +2,8 @@
 
 Rule: RULES.md "Vitals" (Ki restores Poise or Sanity) and "Rest"; rules/000 "Flustered"
 (to the end of the Scene), rules/002 "Rolling Presence can end Flustered early" (a switch).
-The rests' numbers are ``rules.rest_events``'s; readings: docs/notes/0015-table-rules.md.
+The rests' numbers are ``fight_rules.rest_events``'s; readings:
+docs/notes/0015-table-rules.md.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.engine.validation import require_choice, require_int
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Event, Reader
 from .log_words import dice_line
 from .state import combatant_path
@@ -21,8 +22,8 @@ def spend_ki(state, command, role, seat, roll) -> list[Event]:
     """Spend Ki to restore Poise or Sanity (RULES.md, Vitals)."""
     c = tools.combatant(state, command)
     tools.own(role, seat, c, "spend Ki")
-    purpose = require_choice("purpose", command.get("purpose"), rules.KI_PURPOSES)
-    changes, text = rules.ki_spend(state, c, purpose)
+    purpose = require_choice("purpose", command.get("purpose"), fight_rules.KI_PURPOSES)
+    changes, text = fight_rules.ki_spend(state, c, purpose)
     return [("ki_spent", {"combatant": c["id"], "purpose": purpose, "effect": text}, changes)]
 
 
@@ -41,26 +42,26 @@ def shake_off(state, command, role, seat, roll) -> list[Event]:
     if state["phase"] == "resolve":
         if state["up"] != c["id"]:
             raise ValueError(f"combatant: it is not {c['name']}'s turn")
-        problem = rules.next_action_problem(state, c, "skill")
+        problem = fight_rules.next_action_problem(state, c, "skill")
         if problem:
             raise ValueError(problem)
-        changes += rules.spend_action(c, "skill")
+        changes += fight_rules.spend_action(c, "skill")
     difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
-    mods = rules.roll_advantage(c, "social", rules.distracted_states(c, None))
+    mods = fight_rules.roll_advantage(c, "social", fight_rules.distracted_states(c, None))
     faces, by = tools.faces(command, "faces", dice_needed(mods), roll)
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
-    changes += rules.distracted_spent(c)
+    changes += fight_rules.distracted_spent(c)
     if reading.success:
         changes.append([combatant_path(c["id"], "conditions", "Flustered"), None])
-    changes += rules.off_balance_after(state, c, reading)  # a kept 20 (rules/000 line ~31)
-    return [("shake_off_rolled", rules.roll_data(c, reading, by), changes)]
+    changes += fight_rules.off_balance_after(state, c, reading)  # a kept 20 (rules/000 line ~31)
+    return [("shake_off_rolled", fight_rules.roll_data(c, reading, by), changes)]
 
 
 def rest(state, command, role, seat, roll) -> list[Event]:
     """GM: a short rest or a full night for everyone."""
     tools.gm_only(role, "call a rest or the end of a Scene")
     kind = command["type"]
-    return rules.rest_events(state, kind)
+    return fight_rules.rest_events(state, kind)
 
 
 # -- the log's words ----------------------------------------------------------------------------

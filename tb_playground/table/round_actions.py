@@ -11,7 +11,7 @@ from tb_playground.engine import ACTIONS
 from tb_playground.engine.validation import require_choice
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Reader
 from .help_action import help_command
 from .state import combatant_path
@@ -119,7 +119,7 @@ def act(state, command, role, seat, roll) -> list:
         words["what"] = data["what"] = _words(command, "what", required=False) or "a small action"
     if action == "reload":
         data["reload"] = command.get("reload", "magazine")
-    changes += rules.action_effects(c, key or "reload")
+    changes += fight_rules.action_effects(c, key or "reload")
     data["effect"] = _EFFECTS[action].format(**words)
     return [("acted", data, changes)]
 
@@ -156,7 +156,7 @@ def ready_fired(state, command, role, seat, roll) -> list:
     if state["up"] == c["id"]:
         raise ValueError(f"It is already {c['name']}'s turn: take the action now.")
     actions = list(c["actions"])
-    if rules.next_action_problem(state, c, "small action") and "ready" in actions:
+    if fight_rules.next_action_problem(state, c, "small action") and "ready" in actions:
         actions.remove("ready")  # the held action's slot is free again, and only it
     changes = [
         [combatant_path(c["id"], "carried", "ready"), {**ready, "fired": True}],

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tb_playground.engine.validation import require_choice, require_int
 
 from . import command_tools as tools
-from . import round_actions, rules
+from . import fight_rules, round_actions
 from .command_record import Command, Event, Reader
 from .state import BRACKETS, combatant_path
 
@@ -33,14 +33,14 @@ def start(state, command, role, seat, roll) -> list[Event]:
         cid: require_int(f"initiative[{cid}]", given[cid], 1, 10) if cid in given else rolled[i]
         for i, cid in enumerate(ids)
     }
-    order = rules.initiative_order(state, faces)
+    order = fight_rules.initiative_order(state, faces)
     changes = [[["phase"], "declare"], [["round"], 1], [["initiative_order"], order]]
     for cid in ids:
         total = faces[cid] + state["combatants"][cid]["initiative_stat"]
         changes.append([combatant_path(cid, "initiative"), {"face": faces[cid], "total": total}])
     for cid in surprised:
         changes.append(
-            [combatant_path(cid, "conditions", "Surprised"), rules.condition("Surprised", 1)]
+            [combatant_path(cid, "conditions", "Surprised"), fight_rules.condition("Surprised", 1)]
         )
     data = {"order": order, "faces": faces, "surprised": surprised}
     return [("started", data, changes)]
@@ -55,11 +55,11 @@ def declare(state, command, role, seat, roll) -> list[Event]:
         raise PermissionError("only the GM declares for creatures")
     bracket = require_choice("bracket", command.get("bracket"), BRACKETS)
     bumps = require_int("bumps", command.get("bumps", 0), 0, 2)
-    problem = rules.declare_problem(c, bracket, bumps)
+    problem = fight_rules.declare_problem(c, bracket, bumps)
     if problem:
         raise ValueError(problem)
-    refund = rules.declare_cost(c, c["bumps"]) if c["bracket"] else 0
-    cost = rules.declare_cost(c, bumps)
+    refund = fight_rules.declare_cost(c, c["bumps"]) if c["bracket"] else 0
+    cost = fight_rules.declare_cost(c, bumps)
     if cost > c["ki"] + refund:
         raise ValueError(f"bumps: {bumps} bump(s) cost {cost} Ki; {c['name']} has {c['ki']}")
     changes = [
@@ -70,8 +70,8 @@ def declare(state, command, role, seat, roll) -> list[Event]:
     events = [("declared", {"combatant": c["id"], "bracket": bracket, "bumps": bumps}, changes)]
     waiting = [
         x
-        for x in rules.active(state)
-        if x["id"] != c["id"] and x["bracket"] is None and rules.can_act(x)
+        for x in fight_rules.active(state)
+        if x["id"] != c["id"] and x["bracket"] is None and fight_rules.can_act(x)
     ]
     if not waiting:
         events += reveal_events(state, {c["id"]: (bracket, bumps)})
@@ -84,7 +84,7 @@ def reveal_events(state: dict, also: dict | None = None) -> list[Event]:
         x["id"]: (x["bracket"], x["bumps"]) for x in state["combatants"].values() if x["bracket"]
     }
     brackets.update(also or {})
-    order, bands, defaulted = rules.turn_order(state, brackets)
+    order, bands, defaulted = fight_rules.turn_order(state, brackets)
     changes = [[["phase"], "resolve"], [["order"], order], [["up"], order[0] if order else None]]
     for cid, band in bands.items():
         changes.append([combatant_path(cid, "band"), band])
@@ -94,7 +94,7 @@ def reveal_events(state: dict, also: dict | None = None) -> list[Event]:
     data = {"brackets": revealed, "bands": bands, "order": order, "defaulted": defaulted}
     events = [("revealed", data, changes)]
     if not order:
-        events += rules.end_round_events(state)
+        events += fight_rules.end_round_events(state)
     return events
 
 
@@ -115,7 +115,7 @@ def end_turn(state, command, role, seat, roll) -> list[Event]:
         raise ValueError("type: finish the attack under way before ending the turn")
     if c["carried"].get("resume"):  # a fired Ready action gives the turn back
         return round_actions.resume_events(state, c)
-    return rules.end_turn_events(state, up)
+    return fight_rules.end_turn_events(state, up)
 
 
 # -- the log's words ----------------------------------------------------------------------------

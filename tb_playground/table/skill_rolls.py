@@ -14,7 +14,7 @@ from tb_playground.engine.rest import stabilise as engine_stabilise
 from tb_playground.engine.validation import require_bool, require_choice
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Reader
 from .log_words import mine, roll_words
 from .state import combatant_path
@@ -169,7 +169,7 @@ def opposed_roll(state, command, role, seat, roll) -> list:
         data["p_actor_wins"] = contest(a_odds, r_odds, criticals_outrank=outrank)
     data["winner"] = winner
     if surprise and winner == a["id"]:
-        info = rules.condition("Surprised", 1, "round")
+        info = fight_rules.condition("Surprised", 1, "round")
         changes.append([combatant_path(r["id"], "conditions", "Surprised"), info])
         data["surprised"] = r["id"]
     return [("opposed_rolled", data, changes)]

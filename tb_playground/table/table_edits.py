@@ -16,7 +16,7 @@ from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import KINDS, from_dict, validate_document
 
 from . import command_tools as tools
-from . import rules
+from . import fight_rules
 from .command_record import Command, Event, Reader
 from .state import combatant_path, combatant_state
 
@@ -25,12 +25,14 @@ def set_condition(state, command, role, seat, roll) -> list[Event]:
     """GM: set a condition (and until when it lasts; Distracted asks for its roll)."""
     tools.gm_only(role, "set conditions")
     c = tools.combatant(state, command)
-    name = require_choice("condition", command.get("condition"), rules.SETTABLE_CONDITIONS)
-    until = require_choice("until", command.get("until", rules.DEFAULT_UNTIL[name]), rules.UNTIL)
-    info = rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
+    name = require_choice("condition", command.get("condition"), fight_rules.SETTABLE_CONDITIONS)
+    until = require_choice(
+        "until", command.get("until", fight_rules.DEFAULT_UNTIL[name]), fight_rules.UNTIL
+    )
+    info = fight_rules.condition(name, state["round"], until=until, own_turn=state["up"] == c["id"])
     if name == "Distracted":  # asked: no effect until rolled (RULES.md; rules/004)
         difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
-        info = {**rules.distracted_asked(state, c, difficulty), "until": until}
+        info = {**fight_rules.distracted_asked(state, c, difficulty), "until": until}
     changes = [[combatant_path(c["id"], "conditions", name), info]]
     return [("condition_set", {"combatant": c["id"], "condition": name, "until": until}, changes)]
 
@@ -52,16 +54,16 @@ def set_value(state, command, role, seat, roll) -> list[Event]:
     """GM: override a number on a card, with what follows from it (a track at 0)."""
     tools.gm_only(role, "override a value")
     c = tools.combatant(state, command)
-    field = require_choice("field", command.get("field"), tuple(rules.SETTABLE))
-    low, high = rules.SETTABLE[field](c)
+    field = require_choice("field", command.get("field"), tuple(fight_rules.SETTABLE))
+    low, high = fight_rules.SETTABLE[field](c)
     value = command.get("value")
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ValueError(
-            f"value: {rules.SETTABLE_WORDS[field]} of {c['name']} must be a whole number from "
-            f"{low} to {high}, got {value!r}"
+            f"value: {fight_rules.SETTABLE_WORDS[field]} of {c['name']} must be a whole number "
+            f"from {low} to {high}, got {value!r}"
         )
-    path = combatant_path(c["id"], *rules.SETTABLE_PATH.get(field, (field,)))
-    changes = [[path, value]] + rules.track_consequences(state, c, field, value)
+    path = combatant_path(c["id"], *fight_rules.SETTABLE_PATH.get(field, (field,)))
+    changes = [[path, value]] + fight_rules.track_consequences(state, c, field, value)
     return [("value_set", {"combatant": c["id"], "field": field, "value": value}, changes)]
 
 
@@ -93,7 +95,7 @@ def set_range(state, command, role, seat, roll) -> list[Event]:
     b = tools.combatant(state, command, "b")
     if a["id"] == b["id"]:
         raise ValueError("b must be another combatant than a")
-    band = require_choice("band", command.get("band"), rules.RANGE_BANDS)
+    band = require_choice("band", command.get("band"), fight_rules.RANGE_BANDS)
     key = "|".join(sorted((a["id"], b["id"])))
     data = {"a": a["id"], "b": b["id"], "band": band}
     return [("range_set", data, [[["ranges", key], band]])]
@@ -137,7 +139,7 @@ def add(state, command, role, seat, roll) -> list[Event]:
         face = roll(1)[0] if face is None else require_int("initiative", face, 1, 10)
         faces = {k: state["combatants"][k]["initiative"]["face"] for k in state["ids"]}
         faces[cid] = face
-        order = rules.initiative_order(
+        order = fight_rules.initiative_order(
             {"ids": ids, "combatants": {**state["combatants"], cid: joined}}, faces
         )
         total = face + joined["initiative_stat"]
@@ -207,7 +209,7 @@ def _condition_cleared(r: Reader, d: dict) -> str:
 def _value_set(r: Reader, d: dict) -> str:
     if not r.numbers(d["combatant"]):  # a foe's numbers stay the GM's unless shared
         return f"The GM adjusts {r.name(d['combatant'])}."
-    field = rules.SETTABLE_WORDS.get(d["field"], d["field"])
+    field = fight_rules.SETTABLE_WORDS.get(d["field"], d["field"])
     return f"The GM sets {r.name(d['combatant'])}'s {field} to {d['value']}."
 
 

@@ -35,7 +35,7 @@ from tb_playground.lab.prepare import attack_choice, attack_option, prepare
 from tb_playground.models import Creature, Encounter
 from tb_playground.models.combatants import encounter_records
 from tb_playground.models.creature import CreatureAttack
-from tb_playground.table import rules
+from tb_playground.table import fight_rules
 from tb_playground.table.boost_offer import room
 from tb_playground.table.commands import decide
 from tb_playground.table.fight_end import able
@@ -285,7 +285,7 @@ class TableFight:
         cs = self.state["combatants"]
         while self.state["round"] <= max_rounds and not self.over():
             for cid in self.ids:
-                if self.state["phase"] == "declare" and rules.can_act(cs[cid]):
+                if self.state["phase"] == "declare" and fight_rules.can_act(cs[cid]):
                     self.send({"type": "declare", "combatant": cid, "bracket": "normal"})
             round_no = self.state["round"]
             while self.state["round"] == round_no and not self.over():

@@ -15,7 +15,7 @@ from tb_playground.models.combatants import combatant_record
 from tb_playground.models.encounter import Combatant
 from tb_playground.models.files import parse
 from tb_playground.table import TableStore
-from tb_playground.table.rules import initiative_order
+from tb_playground.table.fight_rules import initiative_order
 
 
 def document(name: str) -> dict:

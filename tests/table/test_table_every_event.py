@@ -30,7 +30,7 @@ from tb_playground.table import reader_view, table_log
 
 TABLE = Path(table_log.__file__).parent
 
-#: Events whose type is made from their command's ("short_rest" -> "short rest"), in rules.py.
+#: Events whose type is made from their command's ("short_rest" -> "short rest"), in fight_rules.py.
 REST_KINDS = ("short rest", "full night", "end scene")
 
 #: Made by the store itself, not by a handler.
@@ -71,7 +71,7 @@ def event_kinds() -> set[str]:
                 kinds.update((first.body.value, first.orelse.value))
             elif isinstance(first, ast.Call) and ast.unparse(first) == "kind.replace('_', ' ')":
                 built.append(path.name)
-    assert built == ["rules.py"], built  # the rests: any other built type must be listed
+    assert built == ["fight_rules.py"], built  # the rests: any other built type must be listed
     return kinds | set(REST_KINDS)
 
 

@@ -19,7 +19,7 @@ from table_helpers import encounter, new_table, roster, soak7
 from tb_playground.service import DrawCache
 from tb_playground.table import reader_view
 from tb_playground.table.commands import COMMANDS, FIELDS
-from tb_playground.table.rules import can_act, declare_cost
+from tb_playground.table.fight_rules import can_act, declare_cost
 from tb_playground.views.combat import combat_render as render
 
 SECRET = "Zyxwv the Unseen"

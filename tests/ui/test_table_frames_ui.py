@@ -28,7 +28,7 @@ from test_table_leaks import DRAGON, _captain, _foe_numbers, _leaky_command
 from test_table_visibility import SECRET, _random_command
 
 from tb_playground.models.files import document
-from tb_playground.table.rules import can_act
+from tb_playground.table.fight_rules import can_act
 
 pytestmark = pytest.mark.ui
 

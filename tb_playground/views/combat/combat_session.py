@@ -23,7 +23,7 @@ from panel.io.state import set_curdoc
 from tb_playground.engine import FATE_SPENDS
 from tb_playground.table import Table
 from tb_playground.table.errors import TableFileError
-from tb_playground.table.rules import KI_PURPOSES
+from tb_playground.table.fight_rules import KI_PURPOSES
 
 from ..kit import button, html_pane, next_tick, row, update
 from . import combat_render as render

@@ -15,13 +15,13 @@ from collections.abc import Callable
 import panel as pn
 
 from tb_playground.formatting import escape
-from tb_playground.table.gm_tools import GM_GROUPS, gm_menu
-from tb_playground.table.rules import (
+from tb_playground.table.fight_rules import (
     DEFAULT_UNTIL,
     RANGE_BANDS,
     SETTABLE_CONDITIONS,
     SETTABLE_WORDS,
 )
+from tb_playground.table.gm_tools import GM_GROUPS, gm_menu
 
 from ..kit import button, html_pane, row, update
 from . import combat_render as render
