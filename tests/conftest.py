@@ -14,7 +14,6 @@ skipped) without its flag; the README's test command turns every one on (``--all
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -79,53 +78,24 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
-#: The browser tests of the second browser stream (``pytest_xdist_make_scheduler``): about half
-#: of the browser tests' time (note 0024: 507 s of 970 s measured per file on Debian 12).
-SECOND_BROWSER = (
-    "test_reconnect_ui.py",
-    "test_plots_ui.py",
-    "test_site_ui.py",
-    "test_full_round_ui.py",
-    "test_pages_ui.py",
-    "test_character_ui.py",
-    "test_odds_ui.py",
-    "test_table_frames_ui.py",
-    "test_upload_ui.py",
-    "test_seat_back_ui.py",
-    "test_landing_ui.py",
-    "test_phone_dice_ui.py",
-)
-
-
-def pytest_xdist_auto_num_workers(config):
-    """With the browser tests on, one worker more than the cores (``-n auto``).
-
-    A browser test waits about half its time (a page to load, a server to answer, a reconnect
-    timer): two browser streams and one for the rest keep 2 cores busy (note 0024).
-    """
-    if "ui" not in _turned_on(config):
-        return None
-    return (os.cpu_count() or 1) + 1
-
-
 def pytest_xdist_make_scheduler(config, log):
-    """Keep each browser test file on its stream: two streams of browser tests, each one file at a
-    time on one worker, beside the engine, property, notebook and server tests.
+    """Keep every browser test on one xdist worker (one Chromium, one page load at a time).
 
-    xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it rewrites is no
-    longer the one reported), hence this scheduler. The two streams are the largest scopes, so
-    they start first, on two workers (``loadscopereorder``).
+    With ``-n auto`` (pyproject.toml) the other worker runs the engine, property, notebook and
+    server tests beside them, so the suite takes about as long as the larger of the two
+    halves. Letting the JupyterLab and ``panel serve`` tests run on the other worker made the
+    whole run slower (1,128 s against about 850 s: two browsers and their servers on 2 cores;
+    note 0023); so did two browser streams on three workers (1,082 s, each browser test about
+    1.6 times as long, and load-sensitive tests failing: note 0024). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it
+    rewrites is no longer the one reported), hence this scheduler.
     """
     from xdist.scheduler import LoadScopeScheduling
 
-    class BrowserStreams(LoadScopeScheduling):
+    class BrowserTestsTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            if not nodeid.startswith("tests/ui/"):
-                return nodeid
-            second = nodeid.split("::")[0].rsplit("/", 1)[-1] in SECOND_BROWSER
-            return "browser 2" if second else "browser 1"
+            return "browser" if nodeid.startswith("tests/ui/") else nodeid
 
-    return BrowserStreams(config, log)
+    return BrowserTestsTogether(config, log)
 
 
 def pytest_collection_modifyitems(config, items):

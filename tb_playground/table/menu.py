@@ -497,7 +497,7 @@ def _attacks(t: Turn) -> None:
                 command,
                 tried,
                 odds,
-                {"p_hit_t.before": was, "p_hit": now},
+                {"p_hit_before": was, "p_hit": now},
             )
         )
 
