@@ -86,8 +86,9 @@ def pytest_xdist_make_scheduler(config, log):
     halves. Letting the JupyterLab and ``panel serve`` tests run on the other worker made the
     whole run slower (1,128 s against about 850 s: two browsers and their servers on 2 cores;
     note 0023); so did two browser streams on three workers (1,082 s, each browser test about
-    1.6 times as long, and load-sensitive tests failing: note 0024). xdist's own ``--dist loadgroup`` does not group under pytest 9 (the nodeid it
-    rewrites is no longer the one reported), hence this scheduler.
+    1.6 times as long, and load-sensitive tests failing: note 0024). xdist's own
+    ``--dist loadgroup`` does not group under pytest 9 (the nodeid it rewrites is no longer the
+    one reported), hence this scheduler.
     """
     from xdist.scheduler import LoadScopeScheduling
 
