@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,8 +103,18 @@ def _site_dirs() -> list[str]:
     return dirs
 
 
+#: What a build never reads: a checkout's own build folder holds the modules of earlier builds
+#: (a module moved or renamed since would ship twice and its Bokeh models clash), the venv, caches.
+NOT_SOURCES = shutil.ignore_patterns(
+    "build", "dist", ".venv", ".git", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"
+)
+
+
 def _build_wheel(out: Path) -> Path:
-    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)]
+    """The wheel of the checkout's sources as they are now, built from a clean copy of them."""
+    source = out / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCES)
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(source)]
     if _can_build_offline():
         # The test extra installs a setuptools that builds wheels: no download needed.
         cmd.insert(4, "--no-build-isolation")
@@ -208,6 +219,8 @@ def _document_text(url: str, html: str) -> str:
     """
     import panel.models.tabulator  # noqa: F401 - the sheet's tables, known to the client
     from bokeh.client import pull_session
+
+    import tb_playground.views.kit  # noqa: F401 - the pages' own models (the upload box)
     from bokeh.util.token import get_session_id
 
     token = re.search(r'"token":"([^"]+)"', html).group(1)
