@@ -219,9 +219,9 @@ def _document_text(url: str, html: str) -> str:
     """
     import panel.models.tabulator  # noqa: F401 - the sheet's tables, known to the client
     from bokeh.client import pull_session
+    from bokeh.util.token import get_session_id
 
     import tb_playground.views.kit  # noqa: F401 - the pages' own models (the upload box)
-    from bokeh.util.token import get_session_id
 
     token = re.search(r'"token":"([^"]+)"', html).group(1)
     with pull_session(url=url.split("?")[0], session_id=get_session_id(token)) as session:
