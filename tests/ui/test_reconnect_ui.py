@@ -91,7 +91,9 @@ def _changes(page, css: str, act) -> None:
 
 def _works_again(route: str, page) -> None:
     """A page of ``SITE_PAGES`` came back and answers one of its controls (if it has one)."""
-    page.wait_for_function("() => window.__back === true", timeout=60_000)
+    # Bokeh's reconnect waits grow to 16 s between tries, and on a loaded machine the restarted
+    # server builds the seven pages one after another: how fast is a benchmark's (issue 31).
+    page.wait_for_function("() => window.__back === true", timeout=120_000)
     slider = page.locator(".noUi-handle").first
     if route in ("odds", "damage"):  # the Element slider one step right: other odds
         _changes(page, SITE_PAGES[route], lambda: slider.press("ArrowRight"))
@@ -175,7 +177,7 @@ def test_a_restarted_server_brings_open_pages_back_without_a_reload(tmp_path, br
         for route, page in pages.items():  # every other page answers again, not reloaded
             _works_again(route, page)
             assert page.evaluate("() => window.__same_page === true"), f"/{route} was reloaded"
-    except AssertionError:
+    except Exception:  # an assertion or a page that timed out: the server's side of it
         print(log.read_text()[-6000:])
         raise
     finally:

@@ -59,10 +59,12 @@ def test_an_updated_pane_keeps_its_stylesheets_inline():
 
 
 def test_online_and_served_pages_keep_their_links():
-    pane = pn.pane.HTML("<p>before</p>")
-    model = rendered(pane)
-    pane.object = "<p>after</p>"
-    assert cdn_links(model)  # a notebook online loads Panel's CSS from the CDN as before
+    # Online (not inline) whatever an earlier test in this process left in ``pn.config``.
+    with pn.config.set(inline=False):
+        pane = pn.pane.HTML("<p>before</p>")
+        model = rendered(pane)
+        pane.object = "<p>after</p>"
+        assert cdn_links(model)  # a notebook online loads Panel's CSS from the CDN as before
 
 
 def test_every_update_of_the_damage_explorer_stays_inline():
