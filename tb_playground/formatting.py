@@ -6,7 +6,9 @@ reprs included) may use it. Plain words for code names live in ``models/names.py
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -205,3 +207,41 @@ def odds_grid(
         for label, row in zip(row_labels, probabilities, strict=True)
     ]
     return Table([corner, *column_labels], rows, caption=caption, note=note)
+
+
+#: How a spreadsheet tells a formula: a cell whose text starts with one of these (OWASP, "CSV
+#: injection"; a name "=HYPERLINK(...)" in a downloaded table would run in the GM's spreadsheet).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """``value`` as a CSV cell a spreadsheet shows as text: a leading "'" before a formula.
+
+    Numbers, and texts that read as one ("-3", "-0.25"), are left as they are. A carriage
+    return becomes a line break (the writer quotes a cell holding one; a bare one would split
+    the row).
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.replace("\r\n", "\n").replace("\r", "\n")
+    if not value.startswith(FORMULA_STARTS):
+        return text
+    try:
+        float(value)
+    except ValueError:
+        return "'" + text
+    return text
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A table as CSV text: the header, then the rows, every cell through ``csv_cell``.
+
+    The one CSV writer of the package (the pages' downloads, the lab's runs, the reference
+    tables, the night's numbers); values are written as given (``str`` of a number).
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([csv_cell(h) for h in header])
+    for row in rows:
+        writer.writerow([csv_cell(v) for v in row])
+    return out.getvalue()

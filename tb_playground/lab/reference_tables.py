@@ -21,6 +21,7 @@ from tb_playground.engine import (
     social_dice,
 )
 from tb_playground.engine.validation import require_choice, require_int
+from tb_playground.formatting import csv_text
 
 #: Output formats.
 FORMATS = ("markdown", "csv")
@@ -59,11 +60,7 @@ def render(header: Sequence[str], rows: Sequence[Sequence[object]], fmt: str = "
     fmt = require_choice("fmt", fmt, FORMATS)
     cells = [[str(c) for c in row] for row in rows]
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(cells)
-        return out.getvalue()
+        return csv_text(header, cells)
 
     def line(values):
         return "| " + " | ".join(v.replace("|", "\\|") for v in values) + " |"

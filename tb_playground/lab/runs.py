@@ -9,8 +9,6 @@ Panel, so a notebook or a test drives a run the same way. The sides come from th
 from __future__ import annotations
 
 import copy
-import csv
-import io
 import numbers
 import threading
 import time
@@ -18,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from tb_playground.formatting import csv_text
 from tb_playground.models.roster import build_encounter
 
 from .prepare import plain_encounter
@@ -194,12 +193,7 @@ class ResultTable:
 
     def csv(self) -> str:
         """The table as CSV text (numbers written in full, so they read back exactly)."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
-        for row in self.rows:
-            writer.writerow([_cell(v) for v in row])
-        return out.getvalue()
+        return csv_text(self.columns, ([_cell(v) for v in row] for row in self.rows))
 
 
 def _cell(value) -> object:

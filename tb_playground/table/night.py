@@ -19,8 +19,6 @@ spent only when the GM shares the foes' numbers (privacy.py's rule).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from fractions import Fraction
 
@@ -28,7 +26,7 @@ import numpy as np
 
 from tb_playground.engine import damage_distribution
 from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, advantage_sign
-from tb_playground.formatting import percent
+from tb_playground.formatting import csv_text, percent
 
 from . import privacy, table_log
 from .fight_end import VITALS
@@ -305,17 +303,14 @@ def to_csv(numbers: dict, what: str = "combatants") -> str:
     """
     if what not in ("combatants", "rolls"):
         raise ValueError(f"what must be 'combatants' or 'rolls', got {what!r}")
-    buffer = io.StringIO()
     if what == "combatants":
         columns, rows = COMBATANT_COLUMNS, [_flat(r) for r in numbers["combatants"]]
     else:
         columns = ROLL_COLUMNS
         rows = [{**r, "faces": " ".join(map(str, r["faces"]))} for r in numbers["rolls"]]
-    writer = csv.DictWriter(buffer, columns, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: "" if row[k] is None else row[k] for k in columns})
-    return buffer.getvalue()
+    return csv_text(
+        columns, ([("" if row[k] is None else row[k]) for k in columns] for row in rows)
+    )
 
 
 def _cell(text: object) -> str:

@@ -8,21 +8,22 @@ make)`` calls ``make`` when clicked, so the file holds the numbers the table sho
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable, Iterable, Sequence
 
 import panel as pn
 
+from tb_playground import formatting
+
 
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A table as CSV: the header, then the rows; floats to 15 significant digits."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([format(v, ".15g") if isinstance(v, float) else v for v in row])
-    return out.getvalue()
+    """A table as CSV: the header, then the rows; floats to 15 significant digits.
+
+    Written by ``formatting.csv_text`` (a name that reads as a formula is kept as text).
+    """
+    return formatting.csv_text(
+        header, ([format(v, ".15g") if isinstance(v, float) else v for v in row] for row in rows)
+    )
 
 
 def csv_button(label: str, filename: str, make: Callable[[], str], css: str) -> pn.Widget:
