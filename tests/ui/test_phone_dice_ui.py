@@ -81,6 +81,10 @@ def test_typed_dice_on_a_phone_and_the_spends_after_the_fight(served, browser, w
     assert table.state["phase"] == "over"
     expect(phone.locator(".tp-ki-purpose")).to_be_hidden()
     options = phone.locator(".tp-fate-kind option")
-    texts = [options.nth(i).inner_text() for i in range(options.count())]
+    expect(options.first).to_be_attached()
+    # Retried until the page has drawn the fight's end (the list is redrawn as it comes); then
+    # one reading of every option at once (counting, then reading each, raced a redraw).
+    expect(phone.locator(".tp-fate-kind")).not_to_contain_text("Automatic Success")
+    texts = options.all_inner_texts()
     assert texts and not any("Automatic Success" in t for t in texts)
     phone.screenshot(path=str(SHOTS / f"phone-after-fight-{width}-{theme}.png"), full_page=True)
