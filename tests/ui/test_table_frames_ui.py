@@ -141,6 +141,21 @@ def _drive(rng: random.Random, t) -> dict | None:
     return {"type": "attack", "attacker": up, "target": rng.choice(foes)}
 
 
+def _drawn_own_odds(page, got: list, timeout: float = 10.0) -> bool:
+    """Wait until ``page`` (Ronan's) has received its own pending attack with its odds.
+
+    Without the wait, a page under load may skip the few frames where the attack was pending
+    (the next command settles it), and the self-test below would find nothing to find.
+    """
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for s in (s for payload in got for s in _strings(payload)):
+            if any("Ronan" in (m["a"], m["t"]) for m in ATTACK.finditer(s)) and 'class="odds"' in s:
+                return True
+        page.wait_for_timeout(100)  # the page's events (its frames) are delivered meanwhile
+    return False
+
+
 def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
     base, service, _ = served
     lurker = soak7(health=9)
@@ -170,6 +185,7 @@ def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
     # commands: when it changes, the assertion says so and another seed is chosen).
     rng = random.Random(21)
     accepted, kinds, hidden_ids = 0, set(), set()
+    own_odds_seen = False  # Ronan's page drew his own attack's odds once (the check's self-test)
     for _ in range(STEPS):
         cmd = _drive(rng, table)
         role, seat = "gm", None
@@ -189,6 +205,9 @@ def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
         kinds.update(e["type"] for e in made)
         state = table.state  # one copy: each read deep-copies the table
         hidden_ids |= {c for c in state["ids"] if state["combatants"][c]["hidden"]}
+        p = state["pending"]
+        if not own_odds_seen and p and p["step"] == "to_hit" and "ronan" in (p["attacker"], p["target"]):
+            own_odds_seen = _drawn_own_odds(pages["ronan"], frames["ronan"])
         time.sleep(0.02)  # the pages draw as a table would be played, only faster
 
     # Each phone catches up: its counter shows the last event it may see, its log no gap.
@@ -199,6 +218,7 @@ def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
         shown = [int(x) for x in page.locator(".tp-log .seq").all_inner_texts()]
         assert shown == list(range(view["events_seen"], view["events_seen"] - len(shown), -1))
 
+    assert own_odds_seen  # the game played an attack of Ronan's, and his page drew its odds
     assert accepted > 90, accepted
     assert {"added", "undone", "hidden", "shown", "ki_spent", "attack_declared"} <= kinds, kinds
     unseen = hidden_ids - set(FOES)  # the foes were hidden at times, shown at others
