@@ -1,12 +1,5 @@
 """Roll-under playground: `panel serve apps/odds.py`."""
 
-import panel as pn
+from tb_playground.pages import serve  # the page itself: tb_playground/pages/
 
-from tb_playground.views import odds_page
-from tb_playground.views.kit import use_known_theme
-
-use_known_theme()  # before any widget reads it: ?theme=light is the default
-pn.extension(sizing_mode="stretch_width")
-
-if pn.state.served:
-    odds_page().servable()
+serve("odds")

@@ -29,6 +29,8 @@ FLOORS = {
     "tb_playground.lab": 4,
     "tb_playground.views": 5,
     "tb_playground.serve_setup": 6,  # the server's start-up hook, beside apps/
+    "tb_playground.pages": 6,  # the page files the server runs (apps/*.py run the same)
+    "tb_playground.__main__": 7,  # `tb-playground serve`: the pages, the setup, Panel's server
 }
 
 #: Top-level modules that belong to a room (listed by name: move one, update its line).

@@ -1,5 +1,8 @@
 """An installed wheel (not an editable install) has every page's data and serves the pages.
 
+The pages are served by the installed command, ``tb-playground serve`` (issue 34), from a
+folder outside the checkout, with ``panel serve``'s options passed through.
+
 The wheel is built from this checkout and installed, without its dependencies, into a fresh
 venv; the dependencies come from this test's own environment through a ``.pth`` file that adds
 its site-packages as a plain path (so its editable ``tb_playground``, if any, is not imported).
@@ -17,7 +20,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import urllib.request
 import venv
@@ -60,27 +62,6 @@ print(json.dumps({
     "panel": "panel" in sys.modules,
 }))
 """
-
-APPS = {
-    "gm": """
-        import panel as pn
-        from tb_playground.views.combat.gm_page import gm_page
-        pn.extension(sizing_mode="stretch_width")
-        gm_page().servable()
-        """,
-    "character": """
-        import panel as pn
-        from tb_playground.views import character_page
-        pn.extension("tabulator", sizing_mode="stretch_width")
-        character_page().servable()
-        """,
-    "rules": """
-        import panel as pn
-        from tb_playground.views import rules_page
-        pn.extension(sizing_mode="stretch_width")
-        rules_page().servable()
-        """,
-}
 
 
 def _can_build_offline() -> bool:
@@ -125,7 +106,7 @@ def _build_wheel(out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def installed():
-    """The wheel installed in a fresh venv, serving three pages from a scratch folder.
+    """The wheel installed in a fresh venv, serving its pages from a scratch folder.
 
     Yields (its python, its site-packages, the scratch folder, the environment, the server's
     address, the server); the server starts here so that it boots while the first test runs.
@@ -155,12 +136,13 @@ def installed():
         work = base / "work"
         work.mkdir()
         env.update(TB_TABLE_DB=str(work / "tables.sqlite"), TB_GM_KEY=KEY, PYTHONNOUSERSITE="1")
-        for name, text in APPS.items():
-            (work / f"{name}.py").write_text(textwrap.dedent(text))
         port = free_port()
+        # The installed command, as a user types it; a session of a plain GET lives a minute
+        # here (the setup's 5 s, overridden on the command line: the options pass through).
         server = subprocess.Popen(
-            [python, "-m", "panel", "serve", *(f"{n}.py" for n in APPS), "--port", str(port),
-             "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}"],
+            [base / "venv" / "bin" / "tb-playground", "serve", "--port", str(port),
+             "--address", "127.0.0.1", "--allow-websocket-origin", f"127.0.0.1:{port}",
+             "--unused-session-lifetime", "60000"],
             cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )  # fmt: skip
         try:
@@ -200,7 +182,7 @@ def _get(url: str, server: subprocess.Popen, timeout: float = 60.0) -> str:
     deadline = time.monotonic() + timeout
     while True:
         if server.poll() is not None:
-            pytest.fail(f"panel serve stopped: {server.stdout.read()}")
+            pytest.fail(f"tb-playground serve stopped: {server.stdout.read()}")
         try:
             with urllib.request.urlopen(url, timeout=max(deadline - time.monotonic(), 1)) as r:
                 assert r.status == 200
@@ -221,6 +203,7 @@ def _document_text(url: str, html: str) -> str:
     from bokeh.client import pull_session
     from bokeh.util.token import get_session_id
 
+    import tb_playground.views.combat.seat_session  # noqa: F401 - the phone's seat token
     import tb_playground.views.kit  # noqa: F401 - the pages' own models (the upload box)
 
     token = re.search(r'"token":"([^"]+)"', html).group(1)
@@ -238,6 +221,9 @@ def test_the_installed_package_serves_its_pages(installed):
             ("gm", f"http://{address}/gm?key={KEY}"),
             ("character", f"http://{address}/character"),
             ("rules", f"http://{address}/rules"),
+            ("index", f"http://{address}/"),
+            ("odds", f"http://{address}/odds"),
+            ("table", f"http://{address}/table"),
         ]
     }
     # The site's pages have their title in the HTML; the GM page sets it once loaded.
@@ -254,3 +240,18 @@ def test_the_installed_package_serves_its_pages(installed):
     # ...and /rules the digest and every source text.
     rules = _document_text(*pages["rules"])
     assert all(f"rules/00{n}" in rules for n in range(5))
+    # Every other page too, the landing page at / linking them all.
+    assert "Roll-under playground" in _document_text(*pages["odds"])
+    assert "At the table" in _document_text(*pages["table"])
+    index = _document_text(*pages["index"])
+    assert all(f"./{name}" in index for name in ("odds", "gm", "table", "encounter", "lab"))
+
+
+def test_the_command_says_how_to_use_it(installed):
+    python, _site, work, env, _address, _server = installed
+    out = subprocess.run(
+        [python, "-m", "tb_playground", "--help"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "tb-playground serve" in out.stdout and "--allow-websocket-origin" in out.stdout

@@ -1,0 +1,5 @@
+"""The page at ``/encounter``, run by Panel for each session (``tb-playground serve``)."""
+
+from tb_playground.pages import serve
+
+serve("encounter")
