@@ -24,5 +24,5 @@ def extension(*names: str, **config) -> None:
     **config
         Further ``pn.extension`` settings.
     """
-    patches.install((patches.NOTEBOOK_INLINE,))
+    patches.install((patches.NOTEBOOK_INLINE, patches.NOTEBOOK_LOCAL_RESOURCES))
     pn.extension(*names, inline=True, **config)

@@ -546,6 +546,80 @@ NOTEBOOK_INLINE = Patch(
 )
 
 
+#: Where Panel's Jupyter server extension serves Panel's ``dist/`` and BokehJS (``/static/js``),
+#: under a Jupyter server at its root (the one the lessons' README command starts).
+JUPYTER_PANEL_ROOT = "/panel-preview/static/"
+#: BokehJS on its CDN: ``https://cdn.bokeh.org/bokeh/release/bokeh-widgets-3.9.2.min.js``.
+_BOKEH_CDN = re.compile(
+    r"^https://cdn\.bokeh\.org/bokeh/(?:release|dev)/(?P<name>[a-z-]+?)-\d[^/]*?(?P<ext>(\.min)?\.js)$"
+)
+
+
+def local_url(url: str) -> str:
+    """The address under the Jupyter server of a file Panel or Bokeh would load from a CDN.
+
+    ``https://cdn.holoviz.org/panel/V/dist/X`` -> ``/panel-preview/static/extensions/panel/X``,
+    ``https://cdn.bokeh.org/bokeh/release/bokeh-widgets-V.min.js`` ->
+    ``/panel-preview/static/js/bokeh-widgets.min.js``; any other address is returned as it is.
+    """
+    from panel.io.resources import CDN_DIST
+
+    if url.startswith(CDN_DIST):
+        return f"{JUPYTER_PANEL_ROOT}extensions/panel/{url[len(CDN_DIST) :]}"
+    bokeh = _BOKEH_CDN.match(url)
+    if bokeh:
+        return f"{JUPYTER_PANEL_ROOT}js/{bokeh['name']}{bokeh['ext']}"
+    return url
+
+
+def _local_notebook_resources(shown: Shown) -> None:
+    from bokeh.embed.bundle import URL
+    from bokeh.resources import CDN
+    from panel.io import notebook
+    from panel.io.resources import Resources, set_resource_mode
+
+    bundle_resources = notebook.bundle_resources
+
+    @wraps(bundle_resources)
+    def _bundle_resources(roots, resources, notebook=False, **kwargs):
+        if not (notebook and getattr(resources, "mode", None) == "inline"):
+            return bundle_resources(roots, resources, notebook=notebook, **kwargs)
+        # The notebook's loader (``load_notebook``, for Panel and for HoloViews): the files'
+        # addresses instead of their text, then the Jupyter server's copies of them.
+        with set_resource_mode("cdn"):
+            cdn = Resources.from_bokeh(CDN, notebook=True)
+            bundle = bundle_resources(roots, cdn, notebook=True, **kwargs)
+        bundle.js_files = [URL(local_url(str(url))) for url in bundle.js_files]
+        bundle.css_files = [URL(local_url(str(url))) for url in bundle.css_files]
+        return bundle
+
+    notebook.bundle_resources = _bundle_resources
+
+
+NOTEBOOK_LOCAL_RESOURCES = Patch(
+    name="notebook-local-resources",
+    fixes="pn.extension(inline=True) saves 6 MB of BokehJS into every notebook that ran it",
+    # Panel 1.9 loads a notebook's JavaScript from the CDN or inlines it; its Jupyter server
+    # extension serves the same files (/panel-preview/static/), which Panel 1.10 uses itself
+    # (``pn.config.notebook_resources``). Not a race: no report upstream.
+    shown=(
+        Shown(
+            {"panel": "1.9.4"},
+            (
+                "panel.io.notebook:bundle_resources",
+                "panel.io.notebook:load_notebook",
+                "panel.io.resources:CDN_DIST",
+                "panel.io.resources:set_resource_mode",
+                "panel.io.resources:Resources.from_bokeh",
+                "panel.io.jupyter_server_extension:_load_jupyter_server_extension",
+            ),
+        ),
+    ),
+    apply=_local_notebook_resources,
+    upstream=False,
+)
+
+
 # -- 7. The browser side: the reconnecting page's token and buffers (BokehJS) ---------------------
 
 #: Which parts of ``views/js/reconnect.js`` run, by the BokehJS version served (the script
@@ -594,7 +668,7 @@ SERVER_FIXES = (HELD_CHANGES, QUEUED_WRITES, CLOSED_WHILE_OPENING, NO_REFERRER, 
 #: What only the server's setup installs (they change every server of the process).
 SETUP = (SETTINGS, PAGE_LOAD_LIMIT, MODEL_IDS)
 #: Every patch, for the tests and the reports.
-ALL = (*SERVER_FIXES, *SETUP, NOTEBOOK_INLINE)
+ALL = (*SERVER_FIXES, *SETUP, NOTEBOOK_INLINE, NOTEBOOK_LOCAL_RESOURCES)
 
 _SAID: set[str] = set()
 
