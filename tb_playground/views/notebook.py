@@ -1,10 +1,13 @@
 """The views in a notebook without internet: ``extension`` is ``pn.extension`` for the lessons.
 
-``extension(*names)`` loads Panel's and Bokeh's JavaScript from the kernel
-(``pn.extension(*names, inline=True)``), so the widgets work on a laptop without Wi-Fi, and
-puts in place ``patches.NOTEBOOK_INLINE`` where the installed Panel needs it (1.9: an updated
-pane's stylesheets linked to the CDN; Panel 1.10 inlines them itself). Importing the views
-changes nothing in Panel (issue 29). Why and how it is tested: docs/notes/0011-lessons.md.
+``extension(*names)`` is ``pn.extension(*names, inline=True)``: nothing is fetched from a CDN,
+so the widgets work on a laptop without Wi-Fi. Two patches make that hold and keep the notebook
+small, where the installed Panel needs them: ``patches.NOTEBOOK_INLINE`` (1.9: an updated
+pane's stylesheets linked to the CDN; Panel 1.10 inlines them itself) and
+``patches.NOTEBOOK_LOCAL_RESOURCES`` (1.9: the loader names Panel's and Bokeh's JavaScript as
+the Jupyter server serves it, ``/panel-preview/static/``, instead of writing 6 MB of it into
+the notebook, which every save then kept; issue 34). Importing the views changes nothing in
+Panel (issue 29). Why and how it is tested: docs/notes/0011-lessons.md.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from .kit import patches
 
 
 def extension(*names: str, **config) -> None:
-    """``pn.extension(*names, inline=True, **config)`` and the notebook patch where it is needed.
+    """``pn.extension(*names, inline=True, **config)`` and the notebook patches where needed.
 
     Parameters
     ----------

@@ -1,8 +1,8 @@
 """A server killed and restarted: open pages say so and come back by themselves (issue 21).
 
-The README's command (``panel serve apps/*.py --index index --setup tb_playground/serve_setup.py``)
-runs in a subprocess over a table file; a GM page, a player page that joined by typing the code
-and every other page of ``apps/`` are open. The server is killed (SIGKILL) and started again on
+The README's command (``tb-playground serve``, here ``python -m tb_playground serve``: every page
+with the setup) runs in a subprocess over a table file; a GM page, a player page that joined by
+typing the code and every other page are open. The server is killed (SIGKILL) and started again on
 the same port and file (once, for all the pages): each page shows "Connection lost,
 reconnecting...", then reconnects without a reload (a marker set in the page's window survives):
 the combat pages show the same event, and each other page answers its controls again (a slider
@@ -45,9 +45,7 @@ def _serve(port: int, db: Path, log: Path | None = None) -> subprocess.Popen:
     env = {**os.environ, "TB_TABLE_DB": str(db), "TB_GM_KEY": KEY, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [
-            sys.executable, "-m", "panel", "serve",
-            *sorted(str(p) for p in (ROOT / "apps").glob("*.py")),
-            "--index", "index", "--setup", str(ROOT / "tb_playground" / "serve_setup.py"),
+            sys.executable, "-m", "tb_playground", "serve",
             "--port", str(port), "--address", "127.0.0.1",
             f"--allow-websocket-origin=127.0.0.1:{port}",
         ],
@@ -62,7 +60,7 @@ def _stop(proc: subprocess.Popen) -> None:
     proc.wait(timeout=10)
 
 
-#: The pages of ``apps/`` other than the combat pages, and what each shows once built.
+#: The pages other than the combat pages, and what each shows once built.
 SITE_PAGES = {
     "": "a.card-odds",
     "odds": ".odds-headline .pct",

@@ -1,6 +1,8 @@
 """The site as a user finds it (issue 10): a landing page at `/`, navigation on every page.
 
-Served the way the README says: ``panel serve apps/*.py --index index``.
+Served from a checkout's ``apps/`` (``panel serve apps/*.py --index index``, which runs the same
+pages as the README's ``tb-playground serve``; that command is tests/test_reconnect_ui.py's and
+tests/test_wheel.py's).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ ROUTES = [info.route for info in PAGES]
 
 @pytest.fixture(scope="module")
 def site():
-    """Every app in apps/, served as the README's command does, with the landing page at /."""
+    """Every app in apps/, served with the setup, with the landing page at /."""
     port = free_port()
     apps = sorted(str(p) for p in (ROOT / "apps").glob("*.py"))
     proc = subprocess.Popen(

@@ -9,6 +9,7 @@ tests/ui/test_jupyterlab_ui.py, which blocks the internet.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import panel as pn
 from bokeh.document import Document
@@ -75,3 +76,35 @@ def test_every_update_of_the_damage_explorer_stays_inline():
         explorer.attack.kind = "mental"
         leaks = [m for m in root.references() if hasattr(m, "stylesheets") and cdn_links(m)]
         assert not leaks
+
+
+def test_the_notebook_loader_names_the_jupyter_servers_files():
+    """Issue 34: the loader a lesson's ``extension()`` publishes names Panel's and Bokeh's files
+    as Panel's Jupyter server extension serves them, instead of holding 6 MB of their text."""
+    from bokeh.resources import INLINE
+    from bokeh.util.paths import static_path
+    from panel.io import notebook
+    from panel.io.resources import DIST_DIR, Resources, set_resource_mode
+
+    patches.install((patches.NOTEBOOK_LOCAL_RESOURCES,))  # as ``extension()``
+    with set_resource_mode("inline"):  # as ``load_notebook(inline=True)``
+        resources = Resources.from_bokeh(INLINE, notebook=True)
+        bundle = notebook.bundle_resources(None, resources, notebook=True)
+    urls = [str(url).split("?")[0] for url in [*bundle.js_files, *bundle.css_files]]
+    assert "/panel-preview/static/js/bokeh.min.js" in urls
+    assert "/panel-preview/static/extensions/panel/panel.min.js" in urls
+    for url in urls:  # each is a file the Jupyter server has
+        if url.startswith("/panel-preview/static/extensions/panel/"):
+            path = Path(DIST_DIR) / url.removeprefix("/panel-preview/static/extensions/panel/")
+        else:
+            path = Path(static_path()) / url.removeprefix("/panel-preview/static/")
+        assert path.is_file(), url
+    assert sum(len(text) for text in bundle.js_raw) < 100_000  # no library inlined
+
+
+def test_an_address_of_neither_cdn_is_left_as_it_is():
+    assert patches.local_url("https://example.org/x.js") == "https://example.org/x.js"
+    assert (
+        patches.local_url("https://cdn.bokeh.org/bokeh/release/bokeh-widgets-3.9.2.min.js")
+        == "/panel-preview/static/js/bokeh-widgets.min.js"
+    )
