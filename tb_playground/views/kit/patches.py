@@ -552,9 +552,11 @@ NOTEBOOK_INLINE = Patch(
 #: checks the names it uses too). The token: a reconnecting page asks for what its address
 #: shows now, not what it was first opened with (3.9.2, 3.10.2). The buffers: BokehJS 3.9
 #: re-read a restarted server's document without its binary buffers (fixed in 3.10).
+#: The poll: tries again every second while the server is gone (its ``ClientConnection``'s
+#: ``reconnect``, ``socket`` and ``closed_permanently``, the same in both).
 RECONNECT_JS_PARTS = {
-    "3.9.2": {"token": True, "buffers": True},
-    "3.10.2": {"token": True, "buffers": False},
+    "3.9.2": {"token": True, "buffers": True, "poll": True},
+    "3.10.2": {"token": True, "buffers": False, "poll": True},
 }
 
 
@@ -564,7 +566,7 @@ def reconnect_js_parts() -> dict[str, bool]:
     parts = RECONNECT_JS_PARTS.get(version or "")
     if parts is None:
         _say_once("reconnect-js", f"the reconnect script stays out: not shown on bokeh {version}")
-        return {"token": False, "buffers": False}
+        return {"token": False, "buffers": False, "poll": False}
     return dict(parts)
 
 
