@@ -8,18 +8,31 @@ table"; rules/004 (a label instead of numbers). Readings: docs/notes/0008-table.
 
 from __future__ import annotations
 
-#: Foe labels from Health (rules/004: a label instead of numbers).
+#: Foe labels (rules/004: a label instead of numbers), from every track: Health, Poise, Sanity.
 LABELS = ("unhurt", "hurt", "bloodied", "down")
+
+#: The tracks a foe's label follows (issue 31: Sanity or Poise harm shows too).
+LABEL_TRACKS = ("health", "poise", "sanity")
 
 
 def label(c: dict) -> str:
-    """unhurt, hurt, bloodied (at or under half Health) or down (0 or below, or out)."""
-    now, top = c["now"]["health"], c["max"]["health"]
-    if c["out"] or now <= 0:
+    """unhurt, hurt, bloodied or down, in words that give no number (rules/004).
+
+    down: out of the fight or Health at 0 or below; unhurt: every track (Health, Poise,
+    Sanity) full; bloodied: some track at or under half; hurt: any other harm. Issue 31: the
+    label follows every track, so Sanity or Poise harm no longer leaves a foe "unhurt".
+    """
+    if c["out"] or c["now"]["health"] <= 0:
         return "down"
-    if now >= top:
-        return "unhurt"
-    return "hurt" if 2 * now > top else "bloodied"
+    worst = "unhurt"
+    for track in LABEL_TRACKS:
+        now, top = c["now"].get(track), c["max"].get(track)
+        if now is None or top is None or now >= top:
+            continue
+        if 2 * now <= top:
+            return "bloodied"
+        worst = "hurt"
+    return worst
 
 
 def sees_all(role: str) -> bool:
