@@ -77,6 +77,7 @@ class FightControls:
             label="Ki bumps", value=0, start=0, end=2, width=90
         )
         self.declare_button = button("Declare", "gm-declare", "primary")
+        self._bumps_round: int | None = None  # the round the bumps box was last reset for
         self.declare_button.on_click(lambda _e: self.declare())
         # Another combatant to declare for: its own defaults, not the last one's bumps.
         self.declare_who.param.watch(lambda _e: self._declare_defaults(), "value")
@@ -152,6 +153,9 @@ class FightControls:
 
         # Declaring: everyone who can act, the undeclared first.
         self.declare_row.visible = phase == "declare"
+        if phase == "declare" and self._bumps_round != v["round"]:
+            self._bumps_round = v["round"]  # each round's bumps start at 0 (issue 31)
+            update(self.declare_bumps, value=0)
         if phase == "declare":
             able = [c for c in cs if c["can_act"]]
             able.sort(key=lambda c: c["declared"])

@@ -348,6 +348,7 @@ class TablePage(pn.viewable.Viewer):
             options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
         )
         self.bumps = pn.widgets.IntInput(label="Ki bumps", value=0, start=0, end=2, width=90)
+        self._bumps_round: int | None = None  # the round the bumps box was last reset for
         self.declare_button = button("Declare in secret", "tp-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
         self.declare_row = row(self.bracket, self.bumps, self.declare_button)
@@ -401,6 +402,15 @@ class TablePage(pn.viewable.Viewer):
             }
         )
 
+    def _new_round_bumps(self, round_: int) -> None:
+        """The "Ki bumps" box starts at 0 each round (issue 31: last round's bumps refused).
+
+        Only when the round changes: a value typed in this round stays while the page redraws.
+        """
+        if self._bumps_round != round_:
+            self._bumps_round = round_
+            update(self.bumps, value=0)
+
     def _seat(self) -> str | None:
         # Always the seat this session verified on the server, never anything from the browser.
         return self.session.seat if self.session else None
@@ -440,7 +450,8 @@ class TablePage(pn.viewable.Viewer):
         p = v["pending"]
         mine = me is not None
         rows = self.rows
-        rows.show("declare", mine and phase == "declare" and me["can_act"])
+        if rows.show("declare", mine and phase == "declare" and me["can_act"]):
+            self._new_round_bumps(v["round"])
         my_turn = phase == "resolve" and v["up"] == me["id"] if mine else False
         if rows.show("turn", mine and p is None and (my_turn or phase == "chase")):
             self.turn.show(True)
