@@ -11,6 +11,7 @@ from __future__ import annotations
 from table_helpers import encounter, new_table, roster, soak7
 
 from tb_playground.table.privacy import label
+from tb_playground.views.combat import combat_render as render
 
 
 def _table(tmp_path):
@@ -54,3 +55,56 @@ def test_the_label_takes_the_worst_track_and_down_is_health_or_out():
     assert label(c) == "bloodied"
     c["now"]["health"] = 0
     assert label(c) == "down"
+
+
+# -- the prevention step ----------------------------------------------------------------------
+
+
+def _vance_may_prevent(tmp_path):
+    """Ronan hits a Ki-holding foe for more levels than its Health left: it may prevent."""
+    from tb_playground.models import Creature
+    from tb_playground.models.creature import CreatureAttack
+    from table_helpers import start_and_declare
+
+    vance = Creature(
+        name="Captain Oriel Vance", soak=1, health=2, ki=3, named=True,
+        attacks=[CreatureAttack(name="Sabre", element=3, dice=1)],
+    )  # fmt: skip
+    enc = encounter(roster("ronan.json"), roster("the_brick.json"), foes=[vance])
+    _, t = new_table(tmp_path, enc)
+    start_and_declare(t, {}, {"ronan": 10, "the-brick": 1, "captain-oriel-vance": 1})
+    assert t.state["up"] == "ronan"
+    t.apply({"type": "attack", "attacker": "ronan", "target": "captain-oriel-vance", "attack": 1})
+    while t.state["pending"] and t.state["pending"]["step"] != "prevent":
+        step = t.state["pending"]["step"]
+        if step == "to_hit":
+            t.apply({"type": "roll", "faces": [2, 3]})
+        elif step == "damage":
+            q = t.state["pending"]
+            n = q["dice"] - ((q["dice"] + 1) // 2 if q["critical"] else 0)
+            t.apply({"type": "roll", "faces": [10] * n})
+        elif step == "boost":
+            t.apply({"type": "boost", "dice": []})
+        else:
+            raise AssertionError(step)
+    p = t.state["pending"]
+    assert p["step"] == "prevent" and p["would_take"] < p["levels"]
+    return t, p
+
+
+def test_the_prevention_step_tells_no_phone_a_foes_health_or_ki(tmp_path):
+    t, p = _vance_may_prevent(tmp_path)
+    gm = t.view_for("gm")
+    assert gm["pending"]["step"] == "prevent"
+    assert "may spend Ki to prevent up to" in gm["log"][-1]["text"]
+    for role, seat in (("player", "ronan"), ("player", "the-brick"), ("spectator", None)):
+        view = t.view_for(role, seat)
+        pending = view["pending"]
+        assert pending["step"] == "settle", seat
+        assert pending["levels"] == p["levels"]  # the levels rolled, not those it would take
+        assert "ki_now" not in pending and pending["odds"] is None and pending["tn"] is None
+        assert not any("prevent" in line["text"] for line in view["log"]), seat
+        html = render.pending(view)
+        assert "Ki" not in html and "settles the hit" in html
+    t.apply({"type": "share", "on": True})  # shared: the players read it all
+    assert t.view_for("player", "the-brick")["pending"]["step"] == "prevent"
