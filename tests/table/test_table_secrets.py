@@ -8,8 +8,10 @@ nothing); each reader numbers the events alike everywhere. Panel-free: the views
 
 from __future__ import annotations
 
-from table_helpers import encounter, new_table, roster, soak7
+from table_helpers import encounter, new_table, roster, soak7, start_and_declare
 
+from tb_playground.models import Creature
+from tb_playground.models.creature import CreatureAttack
 from tb_playground.table.privacy import label
 from tb_playground.views.combat import combat_render as render
 
@@ -62,10 +64,6 @@ def test_the_label_takes_the_worst_track_and_down_is_health_or_out():
 
 def _vance_may_prevent(tmp_path):
     """Ronan hits a Ki-holding foe for more levels than its Health left: it may prevent."""
-    from tb_playground.models import Creature
-    from tb_playground.models.creature import CreatureAttack
-    from table_helpers import start_and_declare
-
     vance = Creature(
         name="Captain Oriel Vance", soak=1, health=2, ki=3, named=True,
         attacks=[CreatureAttack(name="Sabre", element=3, dice=1)],
