@@ -18,6 +18,7 @@ from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
 from tb_playground.table.menu import menu, spends
+from tb_playground.table.previews import previews_as
 from tb_playground.table.seats import new_token
 
 from ..kit import (
@@ -536,6 +537,8 @@ class TablePage(pn.viewable.Viewer):
 
 def attacks_html(previews: list[dict], v: dict) -> str:
     """The "Your attacks" table of odds."""
+    if v["role"] != "gm" and not v["share_foes"]:  # the GM's switch (issue 31)
+        previews = previews_as(previews, v.get("foe_odds", "exact"))
     table = render.attack_table(previews, render.names(v))
     return f"<div><b>Your attacks</b></div>{table}" if table else ""
 
