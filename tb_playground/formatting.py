@@ -39,6 +39,20 @@ def percent(p: float | None, digits: int = 1, *, words: bool = False) -> str:
     return f"{shown}%"
 
 
+#: The chance bands in words (issue 31), as (below this chance, the words); the last has no top.
+#: Three bands 30% and 40% wide: for any attacking Element and any Advantage, each covers at
+#: least 4 consecutive TNs (4 Defense values), so the words never pin a foe's Defense down.
+CHANCE_BANDS = ((0.3, "a long shot"), (0.7, "a fair chance"), (None, "likely"))
+
+
+def chance_words(p: float) -> str:
+    """A chance in words from ``CHANCE_BANDS``: "a long shot", "a fair chance" or "likely"."""
+    for top, words in CHANCE_BANDS:
+        if top is None or float(p) < top:
+            return words
+    raise AssertionError("the last band has no top")
+
+
 def dice_text(count: int) -> str:
     """A number of dice in words that agree with it: "1 die", "2 dice", "0 dice"."""
     count = int(count)

@@ -171,7 +171,14 @@ def _boosted(r: Reader, d: dict) -> str:
     return f"{r.name(d['attacker'])} boosts {dice_text(len(d['dice']))} {ki}: {levels}."
 
 
-def _awaiting(r: Reader, d: dict) -> str:
+def _awaiting(r: Reader, d: dict) -> str | None:
+    """The prevention step's line; none for a reader who may not read the target's numbers.
+
+    The levels it may prevent are capped by the Health left, and the step comes only when the
+    target has Ki: both are a foe's numbers, the GM's unless shared (issue 31).
+    """
+    if not (r.numbers(d["target"]) or r.seat == d["target"]):
+        return None
     levels = plural(d["levels"], "level")
     return f"{r.name(d['target'])} may spend Ki to prevent up to {levels}."
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from tb_playground.engine import ACTIONS, BRACKET_ACTIONS, attack_elements, validate_turn
 from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
-from tb_playground.formatting import percent
+from tb_playground.formatting import chance_words, percent
 
 from . import chase_phase, fight_rules
 from .attack_options import attack_pending, spec_reach
@@ -28,6 +28,7 @@ from .commands import decide
 from .gifts import cost as gift_cost
 from .gifts import gift_of_attack
 from .odds import pending_odds
+from .privacy import attacker_odds
 from .state import apply_changes
 
 #: Elements in the order the texts list them (an attack's approach).
@@ -454,7 +455,27 @@ def menu(
     )
     for _command, build in MENU:
         build(t)
+    _foe_odds_as_allowed(state, role, seat, acts)
     return out
+
+
+#: The chances of hitting a foe an entry's "p" may hold (its words say them as percentages).
+_HIT_CHANCES = ("p_hit", "p_hit_before", "p_grab")
+
+
+def _foe_odds_as_allowed(state: dict, role: str, seat: str | None, acts: list[dict]) -> None:
+    """A player's chances against a foe as the GM's switch allows (issue 31, ``foe_odds``).
+
+    "words": the chance to hit in words (``formatting.chance_words``); "none": no odds.
+    """
+    for entry in acts:
+        d = {"attacker": seat, "target": (entry["command"] or {}).get("target")}
+        show = attacker_odds(state, d, role, seat)
+        if show == "exact" or not any(k in entry["p"] for k in _HIT_CHANCES):
+            continue
+        hit = entry["p"].get("p_hit")
+        entry["odds"] = f"hit: {chance_words(hit)}" if show == "words" and hit is not None else ""
+        entry["p"] = {}
 
 
 def _attacks(t: Turn) -> None:

@@ -11,6 +11,8 @@ import copy
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .privacy import FOE_ODDS_DEFAULT
+
 if TYPE_CHECKING:
     from .state_types import Combatant, TableState
 
@@ -71,6 +73,7 @@ def initial_state(data: dict) -> TableState:
         "party_side": data["sides"][0] if data["sides"] else "Party",
         "ruleset": dict(data["ruleset"]),
         "share_foes": False,
+        "foe_odds": FOE_ODDS_DEFAULT,
         "seed": data["seed"],
         "join_code": data["join_code"],
         "pending": None,

@@ -160,3 +160,36 @@ def test_a_page_waiting_for_its_seat_does_not_take_it_from_an_open_page(world):
     assert first.session.role == "spectator"  # not this browser's seat any more
     first.close()
     assert first._seat_watch is None
+
+
+def test_the_ki_bumps_box_starts_at_0_each_round(world):
+    # Issue 31: last round's bumps stayed in the box, so the next Fast declaration was refused.
+    service, table, code = world
+    gm = GMPage(service, key="k" * 16)
+    gm.open_table("Seats")
+    page = phone(service, table, code)
+    assert page.join("ronan")
+    page.refresh()
+    page.bumps.value = 1
+    page.bracket.value = "normal"
+    page._declare()
+    assert table.state["combatants"]["ronan"]["bumps"] == 1
+    gm.refresh()
+    gm.controls.declare_who.value = "the-brick"
+    gm.controls.declare_bumps.value = 1
+    for cid in table.state["ids"]:
+        if table.state["phase"] == "declare" and cid != "ronan":
+            table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    first = table.state["round"]
+    while table.state["round"] == first:
+        table.apply({"type": "end_turn"})
+    assert table.state["phase"] == "declare"
+    page.refresh()
+    gm.refresh()
+    assert page.bumps.value == 0
+    assert gm.controls.declare_bumps.value == 0
+    page.bracket.value = "fast"
+    page._declare()
+    assert page.message.object == ""  # accepted: no "bumped at most 0 step(s)"
+    gm.close()
+    page.close()

@@ -262,6 +262,7 @@ STEP_WORDS = {
     "damage": "damage roll next",
     "boost": "the attacker may boost dice with Ki",
     "prevent": "the target may prevent levels with Ki",
+    "settle": "the GM settles the hit",
 }
 
 
@@ -286,6 +287,8 @@ def pending(view: dict) -> str:
     extra = []
     if p["tn"] is not None:
         extra.append(f"TN {p['tn']}")
+    if p.get("chance"):  # the chance in words only (the GM's switch, issue 31)
+        extra.append(f"chance to hit: {escape(p['chance'])}")
     if p["advantage"]:
         word = "Advantage" if p["advantage"] > 0 else "Disadvantage"
         extra.append(f"{word} {abs(p['advantage'])}")
@@ -322,6 +325,8 @@ def attack_table(previews: list[dict], who: dict[str, str]) -> str:
             name = escape(who.get(t["target"], t["target"]))
             if "refused" in t:
                 cells = f'<td colspan="3">{escape(t["refused"])}</td>'
+            elif "chance" in t:  # in words only (the GM's switch, issue 31)
+                cells = f'<td colspan="3">{escape(t["chance"])}</td>'
             else:
                 cells = (
                     f"<td>{percent(t['p_hit'])}</td><td>{t['expected_levels']:.1f}</td>"

@@ -18,6 +18,7 @@ from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
 from tb_playground.table.menu import menu, spends
+from tb_playground.table.previews import previews_as
 from tb_playground.table.seats import new_token
 
 from ..kit import (
@@ -348,6 +349,7 @@ class TablePage(pn.viewable.Viewer):
             options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
         )
         self.bumps = pn.widgets.IntInput(label="Ki bumps", value=0, start=0, end=2, width=90)
+        self._bumps_round: int | None = None  # the round the bumps box was last reset for
         self.declare_button = button("Declare in secret", "tp-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
         self.declare_row = row(self.bracket, self.bumps, self.declare_button)
@@ -401,6 +403,15 @@ class TablePage(pn.viewable.Viewer):
             }
         )
 
+    def _new_round_bumps(self, round_: int) -> None:
+        """The "Ki bumps" box starts at 0 each round (issue 31: last round's bumps refused).
+
+        Only when the round changes: a value typed in this round stays while the page redraws.
+        """
+        if self._bumps_round != round_:
+            self._bumps_round = round_
+            update(self.bumps, value=0)
+
     def _seat(self) -> str | None:
         # Always the seat this session verified on the server, never anything from the browser.
         return self.session.seat if self.session else None
@@ -440,7 +451,8 @@ class TablePage(pn.viewable.Viewer):
         p = v["pending"]
         mine = me is not None
         rows = self.rows
-        rows.show("declare", mine and phase == "declare" and me["can_act"])
+        if rows.show("declare", mine and phase == "declare" and me["can_act"]):
+            self._new_round_bumps(v["round"])
         my_turn = phase == "resolve" and v["up"] == me["id"] if mine else False
         if rows.show("turn", mine and p is None and (my_turn or phase == "chase")):
             self.turn.show(True)
@@ -525,6 +537,8 @@ class TablePage(pn.viewable.Viewer):
 
 def attacks_html(previews: list[dict], v: dict) -> str:
     """The "Your attacks" table of odds."""
+    if v["role"] != "gm" and not v["share_foes"]:  # the GM's switch (issue 31)
+        previews = previews_as(previews, v.get("foe_odds", "exact"))
     table = render.attack_table(previews, render.names(v))
     return f"<div><b>Your attacks</b></div>{table}" if table else ""
 
