@@ -280,9 +280,12 @@ def pending_odds_for(
     the dice typed so far (``odds.pending_odds``; issue 23, the odds as the dice land).
     """
     p = state["pending"]
-    if p is None or not attack_numbers(state, p, role, seat):
+    if p is None or not (visible(state, p["attacker"], role) and visible(state, p["target"], role)):
         return None
-    if not (visible(state, p["attacker"], role) and visible(state, p["target"], role)):
+    if not attack_numbers(state, p, role, seat):
+        if p["step"] == "gift_check" and seat == p["attacker"]:
+            # The attacker's own Gift Check (TN their Ki) tells nothing of the foe (issue 31).
+            return {"gift_check": pending_odds(state, p, typed)["gift_check"]}
         return None
     odds = pending_odds(state, p, typed)
     target_foe = foe(state, state["combatants"][p["target"]])

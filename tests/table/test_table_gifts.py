@@ -85,8 +85,11 @@ def test_feedback_loop_costs_two_ki_and_its_gift_check(tmp_path):
     assert shown["tn"] == 13
     for key in ("p_success", "p_critical", "p_failure", "p_catastrophe"):
         assert abs(shown[key] - getattr(engine, key)) < 1e-12
-    # The to-hit odds still come with it (the attack is still to come).
-    assert pending["odds"]["p_hit"] > 0
+    # The to-hit odds come with it (the attack is still to come) when the GM lets attackers
+    # see exact odds; by default (the chance in words) the foe's Defense stays the GM's.
+    assert "p_hit" not in pending["odds"]
+    t.apply({"type": "foe_odds", "show": "exact"})
+    assert t.view_for("player", HACKER)["pending"]["odds"]["p_hit"] > 0
     # A kept 11 at TN 13 succeeds: no more Ki, then the to-hit roll.
     events = t.apply({"type": "roll", "faces": [5, 6]}, role="player", seat=HACKER)
     assert events[0]["type"] == "gift_check_rolled"
