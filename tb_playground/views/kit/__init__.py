@@ -67,6 +67,8 @@ from .upload import MAX_UPLOAD, UploadBox
 from .url import (
     apply_query,
     client_address,
+    cookie,
+    forget_query,
     pack_text,
     query_arg,
     query_string,
@@ -131,6 +133,8 @@ __all__ = [
     "page",
     "query_arg",
     "client_address",
+    "cookie",
+    "forget_query",
     "query_string",
     "query_value",
     "row",
