@@ -37,6 +37,7 @@ from .kit import (
     PLANNER_CSS,
     READABLE_BUTTONS,
     TABLE_CSS,
+    TextMultiChoice,
     csv_button,
     on_session_end,
     page,
@@ -336,11 +337,11 @@ class EncounterPlanner(pn.viewable.Viewer):
             css_classes=["enc-encounter"], **plain,
         )  # fmt: skip
         choices = roster_choices()
-        self.party_pick = pn.widgets.MultiChoice.from_param(
+        self.party_pick = TextMultiChoice.from_param(
             s.param.party, options=choices, label="Party (first side)",
             css_classes=["enc-party"], **plain,
         )  # fmt: skip
-        self.foes_pick = pn.widgets.MultiChoice.from_param(
+        self.foes_pick = TextMultiChoice.from_param(
             s.param.foes, options=choices, label="Foes (second side)",
             css_classes=["enc-foes"], **plain,
         )  # fmt: skip

@@ -60,7 +60,8 @@ class SheetFile:
             options=[PICK_PROMPT, *self._roster_files],
             value=PICK_PROMPT,
             disabled=not self._roster_files,
-            description=roster.problem
+            # The tooltip is read as Markdown (HTML): the problem may quote a file (issue 33).
+            description=escape(roster.problem)
             or "Loads that character into the sheet, as uploading its file would.",
             sizing_mode="stretch_width",
             css_classes=["roster-pick"],

@@ -17,7 +17,7 @@ import panel as pn
 
 from tb_playground.table.menu import GROUPS, approach_ruling
 
-from ..kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, button, row, update
+from ..kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, TextMultiChoice, button, row, update
 from . import combat_render as render
 from .combat_session import parse_faces
 
@@ -179,7 +179,7 @@ class ActionPanel:
                 label=spec["label"], placeholder="e.g. 4 9", css_classes=css, width=220
             )
         elif kind == "multi":
-            widget = pn.widgets.MultiChoice(label=spec["label"], css_classes=css, width=280)
+            widget = TextMultiChoice(label=spec["label"], css_classes=css, width=280)
         else:  # "info": words only
             widget = pn.pane.HTML("", css_classes=css, stylesheets=[ACTION_PANEL_CSS], width=220)
         if kind != "info":

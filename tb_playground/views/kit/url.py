@@ -133,6 +133,26 @@ def client_address() -> str | None:
     return str(getattr(request, "remote_ip", None) or "unknown")
 
 
+def cookie(name: str) -> str | None:
+    """The ``name`` cookie the browser sent when it opened this page (None outside a server)."""
+    if not served():
+        return None
+    value = (pn.state.cookies or {}).get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def forget_query(*keys: str) -> None:
+    """Leave ``keys`` out of the query this page writes from now on, without writing it.
+
+    For a secret the address must not keep (the GM key, issue 33): the page's own script takes
+    it out of the address bar with ``history.replaceState``, so no history entry keeps it.
+    """
+    query = _query_state()
+    if query is not None:
+        for key in keys:
+            query.pop(key, None)
+
+
 def query_value(key: str) -> object:
     """The page URL's ``key`` value (parsed like Panel's: numbers, lists, booleans) or None."""
     if not served() or pn.state.location is None:
