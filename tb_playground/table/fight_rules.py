@@ -28,7 +28,7 @@ from tb_playground.engine.character_stats import rate_after_conditions, vital_co
 from tb_playground.engine.conditions import CONDITION_RULES, MAX_EXHAUSTED
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
-from tb_playground.engine.vitals import track_range
+from tb_playground.engine.vitals import critical_room, track_range
 
 from .armor_at_table import armor_hit_events
 from .boost_offer import boost_offered
@@ -543,11 +543,24 @@ def _would_take(state: dict, p: dict, levels: int) -> int:
     return take_attack(t["now"][vital], levels, t["max"][vital], vital, 0, "none", v002).taken
 
 
+def critical_capped(state: dict, p: dict, levels: int) -> int:
+    """The levels a hit may take: a critical never takes Health below 0 (``critical_room``).
+
+    RULES.md, Attacks: "A critical hit alone can't kill: it takes a character to 0 at most"
+    (rules/000 line 123); at or below 0 a critical takes no Health level.
+    """
+    if not p.get("critical"):
+        return levels
+    t = state["combatants"][p["target"]]
+    return critical_room(t["now"][p["vital"]], levels, p["vital"])
+
+
 def after_damage_events(state: dict, p: dict, levels: int, extra_changes: list) -> list:
     """After the dice are read: armor takes it, or the target may prevent with Ki, or it lands."""
     armor = armor_hit_events(state, p, levels)
     if armor is not None:
         return armor + resolve_events(state, {**p, "levels": 0}, 0, 0)
+    levels = critical_capped(state, p, levels)
     t = state["combatants"][p["target"]]
     take = _would_take(state, p, levels)
     if take > 0 and t["ki"] >= ki_cost(1, t["exhausted"]) and may_prevent(state, p["vital"]):

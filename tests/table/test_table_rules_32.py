@@ -1,0 +1,45 @@
+"""The table's rules against the texts (issue 32, items 1-11), through ``Table.apply`` only.
+
+Typed dice everywhere; each test cites the lines it rests on ("000:123" = rules/000, line
+123). Readings where the texts are silent: docs/notes/0015-table-rules.md, "Issue 32".
+"""
+
+from __future__ import annotations
+
+from table_helpers import encounter, new_table, roster, soak7, start_and_declare
+
+
+def _ronan_vs(tmp_path, *foes, brackets=None, initiative=None):
+    ronan = roster("ronan.json")
+    _, t = new_table(tmp_path, encounter(ronan, foes=list(foes)))
+    faces = initiative or {"ronan": 10, **{cid: 1 for cid in ["opponent", "opponent-2"]}}
+    faces = {cid: faces.get(cid, 1) for cid in t.state["ids"]}
+    start_and_declare(t, brackets or {}, faces)
+    return t
+
+
+# -- item 2: a critical hit alone can't kill ----------------------------------------------------
+
+
+def test_a_critical_on_a_dying_character_does_not_kill(tmp_path):
+    # 000:123 "A Critical Hit can't kill on its own ... a single attack can only reduce a
+    # character to zero health"; RULES.md, Attacks: "it takes a character to 0 at most".
+    t = _ronan_vs(tmp_path, soak7(health=5, named=True), soak7())
+    assert t.state["ids"][1] == "opponent"
+    t.apply({"type": "set", "combatant": "opponent", "field": "health", "value": -4})
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
+    assert t.apply({"type": "roll", "faces": [1, 1]})[0]["data"]["outcome"] == "critical"
+    events = t.apply({"type": "roll", "faces": [10, 10, 10]})
+    assert t.state["pending"] is None
+    assert events[-1]["data"]["taken"] == 0
+    assert t.state["combatants"]["opponent"]["now"]["health"] == -4
+
+
+def test_an_ordinary_hit_on_a_dying_character_still_takes_one_level(tmp_path):
+    # 000 "Going down, and staying down": at or below 0 an attack takes one level.
+    t = _ronan_vs(tmp_path, soak7(health=5, named=True), soak7())
+    t.apply({"type": "set", "combatant": "opponent", "field": "health", "value": -4})
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
+    t.apply({"type": "roll", "faces": [3, 3]})
+    t.apply({"type": "roll", "faces": [10] * 7})
+    assert t.state["combatants"]["opponent"]["now"]["health"] == -5
