@@ -25,14 +25,14 @@ from tb_playground.engine import (
     fate_spend as engine_fate_spend,
 )
 from tb_playground.engine.character_stats import rate_after_conditions, vital_conditions
-from tb_playground.engine.conditions import CONDITION_RULES, MAX_EXHAUSTED
+from tb_playground.engine.conditions import MAX_EXHAUSTED
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
 from tb_playground.engine.vitals import critical_room, track_range
 
 from .armor_at_table import armor_hit_events
 from .boost_offer import boost_offered
-from .state import BRACKETS, combatant_path
+from .state import BRACKETS, DEFAULT_UNTIL, combatant_path
 
 #: Range bands (rules/000 "Map or No Map").
 RANGE_BANDS = ("melee", "close", "near", "far")
@@ -60,20 +60,6 @@ SETTABLE_CONDITIONS = (
     "Grabbed",
     "Squeezed",
 )
-
-#: How the table keeps each of the engine's durations (``CONDITION_RULES``); the others
-#: ("while the track is there", "until an action ends it", ...) are lifted by hand or by rules.
-_UNTIL = {
-    "round": "round",
-    "end of owner's next turn": "next_turn_end",
-    "scene": "scene",
-    "until a rest": "rest",
-}
-
-#: Each condition's usual duration, from the engine's one list (rules/004 "Conditions").
-DEFAULT_UNTIL = {
-    name: _UNTIL.get(rule.duration, "manual") for name, rule in CONDITION_RULES.items()
-}
 
 #: What Ki can be spent on outside an attack (rules/000 "Recovering from Vitals Loss").
 KI_PURPOSES = ("restore poise", "restore sanity")

@@ -43,3 +43,25 @@ def test_an_ordinary_hit_on_a_dying_character_still_takes_one_level(tmp_path):
     t.apply({"type": "roll", "faces": [3, 3]})
     t.apply({"type": "roll", "faces": [10] * 7})
     assert t.state["combatants"]["opponent"]["now"]["health"] == -5
+
+
+# -- item 3: Surprised from a character file lapses with the round ------------------------------
+
+
+def test_surprised_from_a_file_ends_with_the_first_round(tmp_path):
+    # 002:176 "It clears automatically once that round ends"; 004:122 "for the round".
+    ronan = roster("ronan.json")
+    ronan.conditions = ["Surprised"]
+    _, t = new_table(tmp_path, encounter(ronan, foes=[soak7()]))
+    start_and_declare(t, {}, {"ronan": 10, "opponent": 1})
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
+    assert t.state["pending"]["advantage"] == -1  # round 1: Surprised
+    t.apply({"type": "roll", "faces": [9, 9, 9]})
+    t.apply({"type": "end_turn"})
+    t.apply({"type": "end_turn"})
+    assert t.state["round"] == 2
+    assert "Surprised" not in t.state["combatants"]["ronan"]["conditions"]
+    for cid in t.state["ids"]:
+        t.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
+    assert t.state["pending"]["advantage"] == 0
