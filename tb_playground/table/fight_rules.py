@@ -332,6 +332,11 @@ def next_action_problem(state: dict, c: dict, key: str, metres: int = 0) -> str:
             "someone has to lead you (rules/000 'Sanity')"
         )
     info = distracted(c)
+    if info and info["state"] == "asked" and in_slow_action(c) and key not in MOVES:
+        return (
+            f"action: {c['name']} is asked to roll to hold focus (Distracted) before the Slow "
+            "action; roll it first (rules/002 'What Is Distracted?')"
+        )
     if info and info["state"] == "failed" and info.get("slow") and key == "study":
         return (
             "action: Distracted: the Slow action dropped to a Normal one and Study a Target "

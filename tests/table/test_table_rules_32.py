@@ -6,6 +6,7 @@ Typed dice everywhere; each test cites the lines it rests on ("000:123" = rules/
 
 from __future__ import annotations
 
+import pytest
 from table_helpers import encounter, new_table, roster, soak7, start_and_declare
 
 
@@ -65,3 +66,32 @@ def test_surprised_from_a_file_ends_with_the_first_round(tmp_path):
         t.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
     t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
     assert t.state["pending"]["advantage"] == 0
+
+
+# -- item 4: the Distracted roll can't be skipped -----------------------------------------------
+
+
+def test_a_slow_character_hit_before_acting_rolls_before_the_aim(tmp_path):
+    # 002:167 "Taking a Health Level ... while you're resolving a Slow Action Bracket action
+    # can break your concentration. When that happens, roll to hold focus"; RULES.md
+    # (decided): held, "the action resolves exactly as declared, Aim's
+    # Advantage included". The Slow action waits for that roll.
+    ronan = roster("ronan.json")
+    ronan.armor = []
+    _, t = new_table(tmp_path, encounter(ronan, foes=[soak7()]))
+    start_and_declare(t, {"ronan": ("slow", 0)}, {"ronan": 10, "opponent": 1})
+    assert t.state["up"] == "opponent"
+    t.apply({"type": "attack", "attacker": "opponent", "target": "ronan"})
+    t.apply({"type": "roll", "faces": [2, 3]})
+    t.apply({"type": "roll", "faces": [10, 10]})
+    if t.state["pending"]:
+        t.apply({"type": "prevent", "ki": 0})
+    assert t.state["combatants"]["ronan"]["conditions"]["Distracted"]["state"] == "asked"
+    t.apply({"type": "end_turn"})
+    aim = {"type": "attack", "attacker": "ronan", "target": "opponent", "empowered": "aim"}
+    with pytest.raises(ValueError, match="hold focus"):
+        t.apply(aim, role="player", seat="ronan")
+    # Held (Atropos 3 + Difficulty 5 = TN 8; 2 + 3 = 5): the Aim goes ahead with Advantage.
+    t.apply({"type": "distracted", "combatant": "ronan", "faces": [2, 3]}, "player", "ronan")
+    t.apply(aim, role="player", seat="ronan")
+    assert t.state["pending"]["advantage"] == 1
