@@ -18,6 +18,10 @@ from .log_words import dice_line
 from .state import combatant_path
 
 
+#: Phases in which a fight or a chase is under way: no rest then (issue 32 item 8).
+FIGHTING = ("declare", "resolve", "chase")
+
+
 def spend_ki(state, command, role, seat, roll) -> list[Event]:
     """Spend Ki to restore Poise or Sanity (RULES.md, Vitals)."""
     c = tools.combatant(state, command)
@@ -61,6 +65,16 @@ def rest(state, command, role, seat, roll) -> list[Event]:
     """GM: a short rest or a full night for everyone."""
     tools.gm_only(role, "call a rest or the end of a Scene")
     kind = command["type"]
+    if state["phase"] in FIGHTING:
+        what = (
+            "a Short Rest, an hour of downtime (rules/000 line 295),"
+            if kind == "short_rest"
+            else "a Full Night's Rest (rules/000 line 296)"
+        )
+        raise ValueError(
+            f"type: {what} can't be taken while the fight goes on; "
+            "end the Scene first, or rest once the fight is over"
+        )
     return fight_rules.rest_events(state, kind)
 
 

@@ -95,3 +95,31 @@ def test_a_slow_character_hit_before_acting_rolls_before_the_aim(tmp_path):
     t.apply({"type": "distracted", "combatant": "ronan", "faces": [2, 3]}, "player", "ronan")
     t.apply(aim, role="player", seat="ronan")
     assert t.state["pending"]["advantage"] == 1
+
+
+# -- item 8: no rest mid-fight; the end of the Scene ends the fight -----------------------------
+
+
+def test_a_rest_is_refused_while_the_fight_goes_on(tmp_path):
+    # 000:295 "Short Rest: an hour of genuine downtime"; 000:296 "a full, largely
+    # uninterrupted night's sleep": neither fits inside a round.
+    t = _ronan_vs(tmp_path, soak7())
+    t.apply({"type": "set", "combatant": "ronan", "field": "health", "value": 2})
+    for kind in ("short_rest", "full_night"):
+        with pytest.raises(ValueError, match="while the fight goes on"):
+            t.apply({"type": kind})
+    assert t.state["combatants"]["ronan"]["now"]["health"] == 2
+
+
+def test_the_end_of_the_scene_ends_the_fight_with_flustered(tmp_path):
+    # 000 "Poise": Flustered lasts "until the end of the Scene" (RULES.md decided): the Scene
+    # can't end while its fight goes on, so ending it ends the fight too; then a rest is fine.
+    t = _ronan_vs(tmp_path, soak7())
+    t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": 0})
+    t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": 3})
+    assert "Flustered" in t.state["combatants"]["ronan"]["conditions"]
+    events = t.apply({"type": "end_scene"})
+    assert [e["type"] for e in events][-1] == "fight_closed"
+    assert t.state["phase"] == "setup" and t.state["up"] is None
+    assert "Flustered" not in t.state["combatants"]["ronan"]["conditions"]
+    t.apply({"type": "short_rest"})
