@@ -17,7 +17,6 @@ from .command_record import Command, Event, Reader
 from .log_words import dice_line
 from .state import combatant_path
 
-
 #: Phases in which a fight or a chase is under way: no rest then (issue 32 item 8).
 FIGHTING = ("declare", "resolve", "chase")
 
