@@ -302,7 +302,8 @@ def attack_pending(
     band, distance = range_band(state, a, t, spec, kind, command)
     reach = "ranged" if spec_reach(spec)["ranged"] else "melee"
     if helpers is None:
-        helpers = help_action.helpers_for(state, a, spec.get("skill"), command.get("helpers"))
+        need = help_action.attack_need(a, index)
+        helpers = help_action.helpers_for(state, a, need, command.get("helpers"))
     plus, minus = situational_counts(inputs["situational"])
     leads = leads_attack(spec)
     mods = fight_rules.attack_modifiers(

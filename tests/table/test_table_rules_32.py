@@ -123,3 +123,46 @@ def test_the_end_of_the_scene_ends_the_fight_with_flustered(tmp_path):
     assert t.state["phase"] == "setup" and t.state["up"] is None
     assert "Flustered" not in t.state["combatants"]["ronan"]["conditions"]
     t.apply({"type": "short_rest"})
+
+
+# -- item 9: a helper must be Trained for a weapon's or a Gift's attack too ---------------------
+
+
+def _ronan_helps_the_brick(tmp_path):
+    enc = encounter(roster("ronan.json"), roster("the_brick.json"), foes=[soak7()])
+    _, t = new_table(tmp_path, enc)
+    start_and_declare(t, {}, {"ronan": 10, "the-brick": 5, "opponent": 1})
+    t.apply({"type": "help", "combatant": "ronan", "ally": "the-brick"}, "player", "ronan")
+    t.apply({"type": "end_turn"})
+    assert t.state["up"] == "the-brick"
+    return t
+
+
+def _labels(t) -> list:
+    return [s[0] for s in t.state["pending"]["sources"]]
+
+
+def test_a_helper_without_the_weapon_gives_no_advantage(tmp_path):
+    # 000:79 "Somebody who is at least Trained in the Skill you're rolling can help"; RULES.md
+    # Core Roll "a helper at least Trained". Ronan has no Crowbar: he can't help swing one.
+    t = _ronan_helps_the_brick(tmp_path)
+    crowbar = {"type": "attack", "attacker": "the-brick", "target": "opponent", "attack": 1}
+    with pytest.raises(ValueError, match="Crowbar"):
+        t.apply({**crowbar, "helpers": ["ronan"]})
+    t.apply(crowbar)
+    assert "Trained helper" not in _labels(t) and t.state["pending"]["helpers"] == []
+    t.apply({"type": "roll", "faces": [9, 9]})
+    # His help still waits: the Brick's Fists, which Ronan fights with too, take it.
+    t.apply({"type": "attack", "attacker": "the-brick", "target": "opponent", "attack": 0})
+    assert "Trained helper" in _labels(t) and t.state["pending"]["helpers"] == ["ronan"]
+
+
+def test_a_gift_attack_is_helped_only_by_someone_with_the_gift(tmp_path):
+    # 000:79; the Brick has no Onslaught, so his help can't reach Ronan's Onslaught.
+    enc = encounter(roster("ronan.json"), roster("the_brick.json"), foes=[soak7()])
+    _, t = new_table(tmp_path, enc)
+    start_and_declare(t, {}, {"ronan": 5, "the-brick": 10, "opponent": 1})
+    t.apply({"type": "help", "combatant": "the-brick", "ally": "ronan"})
+    t.apply({"type": "end_turn"})
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
+    assert t.state["pending"]["helpers"] == []
