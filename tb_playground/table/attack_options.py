@@ -124,6 +124,80 @@ def label_sources(engine_sources: list, situational: list[dict]) -> list:
     return out
 
 
+#: The options every roll takes besides its own fields (issue 32, items 1 and 7): the GM's
+#: situational sources and the off hand as an attack's (rules/000 lines 43-61), Taking Your
+#: Time (rules/000 lines 91-93) and the helpers whose Help waits on the roller (rules/001
+#: "Help": "an ally's next roll has Advantage"). ``prefix`` names one side of an opposed roll.
+ROLL_OPTIONS = ("situational", "off_hand", "taking_time", "helpers")
+
+#: Phases in which something is coming and someone is watching: no Taking Your Time.
+_HURRIED = ("declare", "resolve", "chase")
+
+
+def roll_options(
+    state: dict, c: dict, command: dict, role: str, need: object, prefix: str = ""
+) -> dict:
+    """The ``ROLL_OPTIONS`` of one roll by ``c``, checked: engine inputs, record, changes.
+
+    Parameters
+    ----------
+    state, c, command, role
+        The table, the roller, the command and its sender's role.
+    need : str, dict or None
+        What a helper must be Trained in (``help_action.trained``): the Skill rolled, an
+        attack's need, or None (a roll with no Skill: Potence, bare hands).
+    prefix : str
+        "actor_" or "resister_" for a side of an opposed roll; "" otherwise.
+
+    Returns
+    -------
+    dict
+        "modifiers": keyword arguments for ``roll_modifiers``; "record": what the event keeps
+        (situational, off_hand, taking_time, helpers); "situational": the checked sources;
+        "changes": the helpers' Help spent.
+
+    Raises
+    ------
+    PermissionError
+        A player naming situational sources (the GM names them, rules/000 line 45).
+    ValueError
+        A bad field, named; Taking Your Time in a fight ("If nothing is coming and nobody is
+        watching", rules/000 line 93).
+    """
+    situational = situational_sources(command.get(prefix + "situational"))
+    if situational and role != "gm":
+        raise PermissionError(
+            "only the GM names situational Advantage or Disadvantage sources (rules/000 "
+            "'Advantage and Disadvantage'); ask the GM"
+        )
+    off_hand = require_bool(prefix + "off_hand", command.get(prefix + "off_hand", False))
+    taking_time = require_bool(prefix + "taking_time", command.get(prefix + "taking_time", False))
+    if taking_time and state["phase"] in _HURRIED:
+        raise ValueError(
+            f"{prefix}taking_time: Taking Your Time is for when nothing is coming and nobody "
+            "is watching (rules/000 'Taking Your Time'), not during a fight or a chase"
+        )
+    helpers = help_action.helpers_for(state, c, need, command.get(prefix + "helpers"))
+    plus, minus = situational_counts(situational)
+    return {
+        "modifiers": {
+            "off_hand": off_hand,
+            "helpers": min(len(helpers), 10),
+            "other_advantage": plus,
+            "other_disadvantage": minus,
+            "taking_time": taking_time,
+        },
+        "record": {
+            "situational": situational,
+            "off_hand": off_hand,
+            "taking_time": taking_time,
+            "helpers": helpers,
+        },
+        "situational": situational,
+        "changes": help_action.use_help(helpers),
+    }
+
+
 def empowered_choice(command: dict) -> str | None:
     """The Empowered attack named: None, "aim" or "called shot" (the events keep these)."""
     value = command.get("empowered")

@@ -166,3 +166,89 @@ def test_a_gift_attack_is_helped_only_by_someone_with_the_gift(tmp_path):
     t.apply({"type": "end_turn"})
     t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 1})
     assert t.state["pending"]["helpers"] == []
+
+
+# -- item 1: Help reaches every roll, not only attacks ------------------------------------------
+
+
+def _helping(t) -> str | None:
+    return t.state["combatants"]["ronan"]["carried"].get("helping")
+
+
+def test_help_reaches_a_skill_roll(tmp_path):
+    # 001:145 "Help (one action) - if you're at least Trained in the Skill, an ally's next
+    # roll has Advantage"; 000:79. Ronan is Trained in Perception, the Brick is not.
+    t = _ronan_helps_the_brick(tmp_path)
+    command = {"type": "skill_roll", "combatant": "the-brick", "skill": "Perception"}
+    events = t.apply({**command, "difficulty": 5, "faces": [9, 2, 3]})
+    data = events[0]["data"]
+    assert ["Trained helper", 1] in data["sources"] and data["helpers"] == ["ronan"]
+    assert data["total"] == 5 and data["outcome"] == "success"  # lowest two of 9, 2, 3
+    assert _helping(t) is None  # one Help, one roll
+
+
+def test_help_waits_for_a_roll_the_helper_is_trained_for(tmp_path):
+    # 000:79: Ronan is Untrained in Charm, so his Help can't reach the Brick's Charm roll.
+    t = _ronan_helps_the_brick(tmp_path)
+    command = {"type": "skill_roll", "combatant": "the-brick", "skill": "Charm", "faces": [4, 4]}
+    events = t.apply(command)
+    assert events[0]["data"]["helpers"] == [] and _helping(t) == "the-brick"
+
+
+def test_help_reaches_a_grab(tmp_path):
+    # 001:145 "an ally's next roll has Advantage"; 001:143 Grab is "an attack roll".
+    t = _ronan_helps_the_brick(tmp_path)
+    command = {"type": "grab", "attacker": "the-brick", "target": "opponent"}
+    events = t.apply({**command, "faces": [9, 1, 2], "potence_faces": [1] * 6})
+    data = events[0]["data"]
+    assert ["Trained helper", 1] in data["sources"] and data["to_hit"]["total"] == 3
+    assert _helping(t) is None
+
+
+def test_helpers_share_a_skill_rolls_catastrophe(tmp_path):
+    # 000:81 "On a catastrophic failure, whoever was helping is caught in it too".
+    t = _ronan_helps_the_brick(tmp_path)
+    command = {"type": "skill_roll", "combatant": "the-brick", "skill": "Perception"}
+    t.apply({**command, "faces": [10, 10, 10]})
+    assert "Off Balance" in t.state["combatants"]["ronan"]["conditions"]
+
+
+# -- item 7: every roll takes circumstances, the off hand and Taking Your Time ------------------
+
+
+def test_a_skill_roll_takes_the_gms_sources_the_off_hand_and_taking_your_time(tmp_path):
+    # 000:45 "When an event, gift, ally, environmental effect, etc. would benefit you";
+    # 000:61 "Off-hand ... is at Disadvantage"; 000:93 "Take the next Time Band up ... and
+    # roll with Advantage". Ronan is Adept at Research (+1, the 000:51 example).
+    _, t = new_table(tmp_path, encounter(roster("ronan.json"), foes=[soak7()]))
+    dark = {"name": "No power", "effect": "disadvantage", "reason": "the library is dark"}
+    command = {"type": "skill_roll", "combatant": "ronan", "skill": "Research"}
+    with pytest.raises(PermissionError, match="GM"):
+        t.apply({**command, "situational": [dark]}, "player", "ronan")
+    events = t.apply(
+        {**command, "situational": [dark], "off_hand": True, "taking_time": True, "faces": [5, 5]}
+    )
+    labels = [s[0] for s in events[0]["data"]["sources"]]
+    assert "No power (GM: the library is dark)" in labels
+    assert {"Off hand", "Taking your time", "Adept or better"} <= set(labels)
+    assert events[0]["data"]["taking_time"] is True
+    # +1 Adept +1 time -1 dark -1 off hand = 0: two dice, a plain roll.
+    assert events[0]["data"]["faces"] == [5, 5]
+
+
+def test_no_taking_your_time_in_a_fight(tmp_path):
+    # 000:93 "If nothing is coming and nobody is watching".
+    t = _ronan_vs(tmp_path, soak7())
+    command = {"type": "skill_roll", "combatant": "ronan", "skill": "Research"}
+    with pytest.raises(ValueError, match="nobody is watching"):
+        t.apply({**command, "taking_time": True, "faces": [5, 5]})
+
+
+def test_an_escape_takes_the_off_hand(tmp_path):
+    # 000:61 "anything where which hand is doing it actually matters - is at Disadvantage".
+    t = _ronan_vs(tmp_path, soak7())
+    hold = {"type": "set_condition", "combatant": "ronan", "condition": "Grabbed"}
+    t.apply(hold)
+    command = {"type": "escape", "combatant": "ronan", "off_hand": True, "faces": [1, 2, 3]}
+    events = t.apply(command)
+    assert ["Off hand", -1] in events[0]["data"]["sources"]
