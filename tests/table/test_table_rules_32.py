@@ -252,3 +252,20 @@ def test_an_escape_takes_the_off_hand(tmp_path):
     command = {"type": "escape", "combatant": "ronan", "off_hand": True, "faces": [1, 2, 3]}
     events = t.apply(command)
     assert ["Off hand", -1] in events[0]["data"]["sources"]
+
+
+# -- item 10: a failed Gift Check costs no Ki under the default rules ---------------------------
+
+
+def test_a_failed_gift_check_costs_no_ki_by_default(tmp_path):
+    # 000:229 "you roll 2d10 and your current Ki is your target number": no price for a
+    # failure. 002:131 "Fail, and you lose 1 Ki" is 002's reading (its switch, test_table_gifts).
+    hacker = "the-nerdy-hacker"
+    _, t = new_table(tmp_path, encounter(roster("nerdy_hacker.yaml"), foes=[soak7()]))
+    start_and_declare(t, {}, {hacker: 10, "opponent": 1})
+    t.apply({"type": "attack", "attacker": hacker, "target": "opponent", "attack": 2})
+    ki = t.state["combatants"][hacker]["ki"]
+    events = t.apply({"type": "roll", "faces": [9, 10]})  # 19 over TN 13: a failure
+    assert (events[0]["data"]["outcome"], events[0]["data"]["ki_lost"]) == ("failure", 0)
+    assert t.state["combatants"][hacker]["ki"] == ki
+    assert t.state["pending"]["step"] == "to_hit"
