@@ -269,3 +269,17 @@ def test_a_failed_gift_check_costs_no_ki_by_default(tmp_path):
     assert (events[0]["data"]["outcome"], events[0]["data"]["ki_lost"]) == ("failure", 0)
     assert t.state["combatants"][hacker]["ki"] == ki
     assert t.state["pending"]["step"] == "to_hit"
+
+
+# -- item 6: the Untrained social attack stays once a social Skill is Trained -------------------
+
+
+def test_the_untrained_social_attack_stays_beside_a_trained_one(tmp_path):
+    # 000:175 "Untrained. One die": Ronan, Trained in Intimidation, may still trade an insult
+    # with a Skill he never trained.
+    t = _ronan_vs(tmp_path, soak7())
+    attacks = [x["name"] for x in t.state["combatants"]["ronan"]["attacks"]]
+    assert "Intimidation (Trained)" in attacks and "An insult (Untrained)" in attacks
+    index = attacks.index("An insult (Untrained)")
+    t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": index})
+    assert (t.state["pending"]["kind"], t.state["pending"]["dice"]) == ("social", 1)
