@@ -362,16 +362,17 @@ def attack_pending(
     key = "attack" if empowered is None else fight_rules.EMPOWERED[empowered]
     zone = zone_choice(command, empowered)
     if spec["score"] is not None:
-        element_name, score = None, spec["score"]
+        element_name, score, argued = None, spec["score"], False
     else:
         allowed = attack_elements(kind, state["ruleset"].get("never_moira", False))
         default = spec["element"] or max(allowed, key=lambda e: a["elements"][e])
         element_name = inputs["approach"] if inputs["approach"] is not None else default
-        if spec["element"] is not None and element_name != spec["element"]:
-            raise ValueError(
-                f"approach: a Skill attack rolls off its Skill's Element, {spec['element']}"
-            )
         element_name = require_choice("approach", element_name, allowed)
+        # A Skill attack rolls off its Skill's Element unless a Descriptor argues another
+        # (rules/000 line 197 "As with any Skill, you can argue for a different Element ... if
+        # you've got a Descriptor that backs it"; rules/002 line 5): the GM's to confirm, so a
+        # player's waits for the ruling (issue 32 item 5).
+        argued = spec["element"] is not None and element_name != spec["element"]
         score = a["elements"][element_name]
     band, distance = range_band(state, a, t, spec, kind, command)
     reach = "ranged" if spec_reach(spec)["ranged"] else "melee"
@@ -405,7 +406,7 @@ def attack_pending(
         zone = "body"
     defense = max(t["defense"][kind] + mods["defense_change"], 0)
     armor = covering(t, kind, zone)
-    waits = approach_waits(state, role, spec)
+    waits = approach_waits(state, role, spec) or (argued and role != "gm")
     pending = {
         "attacker": a["id"],
         "target": t["id"],

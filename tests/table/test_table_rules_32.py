@@ -283,3 +283,37 @@ def test_the_untrained_social_attack_stays_beside_a_trained_one(tmp_path):
     index = attacks.index("An insult (Untrained)")
     t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": index})
     assert (t.state["pending"]["kind"], t.state["pending"]["dice"]) == ("social", 1)
+
+
+# -- item 5: a Descriptor argues a social attack's Element --------------------------------------
+
+
+def _intimidation(t) -> int:
+    names = [x["name"] for x in t.state["combatants"]["ronan"]["attacks"]]
+    return names.index("Intimidation (Trained)")
+
+
+def test_a_descriptor_argues_a_social_attacks_element_the_gm_confirms(tmp_path):
+    # 000:197 "As with any Skill, you can argue for a different Element in the moment if
+    # you've got a Descriptor that backs it"; 002:5 (Persuasion played cold, with Earth).
+    # Ronan: Fire 5, Earth 6; the opponent's Social Defense 5 (soak7: Psyche 5).
+    t = _ronan_vs(tmp_path, soak7())
+    attack = {"type": "attack", "attacker": "ronan", "target": "opponent"}
+    t.apply({**attack, "attack": _intimidation(t), "approach": "Earth"}, "player", "ronan")
+    p = t.state["pending"]
+    assert (p["step"], p["element"]) == ("approach", "Earth")  # waits for the GM
+    with pytest.raises(ValueError, match="confirm"):
+        t.apply({"type": "roll", "faces": [5, 5]}, "player", "ronan")
+    t.apply({"type": "attack_ruling", "approach": "Earth"})
+    p = t.state["pending"]
+    assert (p["step"], p["element"], p["tn"]) == ("to_hit", "Earth", 6 + p["defense"])
+
+
+def test_the_gm_sets_a_social_attacks_element_at_once(tmp_path):
+    # 000:197; RULES.md (decided): "the GM confirms or changes it".
+    t = _ronan_vs(tmp_path, soak7())
+    attack = {"type": "attack", "attacker": "ronan", "target": "opponent"}
+    t.apply({**attack, "attack": _intimidation(t), "approach": "Earth"})
+    assert (t.state["pending"]["step"], t.state["pending"]["element"]) == ("to_hit", "Earth")
+    t.apply({"type": "attack_ruling", "approach": "Fire"})
+    assert t.state["pending"]["element"] == "Fire"
