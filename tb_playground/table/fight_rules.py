@@ -813,6 +813,14 @@ def rest_events(state: dict, kind: str) -> list:
             if info["until"] == "rest":
                 changes.append([combatant_path(cid, "conditions", name), None])
     data = {"kind": kind, "refused": refused}
+    if kind == "full_night":
+        # Flustered lasts "until the end of the Scene" (rules/000 "Poise"); whether the night
+        # ended it is the GM's call, so the log asks (issue 32 item 11).
+        flustered = [
+            cid for cid in state["ids"] if "Flustered" in state["combatants"][cid]["conditions"]
+        ]
+        if flustered:
+            data["flustered"] = flustered
     if clamped:
         data["clamped"] = clamped  # the GM's log says them (recovery.py)
     return [(kind.replace("_", " "), data, changes)]

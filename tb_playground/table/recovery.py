@@ -88,7 +88,14 @@ def _ki_spent(r: Reader, d: dict) -> str:
 
 def _rested(r: Reader, d: dict, kind: str) -> str:
     fixed = " ".join(d.get("clamped", [])) if r.sees_all else ""  # the GM's numbers
-    return f"Everyone takes a {kind.capitalize()}." + (f" {fixed}" if fixed else "")
+    line = f"Everyone takes a {kind.capitalize()}." + (f" {fixed}" if fixed else "")
+    flustered = r.shown(d.get("flustered", []))
+    if flustered:  # the GM's call: did the night end the Scene? (rules/000 "Poise")
+        line += (
+            f" Still Flustered until the Scene ends: {flustered}. Did the night end the "
+            "Scene? The GM ends it to clear Flustered, or it goes on."
+        )
+    return line
 
 
 COMMANDS = (

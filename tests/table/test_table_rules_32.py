@@ -317,3 +317,18 @@ def test_the_gm_sets_a_social_attacks_element_at_once(tmp_path):
     assert (t.state["pending"]["step"], t.state["pending"]["element"]) == ("to_hit", "Earth")
     t.apply({"type": "attack_ruling", "approach": "Fire"})
     assert t.state["pending"]["element"] == "Fire"
+
+
+# -- item 11: a Full Night asks about Flustered (the sheet: tests/views/test_sheet_file_words.py)
+
+
+def test_a_full_night_asks_the_gm_about_flustered(tmp_path):
+    # 000 "Poise": Flustered lasts "until the end of the Scene"; whether a night ended the
+    # Scene is the GM's call (issue 32 item 11): the log asks instead of saying nothing.
+    _, t = new_table(tmp_path, encounter(roster("ronan.json"), foes=[soak7()]))
+    t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": 0})
+    t.apply({"type": "full_night"})
+    assert "Flustered" in t.state["combatants"]["ronan"]["conditions"]
+    line = t.view_for("gm")["log"][-1]["text"]
+    assert "Still Flustered until the Scene ends: Ronan." in line
+    assert "The GM ends it to clear Flustered" in line
