@@ -399,20 +399,24 @@ def action_effects(c: dict, key: str) -> list:
 # -- attacks -----------------------------------------------------------------------------------
 
 
-def roll_check(c: dict, kind: str, extra: list[str] = ()):
+def roll_check(c: dict, kind: str, extra: list[str] = (), **more):
     """The engine's ``roll_modifiers`` for a plain roll of ``kind`` by ``c``.
 
     With its own conditions (plus ``extra``, a failed Distracted), Exhausted, and whether it
-    is led.
+    is led; ``more`` passes a roll's options on (``attack_options.roll_options``).
     """
     return roll_modifiers(
-        kind, conditions=states(c) + list(extra), exhausted=c["exhausted"], alone=not led(c)
+        kind,
+        conditions=states(c) + list(extra),
+        exhausted=c["exhausted"],
+        alone=not led(c),
+        **more,
     )
 
 
-def roll_advantage(c: dict, kind: str, extra: list[str] = ()) -> int:
+def roll_advantage(c: dict, kind: str, extra: list[str] = (), **more) -> int:
     """Net Advantage sources of a plain roll of ``kind`` by ``c`` (engine ``roll_modifiers``)."""
-    return roll_check(c, kind, extra).advantage
+    return roll_check(c, kind, extra, **more).advantage
 
 
 def _refusal(reason: str) -> str:

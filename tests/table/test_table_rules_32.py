@@ -332,3 +332,33 @@ def test_a_full_night_asks_the_gm_about_flustered(tmp_path):
     line = t.view_for("gm")["log"][-1]["text"]
     assert "Still Flustered until the Scene ends: Ronan." in line
     assert "The GM ends it to clear Flustered" in line
+
+
+def test_the_gms_sources_and_help_reach_the_roll_to_hold_focus(tmp_path):
+    # 000:45 (the GM's circumstances); 001:145 "an ally's next roll has Advantage"; the roll
+    # to hold focus is a Core Roll of Atropos + Difficulty (RULES.md, decided).
+    t = _ronan_helps_the_brick(tmp_path)
+    ask = {"type": "set_condition", "combatant": "the-brick", "condition": "Distracted"}
+    t.apply({**ask, "until": "round", "difficulty": 5})
+    noise = {"name": "Alarms", "effect": "disadvantage", "reason": "the sirens wail"}
+    command = {"type": "distracted", "combatant": "the-brick", "situational": [noise]}
+    events = t.apply({**command, "faces": [3, 4]})  # +1 help -1 alarms: two dice
+    data = events[0]["data"]
+    assert ["Alarms (GM: the sirens wail)", -1] in data["sources"]
+    assert ["Trained helper", 1] in data["sources"] and data["helpers"] == ["ronan"]
+    assert t.state["combatants"]["ronan"]["carried"].get("helping") is None
+
+
+def test_taking_your_time_reaches_the_002_shake_off_roll(tmp_path):
+    # 000:93 "roll with Advantage"; out of a fight. Flustered puts the Social roll at
+    # Disadvantage (RULES.md, decided): -1 +1 = a plain roll of two dice.
+    from tb_playground.models import Ruleset
+
+    enc = encounter(roster("ronan.json"), foes=[soak7()])
+    enc.ruleset = Ruleset(flustered_shaken_off=True)
+    _, t = new_table(tmp_path, enc)
+    t.apply({"type": "set", "combatant": "ronan", "field": "poise", "value": 0})
+    command = {"type": "shake_off", "combatant": "ronan", "taking_time": True}
+    events = t.apply({**command, "faces": [2, 3]})
+    assert events[0]["data"]["taking_time"] is True and events[0]["data"]["faces"] == [2, 3]
+    assert "Flustered" not in t.state["combatants"]["ronan"]["conditions"]
