@@ -212,6 +212,14 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
             fields.append(menu_field("approach", label, "select", approach, els_opts))
             if approach != best:
                 command["approach"] = approach
+        elif spec["score"] is None:  # a Skill attack: its Skill's Element, or a Descriptor's
+            allowed = attack_elements(spec["kind"], state["ruleset"].get("never_moira", False))
+            els_opts = [(f"{e} {a['elements'][e]}", e) for e in _ELEMENT_ORDER if e in allowed]
+            approach = pick_value(choices.get("approach"), els_opts, spec["element"])
+            label = "Element (another needs a Descriptor: the GM confirms)"
+            fields.append(menu_field("approach", label, "select", approach, els_opts))
+            if approach != spec["element"]:
+                command["approach"] = approach
     if index is not None and a["attacks"] and spec_reach(a["attacks"][index])["ranged"]:
         distance = choices.get("distance")
         if not isinstance(distance, int) or isinstance(distance, bool) or distance < 0:

@@ -179,6 +179,12 @@ class FightControls:
         update(self.redo_button, disabled=not v["can_redo"])
         update(self.share_toggle, value=v["share_foes"])
         update(self.foe_odds, value=v.get("foe_odds", FOE_ODDS_DEFAULT))
+        # No rest while a fight or a chase goes on (rules/000 line 295; issue 32 item 8): the
+        # GM ends the Scene first, which ends the fight (a chase is ended first).
+        fighting = phase in ("declare", "resolve", "chase")
+        update(self.short_rest, disabled=fighting)
+        update(self.full_night, disabled=fighting)
+        update(self.end_scene, disabled=phase == "chase")
 
         # Declaring: everyone who can act, the undeclared first.
         self.declare_row.visible = phase == "declare"
