@@ -187,8 +187,13 @@ class GMPage(pn.viewable.Viewer):
     ) -> None:
         """Send ``command`` as the GM (off the event loop).
 
-        Shows the reason when the table refuses it, else runs ``then()``.
+        Made on the table as this page last drew it: ``expected_version`` is that version
+        unless given, so a command made on a table someone else has moved since (two GM
+        screens pressing End turn together) is refused in words (issue 33, item 4). Shows
+        the reason when the table refuses it, else runs ``then()``.
         """
+        if expected_version is None and self.view is not None:
+            expected_version = self.view["version"]
         if self.session is not None:
             self.session.submit(
                 command, expected_version, lambda problem: self._sent(problem, then)

@@ -382,11 +382,14 @@ class TablePage(pn.viewable.Viewer):
     def send(self, command: dict, then: Callable | None = None) -> None:
         """Send ``command`` as this seat (off the event loop, once the page may still act).
 
-        Shows the reason when the table refuses it, else runs ``then()``.
+        Made on the table as this page last drew it (its version goes with it): a command
+        made on a table that moved on since is refused in words (issue 33, item 4). Shows the
+        reason when the table refuses it, else runs ``then()``.
         """
         if self.session is None or not self._still_here():
             return
-        self.session.submit(command, done=lambda problem: self._sent(problem, then))
+        drawn = self.view["version"] if self.view is not None else None
+        self.session.submit(command, drawn, done=lambda problem: self._sent(problem, then))
 
     def _sent(self, problem: str | None, then: Callable | None) -> None:
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
