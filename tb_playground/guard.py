@@ -167,13 +167,15 @@ BROWSER_RATE = 1 / 3
 #: Pages an address may open at once without a browser cookie (a first visit, a script), and
 #: how many more a second: a classroom of 30 behind one address opening /odds at once all get
 #: it at once. Beyond the burst a request waits its turn (``MAX_PACE`` at most), it is not
-#: refused: a script looping on a page gets one every 10 s; while it waits its request holds
-#: no session, and ``PageGate`` builds other people's pages first (issue 33, item 9).
+#: refused: a script looping on a page without keeping its cookie gets one every 30 s (a
+#: build's 5% of the loop's time at most); while it waits its request holds no session, and
+#: ``PageGate`` builds other people's pages first (issue 33, item 9). A new browser id costs
+#: one of these: ``guesses_per_day``.
 PAGE_BURST = 40
-PAGE_RATE = 0.1
+PAGE_RATE = 1 / 30
 #: Longest wait for a turn; a client whose requests would wait longer (a script with many
 #: requests queued) is answered "too many" at once (``serve_setup``'s patch: HTTP 429).
-MAX_PACE = 30.0
+MAX_PACE = 60.0
 
 
 def page_burst_from_env(environ=None) -> int:

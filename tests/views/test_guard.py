@@ -172,5 +172,6 @@ def test_join_codes_are_long_enough_for_the_limit(tmp_path):
     assert len(table.state["join_code"]) == 9
     # One address: 5 tries per new browser id, one id per page load at PAGE_RATE (note 0025).
     assert guard.guesses_per_day() == 86_400 * guard.PAGE_RATE * guard.FREE_TRIES + 24 + 5
-    assert guard.expected_days_to_find(10**9) > 30 * 365  # one table, one address: 31.7 years
-    assert guard.expected_days_to_find(10**9, addresses=100) > 100  # 100 addresses: 116 days
+    assert guard.guesses_per_day() == 14_429
+    assert guard.expected_days_to_find(10**9) > 90 * 365  # one table, one address: 95 years
+    assert guard.expected_days_to_find(10**9, addresses=100) > 340  # 100 addresses: 347 days
