@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .transaction import transaction
+
 log = logging.getLogger(__name__)
 
 #: Seconds a seat stays its holder's after the page closed (a phone asleep): another phone
@@ -134,19 +136,20 @@ class SeatBook:
 
     # -- the file ------------------------------------------------------------------------------
 
-    def _write(self, work: Callable[[sqlite3.Connection, float], object]):
-        """``work(conn, now)`` inside one write transaction of the file."""
+    def _write(
+        self, work: Callable[[sqlite3.Connection, float], object], wait: float | None = None
+    ):
+        """``work(conn, now)`` inside one write transaction of the file.
+
+        Another program holding the file's write lock is waited for in short steps, with the
+        store free for readers between them (``transaction.transaction``; issue 33, item 3),
+        ``wait`` seconds at most (default: the store's ``write_wait``); then
+        ``TableFileError("locked")``, nothing written.
+        """
         store = self._store
-        with store._lock:
-            conn = store._conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                out = work(conn, self._clock())
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        return out
+        wait = store.write_wait if wait is None else wait
+        with transaction(store._conn, store.path, store._lock, wait=wait) as conn:
+            return work(conn, self._clock())
 
     def _row(self, conn, tname: str, seat: str):
         return conn.execute(
@@ -162,10 +165,20 @@ class SeatBook:
 
     # -- a page --------------------------------------------------------------------------------
 
-    def sit(self, table, seat: str, token: str, page: str, take_over: bool = False) -> Sitting:
+    def sit(
+        self,
+        table,
+        seat: str,
+        token: str,
+        page: str,
+        take_over: bool = False,
+        wait: float | None = None,
+    ) -> Sitting:
         """Claim ``seat`` of ``table`` for the browser ``token``, shown on ``page``.
 
-        Raises ValueError for a seat that is not one of ``table.seats()`` or a malformed token.
+        Raises ValueError for a seat that is not one of ``table.seats()`` or a malformed token,
+        and ``TableFileError("locked")`` when another program held the file's write lock for
+        ``wait`` seconds (default: the store's ``write_wait``; nothing claimed).
         """
         if not token_ok(token):
             raise ValueError("token: not a browser token")
@@ -193,7 +206,7 @@ class SeatBook:
             )
             return Sitting(outcome)
 
-        sitting = self._write(work)
+        sitting = self._write(work, wait)
         if sitting.seated:
             with self._lock:
                 self._mine.add(page)
