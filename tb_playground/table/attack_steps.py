@@ -156,8 +156,11 @@ def _to_hit(r: Reader, d: dict) -> str:
 
 def _damage(r: Reader, d: dict) -> str:
     faces = ", ".join(map(str, d["faces"])) or "none"
-    if d.get("armor"):
-        return f"{r.name(d['attacker'])} rolls damage against armor: {faces}."
+    if d.get("armor"):  # the dice against the armor's Hardness (issue 31: name the armor)
+        t = d["target"]
+        worn = armor_at_table.worn_name(r.state, t, d["armor"])
+        beat = f": {armor_at_table.beat_words(d['levels'])}" if r.numbers(t) else ""
+        return f"{r.name(d['attacker'])} rolls damage against {r.name(t)}'s {worn}: {faces}{beat}."
     auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
     levels = plural(d["levels"], "level")
     return f"{r.name(d['attacker'])} rolls damage: {faces}{auto}: {levels} so far."
