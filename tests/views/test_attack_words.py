@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from table_helpers import encounter, new_table, roster, soak7, start_and_declare
 
+from tb_playground.formatting import advantage_words
 from tb_playground.views.combat import combat_render as render
 
 HACKER = "the-nerdy-hacker"
@@ -62,4 +63,55 @@ def test_the_phone_and_the_log_say_which_armor_took_the_hit(tmp_path):
         line.startswith("Grizzly bear rolls damage against Ronan's Leather jacket: 10, 10, 10")
         and line.endswith("3 dice beat its Hardness.")
         for line in log
+    )
+
+
+def _ronan_slow(tmp_path):
+    _, t = new_table(tmp_path, encounter(roster("ronan.json"), foes=[roster("the_brick.json")]))
+    start_and_declare(t, {"ronan": ("slow", 0)}, {"ronan": 10, "the-brick": 1})
+    t.apply({"type": "end_turn"})
+    assert t.state["up"] == "ronan"
+    return t
+
+
+def test_a_called_shot_is_named_on_screen_and_in_the_log(tmp_path):
+    # RULES.md, Action Brackets: a Slow round's Called Shot; rules/002 line 161: at the Head.
+    # Before: neither the pending attack nor the log said "Called Shot".
+    t = _ronan_slow(tmp_path)
+    command = {"type": "attack", "attacker": "ronan", "target": "the-brick", "attack": 1}
+    t.apply({**command, "empowered": "called shot", "zone": "head"}, role="player", seat="ronan")
+    for role, seat in (("gm", None), ("player", "ronan"), ("player", "the-brick")):
+        view = t.view_for(role, seat)
+        assert "a Called Shot at the head" in render.pending(view)
+        assert any("(a Called Shot at the head)" in e["text"] for e in view["log"])
+
+
+def test_the_net_advantage_is_binary_with_its_sources(tmp_path):
+    # RULES.md "Core Roll": sources are summed, > 0 is Advantage; binary, never 4d10. Aim and
+    # a GM's source are two sources, one Advantage. Before: "Advantage 2".
+    t = _ronan_slow(tmp_path)
+    wind = {"name": "Tailwind", "effect": "advantage", "reason": "the wind is behind him"}
+    t.apply(
+        {
+            "type": "attack",
+            "attacker": "ronan",
+            "target": "the-brick",
+            "attack": 0,
+            "empowered": "aim",
+            "situational": [wind],
+        }
+    )
+    assert t.state["pending"]["advantage"] == 2
+    view = t.view_for("player", "ronan")
+    html = render.pending(view)
+    assert "Advantage 2" not in html
+    assert "Advantage: Aim, Tailwind (GM: the wind is behind him)" in html
+    assert view["log"][-1]["text"].endswith(
+        ". Advantage: Aim, Tailwind (GM: the wind is behind him)."
+    )
+    assert advantage_words(0, [["Aim", 1], ["Off Balance", -1]]) == (
+        "Normal roll: Aim cancels Off Balance"
+    )
+    assert advantage_words(-1, [["Off Balance", -1], ["Aim", 1], ["Prone", -1]]) == (
+        "Disadvantage: Off Balance, Prone; for: Aim"
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tb_playground.formatting import escape, percent, plural
+from tb_playground.formatting import advantage_words, empowered_words, escape, percent, plural
 from tb_playground.table.errors import ConflictError
 
 UNTIL_WORDS = {
@@ -308,9 +308,11 @@ def pending(view: dict) -> str:
         )
     who = names(view)
     critical = " <b>Critical hit!</b>" if p["critical"] else ""
+    slow = empowered_words(p.get("empowered"), p.get("zone"))  # the Called Shot named (issue 31)
+    slow = f", {escape(slow)}" if slow else ""
     head = (
         f"<div><b>{escape(who.get(p['attacker'], '?'))}</b> attacks "
-        f"<b>{escape(who.get(p['target'], '?'))}</b> with {escape(p['attack'])} "
+        f"<b>{escape(who.get(p['target'], '?'))}</b> with {escape(p['attack'])}{slow} "
         f"({escape(p['kind'])}, against {escape(p['vital'].capitalize())}).{critical}</div>"
         f'<div class="status">Step: {escape(STEP_WORDS.get(p["step"], STEP_UNKNOWN))}.</div>'
     )
@@ -319,11 +321,9 @@ def pending(view: dict) -> str:
         extra.append(f"TN {p['tn']}")
     if p.get("chance"):  # the chance in words only (the GM's switch, issue 31)
         extra.append(f"chance to hit: {escape(p['chance'])}")
-    if p["advantage"]:
-        word = "Advantage" if p["advantage"] > 0 else "Disadvantage"
-        extra.append(f"{word} {abs(p['advantage'])}")
-    for name, sign in p["sources"]:
-        extra.append(f"{escape(name)} ({'+' if sign > 0 else '−'})")
+    advantage = advantage_words(p["advantage"], p["sources"])  # binary (issue 31)
+    if advantage:
+        extra.append(escape(advantage))
     if p["faces"]:
         extra.append("dice " + ", ".join(map(str, p["faces"])))
     if p["step"] == "prevent" and p.get("levels") is not None:
