@@ -115,9 +115,10 @@ class TablePage(pn.viewable.Viewer):
 
     def _build_join(self) -> None:
         # A numeric keypad on phones, Enter finds the table (issue 20); spaces and dashes are
-        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``.
+        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``. The grey hint
+        # fits the box on a 390 px phone (issue 31); the label says what the code is.
         self.code_input = CodeInput(
-            on_enter=self.find, label="Join code", placeholder="the code the GM reads out",
+            on_enter=self.find, label="Join code", placeholder="e.g. 487 915",
             css_classes=["tp-code"], width=220,
         )  # fmt: skip
         self.find_button = button("Find the table", "tp-find", "primary")
