@@ -68,6 +68,45 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
+def advantage_words(net: int, sources: Iterable[Sequence]) -> str:
+    """A roll's net Advantage as the rule reads it, with its sources: "" when it has none.
+
+    RULES.md "Core Roll": sources count +1 / -1 and are summed; above 0 is Advantage, 0 a
+    normal roll, below 0 Disadvantage: binary, never "Advantage 2" (issue 31). ``sources``
+    are (label, sign) pairs. The wording is the engine's (``AttackModifiers.describe``):
+    "Advantage: Aim, Target is Prone; against: Off Balance", "Normal roll: Aim cancels Off
+    Balance".
+    """
+    plus = [str(label) for label, sign in sources if sign > 0]
+    minus = [str(label) for label, sign in sources if sign < 0]
+    if net == 0:
+        if not plus and not minus:
+            return ""
+        if plus and minus:
+            return f"Normal roll: {', '.join(plus)} cancels {', '.join(minus)}"
+        return "Normal roll"
+    main, other = (plus, minus) if net > 0 else (minus, plus)
+    text = "Advantage" if net > 0 else "Disadvantage"
+    if main:
+        text += f": {', '.join(main)}"
+    if other:
+        text += f"; {'against' if net > 0 else 'for'}: {', '.join(other)}"
+    return text
+
+
+def empowered_words(empowered: str | None, zone: str | None = None) -> str:
+    """An attack's Slow action in words: "Aim", "a Called Shot at the head", or "".
+
+    RULES.md, Action Brackets: Slow holds one empowered action (Aim, a Called Shot); rules/002
+    line 161: a Called Shot is the only way to target the Head zone.
+    """
+    if empowered == "aim":
+        return "Aim"
+    if empowered == "called shot":
+        return f"a Called Shot at the {zone or 'head'}"
+    return ""
+
+
 def fraction_text(value: Fraction) -> str:
     """An exact probability as "11/20" (whole numbers as "0" or "1")."""
     value = Fraction(value)

@@ -251,8 +251,9 @@ def range_band(state: dict, a: dict, t: dict, spec: dict, kind: str, command: di
 
     rules/004 line 50: "no penalty inside Normal, Disadvantage out to Long, no shot past it"
     (engine ``weapon_range_band``). The distance in metres when the command gives it; else the
-    band the command names; else the range band the table holds between the two, when it
-    decides the question; else "normal" (nothing known: the attacker said the target is in
+    band the command names; else the metres the table holds between the two (issue 31: what
+    the table knows, never asked again); else the range band it holds, when it decides the
+    question; else "normal" (nothing known: the attacker said the target is in
     range). A band that spans both sides of a range needs the metres. Social and Mental attacks
     have no ranges in the texts: always "normal".
     """
@@ -274,6 +275,9 @@ def range_band(state: dict, a: dict, t: dict, spec: dict, kind: str, command: di
         return band, distance
     if named is not None:
         return named, None
+    known = state.get("distances", {}).get("|".join(sorted((a["id"], t["id"]))))
+    if isinstance(known, int) and not isinstance(known, bool):  # the GM's metres (issue 31)
+        return weapon_range_band(known, r["normal_range"], r["long_range"]), known
     table_band = known_band(state, a["id"], t["id"])
     if table_band is None:
         return "normal", None

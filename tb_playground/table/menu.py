@@ -21,7 +21,7 @@ from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
 from tb_playground.formatting import chance_words, percent
 
-from . import chase_phase, fight_rules
+from . import chase_phase, fight_rules, movement
 from .attack_options import attack_pending, spec_reach
 from .command_tools import start_of_round
 from .commands import decide
@@ -550,6 +550,10 @@ def _study(t: Turn) -> None:
     )
 
 
+#: Where a move toward or away from someone may start when the table knows no distance.
+START_OPTIONS = [("Melee", "melee"), ("Close", "close"), ("Near", "near"), ("Far", "far")]
+
+
 def _moves(t: Turn) -> None:
     """Moving (rules/000 "Moving in a Round"; ``movement``)."""
     state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
@@ -570,6 +574,11 @@ def _moves(t: Turn) -> None:
         ),
         menu_field("toward", "Whom", "select", other, [("Nobody in particular", ""), *t.targets]),
     ]
+    start = None
+    if other and not movement.distance_known(state, cid, other):
+        # Nothing known between the two: offer a start, not a refusal (issue 31).
+        start = pick_value(choices.get("start"), START_OPTIONS, movement.START_BANDS[way])
+        move_fields.append(menu_field("start", "Starting from", "select", start, START_OPTIONS))
     low = "Belly Down" in c["conditions"]
     moves = [("move", "Move"), ("dash", "Dash"), ("sprint", "Sprint"), ("step", "1 m step")]
     moves.append(("crawl", "Crawl"))
@@ -579,6 +588,8 @@ def _moves(t: Turn) -> None:
         command["how"] = key
         if other:
             command[way] = other
+        if start is not None:
+            command["start"] = start
         tried = t.attempt(command)
         odds = ""
         if tried[1] is None:

@@ -55,9 +55,7 @@ def before_the_fight(tmp_path):
 
 
 @pytest.mark.parametrize("when", ["before_the_fight", "at_ronans_turn"])
-def test_every_field_that_names_a_combatant_refuses_a_hidden_one_as_an_unknown_one(
-    when, request
-):
+def test_every_field_that_names_a_combatant_refuses_a_hidden_one_as_an_unknown_one(when, request):
     t = request.getfixturevalue(when)
     version = t.version
     pairs = list(_pairs())

@@ -16,6 +16,7 @@ from tb_playground.formatting import escape, reason_line
 from tb_playground.models import Encounter, FileFormatError, load, loads
 
 from ..kit import TextMultiChoice, UploadBox, button, html_pane, row, update
+from .add_combatant import roster_labels
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class TableChooser:
         )
         creatures = service.creature_files()
         self.extra = TextMultiChoice(
-            label="Add from the roster", options={k: str(v) for k, v in creatures.items()},
+            label="Add from the roster", options=roster_labels(creatures),
             css_classes=["gm-extra"], sizing_mode="stretch_width",
         )  # fmt: skip
         self.new_name = pn.widgets.TextInput(label="Table name", css_classes=["gm-name"], width=260)

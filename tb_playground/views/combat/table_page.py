@@ -234,9 +234,10 @@ class TablePage(pn.viewable.Viewer):
 
     def _build_join(self) -> None:
         # A numeric keypad on phones, Enter finds the table (issue 20); spaces and dashes are
-        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``.
+        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``. The grey hint
+        # fits the box on a 390 px phone (issue 31); the label says what the code is.
         self.code_input = CodeInput(
-            on_enter=self.find, label="Join code", placeholder="the code the GM reads out",
+            on_enter=self.find, label="Join code", placeholder="e.g. 487 915 203",
             css_classes=["tp-code"], width=220,
         )  # fmt: skip
         self.find_button = button("Find the table", "tp-find", "primary")
@@ -312,6 +313,10 @@ class TablePage(pn.viewable.Viewer):
                                    seat, take_over, sitting=done))  # fmt: skip
                 return True
             token, sitting = sitting or self._claim(table, seat, take_over, None)
+            if sitting.outcome == "waiting":  # the GM's yes first (issue 31)
+                self.token = self.cookie.token = token
+                self._wait_for_gm(table.name, seat, seats[seat])
+                return False
             if not sitting.seated:  # another phone holds it: ask
                 self._layout[:] = [self.join_view]
                 self.seat_select.value = seat
@@ -387,6 +392,36 @@ class TablePage(pn.viewable.Viewer):
             return
         self._unwatch_seat()
         self.join(seat)
+
+    def _wait_for_gm(self, tname: str, seat: str, name: str) -> None:
+        """A takeover asked of the GM (``SeatBook.ask_gm``): sit down once the GM says yes."""
+        self.seat_prompt.hide()
+        self._layout[:] = [self.join_view]
+        said = f"The GM has been asked to let this phone take {name}'s seat: wait a moment."
+        self.join_message.object = f'<p class="status tp-waiting">{escape(said)}</p>'
+        book = self.service.seats
+        doc = pn.state.curdoc
+        served = doc is not None and doc.session_context is not None
+
+        def answered() -> None:
+            if self._seat_watch is None or book.waiting(tname, seat, self.page_id):
+                return
+            self._unwatch_seat()
+            if book.owner(tname, seat, self.token):
+                self.join(seat)
+            else:
+                no = f"The GM kept {name}'s seat for the phone in it."
+                self.join_message.object = f'<p class="err">{escape(no)}</p>'
+
+        def heard(which_table: str, which: str) -> None:
+            if which_table == tname and which in (seat, ""):
+                if served:
+                    next_tick(doc, answered)
+                else:
+                    answered()
+
+        self._unwatch_seat()
+        self._seat_watch = book.watch(heard)
 
     def _unwatch_seat(self) -> None:
         if self._seat_watch is not None:
