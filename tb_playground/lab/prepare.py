@@ -53,6 +53,14 @@ from tb_playground.engine.conditions import CONDITIONS, split_states
 #: (a catastrophe), Overwhelmed (Sanity at 0) and Flustered (Poise at 0 or below, for the Scene).
 DYNAMIC_CONDITIONS = ("Off Balance", "Overwhelmed", "Flustered")
 
+#: The condition code's fourth bit: Surprised, which lasts the fight's first round only
+#: (rules/004 "Conditions": "Everything at Disadvantage for the round"; the table puts it on
+#: for round 1). Kept out of ``DYNAMIC_CONDITIONS``: a live table's record still carries it.
+SURPRISED_BIT = 8
+
+#: Condition codes: the three dynamic conditions and Surprised.
+CODES = 16
+
 #: Empowered choices of an attack: none, Aim, Called Shot (rules/000 "Action Brackets").
 EMPOWERED = ("none", "aim", "called shot")
 
@@ -116,13 +124,15 @@ class Prepared:
     kind: np.ndarray  # index into ATTACK_KINDS
     expected: np.ndarray  # exact expected levels of one plain attack (no boosts, no conditions)
     aim_better: np.ndarray  # (n*n,) one aimed attack beats two plain ones (expected levels)
-    sign: np.ndarray  # (n*n, 8, 3) Advantage sign by condition code and empowered choice
-    allowed: np.ndarray  # (n*n, 8, 3) bool
+    sign: np.ndarray  # (n*n, CODES, 3) Advantage sign by condition code and empowered choice
+    allowed: np.ndarray  # (n*n, CODES, 3) bool
     # damage sampling: block b = 2 * pair + critical
     block_cum: np.ndarray  # global cumulative, block b's entries in (b, b + 1]
     block_over: np.ndarray
     block_lift: np.ndarray
     danger: np.ndarray  # (n, n): expected levels j deals a round to attacker a's side (max)
+    exhausted: np.ndarray | None = None  # (n,) Exhausted level 0..5 (rules/004 "Conditions")
+    surprised: np.ndarray | None = None  # (n,) bool: Surprised in the first round
     # 002 "boosts chosen before the roll" (only filled when the switch is on)
     boosts_before: bool = False
     boost_useful: np.ndarray | None = None  # (n*n,) a boost lifts some face (hit or critical)
@@ -410,9 +420,13 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
     nn = n * n
     never_moira = switches["never_moira"]
     states = []
-    for r in records:
+    surprised = np.zeros(n, dtype=bool)
+    for i, r in enumerate(records):
         conds, exhausted = split_states([c for c in r.get("conditions", []) if c in CONDITIONS])
-        states.append((conds, max(exhausted, int(r.get("exhausted", 0)))))
+        # Surprised is the first round's only (a bit of the condition code), not the fight's
+        surprised[i] = "Surprised" in conds
+        conds = tuple(c for c in conds if c != "Surprised")
+        states.append((conds, min(max(exhausted, int(r.get("exhausted", 0))), 5)))
     costs = [attack_costs(r, states[i][1]) for i, r in enumerate(records)]
     top = max((c for cs in costs for c in cs), default=0)
     # the options: each pair's choice with Ki to spare first, then the fallbacks of short Ki
@@ -452,8 +466,8 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
     gift_check = np.zeros(count, dtype=bool)
     expected = np.zeros(count)
     aim_better = np.zeros(count, dtype=bool)
-    sign = np.zeros((count, 8, 3), dtype=np.int64)
-    allowed = np.zeros((count, 8, 3), dtype=bool)
+    sign = np.zeros((count, CODES, 3), dtype=np.int64)
+    allowed = np.zeros((count, CODES, 3), dtype=bool)
     blocks: list[np.ndarray] = []
     overs: list[np.ndarray] = []
     lifts: list[np.ndarray] = []
@@ -509,8 +523,9 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
             aim_better[g] = aimed > 2 * numbers["expected"]
         conds_a, ex_a = states[a_i]
         conds_t, ex_t = states[t_i]
-        for code in range(8):
+        for code in range(CODES if surprised[a_i] else 8):
             dyn = tuple(c for bit, c in enumerate(DYNAMIC_CONDITIONS) if code >> bit & 1)
+            dyn += ("Surprised",) if code & SURPRISED_BIT else ()
             for e, emp in enumerate(EMPOWERED):
                 mods = roll_modifiers(
                     "attack",
@@ -526,6 +541,8 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
                 )
                 sign[g, code, e] = mods.sign
                 allowed[g, code, e] = mods.allowed
+        if not surprised[a_i]:  # the bit is never set on one not Surprised
+            sign[g, 8:], allowed[g, 8:] = sign[g, :8], allowed[g, :8]
         for critical in (False, True):
             rolled = dice - (dice + 1) // 2 if critical else dice
             threshold = numbers["wall"] - (numbers["klotho"] if critical else 0)
@@ -614,6 +631,8 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         block_over=np.concatenate(overs),
         block_lift=np.concatenate(lifts),
         danger=danger,
+        exhausted=np.array([st[1] for st in states], dtype=np.int64),
+        surprised=surprised,
         boosts_before=before,
         boost_useful=useful,
         before_start=before_start if before else None,
@@ -637,7 +656,9 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
 
 
 __all__ = [
+    "CODES",
     "DYNAMIC_CONDITIONS",
+    "SURPRISED_BIT",
     "EMPOWERED",
     "KI_POLICIES",
     "Prepared",

@@ -105,7 +105,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -
                 group = by_actor[bounds[i] : bounds[i + 1]]
                 act = group
                 for k in range(2):
-                    keep = f.live[act] & f.can[i][act]
+                    keep = f.live[act] & f.acts(act, i)
                     if same[i] is None:
                         keep &= attacks[i][act] > k
                     elif same[i][0] <= k:
@@ -118,6 +118,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -
                 f.end_turn(group, i, round_no)
             if tick is not None:  # a stop asked for mid-round is heard within one slot
                 tick(rows - int(f.live.sum()))
+        f.end_round(round_no)
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True
