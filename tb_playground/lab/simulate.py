@@ -118,7 +118,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -
                 f.end_turn(group, i, round_no)
             if tick is not None:  # a stop asked for mid-round is heard within one slot
                 tick(rows - int(f.live.sum()))
-        f.end_round(round_no)
+        f.end_round(round_no, winner, rounds)
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True

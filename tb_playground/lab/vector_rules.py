@@ -102,7 +102,7 @@ class Fights:
     #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
     COLUMNS = (
         "ki", "ob_since", "flustered", "out", "dealt", "out_round", "dead_round", "can",
-        "alive", "hit_count", "code", "armor_lv",
+        "alive", "hit_count", "code", "armor_lv", "led",
     )  # fmt: skip
 
     def __init__(self, prep: Prepared, rows: int, rng, opts: FightOptions):
@@ -136,6 +136,9 @@ class Fights:
         dead = self.tracks[0] <= prep.dead_at[:, None]
         self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out & self.awake
         self.alive = ~dead & ~self.out
+        #: led this round (a Shattered character an ally leads: able to the round's end)
+        self.led = np.zeros((n, rows), dtype=bool)
+        self.led_any = False
         self.out_round = np.where(self.can, -1, 0).astype(_STATE)
         self.dead_round = np.where(dead, 0, -1).astype(_STATE)
         self.code = (self.tracks[2] <= 0).astype(_STATE) << 1  # Overwhelmed, Shattered too
@@ -246,8 +249,9 @@ class Fights:
         A Shattered character (Sanity below 0) acts when someone leads it (rules/000 "Sanity";
         the table's ``lead``): the policy has an ally on its side who can act on its own and
         is not Humiliated (Poise below 0 "cannot take the lead", rules/000 "Poise") lead it
-        every round; the lead costs no action. It is not able on its own, so it does not keep
-        its side in the fight (the table's ``fight_end.able``) and its foes aim at the able.
+        at its turn; the lead costs no action. Once led it is able to the end of the round
+        (the table's ``fight_end.able``: it keeps its side in the fight until then); not led,
+        it is not. Its foes' targets are those able on their own (``can``).
         """
         can = self.can[i][rows]
         sanity = self.tracks[2][i][rows]
@@ -261,17 +265,45 @@ class Fights:
         for k in np.flatnonzero(self.prep.side == self.prep.side[i]):
             if k != i:
                 leader |= self.can[k][rows] & (self.tracks[1][k][rows] >= 0)
-        return can | (shattered & leader)
+        led = shattered & (leader | self.led[i][rows])
+        if self.opts.end == "down" and led.any():
+            new = rows[led & ~self.led[i][rows]]
+            if new.size:
+                self.led[i][new] = True
+                self.led_any = True
+                self.up_count[self.prep.side[i]][new] += 1
+        return can | led
 
-    def end_round(self, round_no: int) -> None:
-        """The end of a round: Surprised ends with the first (rules/004 "Conditions")."""
+    def end_round(self, round_no: int, winner, rounds) -> None:
+        """The end of a round: Surprised ends with the first (rules/004 "Conditions"), and
+        the lead of a Shattered character (then its side may have no one left able)."""
         if round_no == 1 and self.prep.surprised is not None and self.prep.surprised.any():
             self.code[self.prep.surprised] &= ~SURPRISED_BIT
+        if self.led_any:
+            ended = []
+            for i in range(self.n):
+                r = np.flatnonzero(self.led[i] & ~self.can[i])
+                if r.size:
+                    self.up_count[self.prep.side[i]][r] -= 1
+                    ended.append(r)
+            self.led[:] = False
+            self.led_any = False
+            if ended:
+                r = np.unique(np.concatenate(ended))
+                self.check_over(r[self.live[r]], round_no, winner, rounds)
 
     @property
     def standing(self) -> np.ndarray:
         """Who still counts as standing for the fight's end ("down" or "dead")."""
-        return self.can if self.opts.end == "down" else self.alive
+        if self.opts.end == "dead":
+            return self.alive
+        return self.can | self.led if self.led_any else self.can
+
+    def _standing(self, j: int, rows) -> np.ndarray:
+        """``standing`` of combatant ``j`` in the fights ``rows``."""
+        if self.opts.end == "dead":
+            return self.alive[j][rows]
+        return self.can[j][rows] | self.led[j][rows] if self.led_any else self.can[j][rows]
 
     def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
         """Mark the fights ``r`` (row indices) that are decided."""
@@ -458,7 +490,6 @@ class Fights:
         if rows.size == 0:
             return
         fell = []
-        standing = self.standing
         side_of = self.prep.side
         single = len(self.targets_of[a]) == 1
         for j in self.targets_of[a]:
@@ -466,7 +497,7 @@ class Fights:
             r = rows[sel]
             if r.size == 0:
                 continue
-            before = standing[j][r]
+            before = self._standing(j, r)
             if self.fixed[a]:
                 self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
             else:  # the track of the attack the Ki left allowed, fight by fight
@@ -480,13 +511,15 @@ class Fights:
             if dropped.any():
                 self.out_round[j][r[dropped]] = round_no
             self.can[j][r] = can
+            if self.led_any:  # led until it cannot act at all (0 Health, out)
+                self.led[j][r] &= (self.tracks[0][j][r] > 0) & ~self.out[j][r]
             alive = ~self._dead(r, j) & ~self.out[j][r]
             died = self.alive[j][r] & ~alive
             if died.any():
                 self.dead_round[j][r[died]] = round_no
             self.alive[j][r] = alive
             self._update_tkeys(r, j)
-            gone = before & ~standing[j][r]
+            gone = before & ~self._standing(j, r)
             if gone.any():
                 fell.append(r[gone])
                 self.up_count[side_of[j]][r[gone]] -= 1
