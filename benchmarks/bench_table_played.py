@@ -25,7 +25,9 @@ from tb_playground.table_played import play_at_table
 ENCOUNTERS = {
     "warehouse": ("warehouse.encounter.yaml", [], []),
     "party vs Nightmare": (
-        "", ["ronan.json", "the_brick.json", "nerdy_hacker.yaml"], ["nightmare.yaml"]
+        "",
+        ["ronan.json", "the_brick.json", "nerdy_hacker.yaml"],
+        ["nightmare.yaml"],
     ),
     "warehouse + Nightmare": ("warehouse.encounter.yaml", [], ["nightmare.yaml"]),
     "Ronan vs bear, dog": ("", ["ronan.json"], ["grizzly_bear.yaml", "guard_dog.yaml"]),

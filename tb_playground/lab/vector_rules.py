@@ -275,8 +275,11 @@ class Fights:
         return can | led
 
     def end_round(self, round_no: int, winner, rounds) -> None:
-        """The end of a round: Surprised ends with the first (rules/004 "Conditions"), and
-        the lead of a Shattered character (then its side may have no one left able)."""
+        """The end of a round: Surprised and the leads of the Shattered end.
+
+        Surprised lasts the first round (rules/004 "Conditions"); a lead lasts the round (the
+        table's ``lead``), so a side whose only able were led may have no one left able.
+        """
         if round_no == 1 and self.prep.surprised is not None and self.prep.surprised.any():
             self.code[self.prep.surprised] &= ~SURPRISED_BIT
         if self.led_any:
