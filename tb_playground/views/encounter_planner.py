@@ -19,7 +19,7 @@ import param
 
 from tb_playground.engine import KI_POLICIES
 from tb_playground.formatting import escape, percent
-from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, LEFT_OUT, TARGET_POLICIES
 from tb_playground.lab.runs import (
     FILE_NAMES,
     PlannerRun,
@@ -231,6 +231,18 @@ class PlannerSettings(param.Parameterized):
 
 #: The settings a link carries (all of them).
 SYNCED = tuple(p for p in PlannerSettings.param if p != "name")
+
+
+def left_out_html() -> str:
+    """The rules the simulation leaves out, in words (``lab.LEFT_OUT``; issue 32, item 16)."""
+    items = "".join(f"<li>{escape(words)}</li>" for words in LEFT_OUT)
+    return (
+        "<details><summary>What the simulation leaves out</summary>"
+        '<p class="enc-note">The fights are played by the rules of an attack, the tracks, Ki, '
+        "Gifts, armor, Initiative and the Brackets, Off Balance, Surprised, Exhausted and "
+        "Shattered (led by an ally). These the table plays and the simulation does not:</p>"
+        f"<ul>{items}</ul></details>"
+    )
 
 
 def _html(css_class: str, **kwargs) -> pn.pane.HTML:
@@ -470,6 +482,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.wins,
             self.downloads["wins"],
             *self._result_parts,
+            _html("enc-left-out", object=left_out_html()),
             flex="2 1 340px",
         )
         send = _box(
