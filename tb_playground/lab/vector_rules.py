@@ -139,6 +139,8 @@ class Fights:
         #: led this round (a Shattered character an ally leads: able to the round's end)
         self.led = np.zeros((n, rows), dtype=bool)
         self.led_any = False
+        #: whether each combatant may be Shattered in some fight (Sanity below 0 once)
+        self.shattered_any = (self.tracks[2] < 0).any(axis=1)
         self.out_round = np.where(self.can, -1, 0).astype(_STATE)
         self.dead_round = np.where(dead, 0, -1).astype(_STATE)
         self.code = (self.tracks[2] <= 0).astype(_STATE) << 1  # Overwhelmed, Shattered too
@@ -254,6 +256,8 @@ class Fights:
         it is not. Its foes' targets are those able on their own (``can``).
         """
         can = self.can[i][rows]
+        if not self.shattered_any[i]:
+            return can
         sanity = self.tracks[2][i][rows]
         if not (sanity < 0).any():
             return can
@@ -482,9 +486,9 @@ class Fights:
                 r = rows[some]
                 counts = np.maximum(self._room(r, a, t[some], g[some]) - levels[some], 0)
                 extra = int(self.surcharge[a])  # one spend for the dice boosted (Exhausted 4)
-                budget = np.maximum(self.ki[a][r] - extra, 0)
+                budget = np.maximum(self.ki[a][r] - extra, 0) if extra else self.ki[a][r]
                 boosts = np.minimum(np.minimum(lift[some], counts), np.minimum(budget, cap))
-                self.ki[a][r] -= boosts + extra * (boosts > 0)
+                self.ki[a][r] -= boosts + extra * (boosts > 0) if extra else boosts
                 levels[some] += boosts
         land = levels > 0
         rows, t, levels = rows[land], t[land], levels[land]
@@ -707,6 +711,8 @@ class Fights:
                 self._recode_sanity(r, j)
         elif v == 2:
             self._recode_sanity(rows, j)
+        if v and not self.shattered_any[j]:
+            self.shattered_any[j] = bool((self.tracks[2][j][rows] < 0).any())
         if v == 0 and not self.prep.named[j]:
             self.out[j][rows] |= self.tracks[0][j][rows] <= 0
         return taken
