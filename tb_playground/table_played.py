@@ -42,6 +42,7 @@ from tb_playground.engine.validation import require_choice, require_int
 from tb_playground.lab.fight_options import BOOST_POLICIES, BRACKET_POLICIES, TARGET_POLICIES
 from tb_playground.lab.fight_result import wilson_interval
 from tb_playground.lab.prepare import (
+    COVER_SETTINGS,
     attack_option,
     plain_records,
     prepare,
@@ -211,6 +212,8 @@ class _Fight:
         command = {"type": "attack", "attacker": attacker, "target": target, "attack": index}
         if empowered is not None:
             command["empowered"] = empowered
+        if self.policy["cover"][j] != "none":
+            command["cover"] = self.policy["cover"][j]
         a_rec = cs[attacker]
         extra = ki_cost(1, a_rec["exhausted"]) - 1
         cap = self.policy["boost_cap"][a]
@@ -326,6 +329,7 @@ def play_at_table(
     max_rounds: int = 50,
     folder: str | Path | None = None,
     through: str = "table",
+    cover="none",
 ) -> TablePlayed:
     """Play ``encounter`` ``fights`` times at a live table (see the module docstring).
 
@@ -344,6 +348,9 @@ def play_at_table(
         Rounds before an undecided fight is called a draw (as ``lab.simulate``), 1..1000.
     folder : str or Path, optional
         Where the tables' file goes; default a temporary folder, removed afterwards.
+    cover : {"none", "partial"} or dict
+        As ``lab.simulate`` takes it: each attack against a combatant in cover says so to
+        the table (the attack's "cover").
     through : {"table", "fold"}
         "table": every command through ``Table.apply`` (stored, folded, the table's dice).
         "fold": the same decision and fold (``table.commands.decide``,
@@ -359,7 +366,7 @@ def play_at_table(
     max_rounds = require_int("max_rounds", max_rounds, 1, 1000)
     through = require_choice("through", through, ("table", "fold"))
     records, _, sides = plain_records(encounter, None)
-    prep = prepare(encounter, None, attack_policy)
+    prep = prepare(encounter, None, attack_policy, cover)
     caps = []
     for b in resolve_policy("boost_policy", boost_policy, records, BOOST_POLICIES, "lift"):
         caps.append(1000 if b == "lift" else 0 if b == "none" else require_int("boost", b, 0, 100))
@@ -368,6 +375,7 @@ def play_at_table(
         "target": resolve_policy("target_policy", target_policy, records, TARGET_POLICIES, ""),
         "ki": resolve_policy("ki_policy", ki_policy, records, None, "stay_up"),
         "boost_cap": caps,
+        "cover": resolve_policy("cover", cover, records, COVER_SETTINGS, "none"),
     }
     surprised = [r["id"] for r in records if "Surprised" in r.get("conditions", [])]
     seeds = np.random.SeedSequence(seed).generate_state(fights, dtype=np.uint64)

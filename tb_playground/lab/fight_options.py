@@ -90,7 +90,8 @@ LEFT_OUT = (
     "Reckless attacks (Advantage for you and against you) and Full Defense (no attack, "
     "Defense up by 4, attacks against you at Disadvantage).",
     "Study a Target before a Called Shot: its Advantage is never taken.",
-    "Cover, partial or full, and Prone or Belly Down: everyone can reach and see everyone.",
+    "Cover that changes during the fight (a side's partial cover is a setting) and full "
+    "cover; dropping Prone or Belly Down, or standing up.",
     "Movement, range bands and weapon ranges: every attack is in reach.",
     "Grab, Disarm, Grabbed and Squeezed.",
     "The Distracted roll to hold a Slow action after a hit.",

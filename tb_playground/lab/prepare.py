@@ -397,7 +397,13 @@ def _armor_odds(numbers: dict, item: dict, zone: str, before: bool) -> tuple:
     return after, (by_before if before else None)
 
 
-def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Prepared:
+#: Cover a side may stand behind all fight (rules/001 "Cover"): "partial" puts every attack
+#: against its combatants at Disadvantage. Full cover (no attack reaches) is not a setting: a
+#: side no one can reach cannot lose.
+COVER_SETTINGS = ("none", "partial")
+
+
+def prepare(encounter, ruleset: dict | None = None, attack_policy="best", cover="none") -> Prepared:
     """Flatten ``encounter`` for the simulator (see the module docstring).
 
     Parameters
@@ -411,11 +417,16 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         target needs to lose, chosen per target), "first", or an index into its attacks; a dict
         keys any of these by side, id or name. An attack whose Ki cost is more than the Ki
         left falls back to the best one the attacker can pay for (``attack_choice``).
+    cover : {"none", "partial"} or dict
+        The cover each combatant stands behind all fight (``COVER_SETTINGS``; a dict keys
+        it by side, id or name): partial cover puts every attack against it at
+        Disadvantage (rules/001 "Cover"; engine ``roll_modifiers``).
     """
     records, switches, sides = plain_records(encounter, ruleset)
     before = switches["boosts_before_roll"]
     n = len(records)
     picks = resolve_policy("attack_policy", attack_policy, records, ("best", "first"), "best")
+    covers = resolve_policy("cover", cover, records, COVER_SETTINGS, "none")
     side = np.array([sides.index(r["side"]) for r in records])
     nn = n * n
     never_moira = switches["never_moira"]
@@ -535,6 +546,7 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
                     exhausted=ex_a,
                     target_conditions=conds_t,
                     target_exhausted=ex_t,
+                    cover=covers[t_i],
                     aim=emp == "aim",
                     called_shot=emp == "called shot",
                     slow_called_shot_advantage=switches["slow_called_shot_advantage"],
@@ -657,6 +669,7 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
 
 __all__ = [
     "CODES",
+    "COVER_SETTINGS",
     "DYNAMIC_CONDITIONS",
     "SURPRISED_BIT",
     "EMPOWERED",

@@ -149,3 +149,26 @@ def test_a_shattered_character_alone_or_with_a_humiliated_ally_does_not_act():
     humiliated[1]["now"]["poise"] = -1  # below 0 Poise: cannot take the lead (rules/000)
     result = simulate(humiliated, fights=500, seed=5)
     assert result.damage_share["ronan"] == 0.0
+
+
+# -- 16: cover as a side's setting ------------------------------------------------------------
+
+
+def test_partial_cover_as_a_sides_setting_puts_every_attack_against_it_at_disadvantage():
+    """Issue 32 item 16: rules/001 "Cover"; the mean damage of three rounds is 6 x E(Dis)."""
+    records = _records(("ronan.json", "Party"), (_dummy(health=30, soak=9), "Foes"))
+    records[0]["gifts"] = []
+    records[0]["ki"] = 0
+    fights = 20_000
+    result = simulate(
+        records, fights=fights, seed=8, max_rounds=3, off_balance=False, attack_policy=1,
+        cover={"Foes": "partial"},
+    )  # fmt: skip
+    a = records[0]
+    score = max(a["elements"][e] for e in ("Earth", "Air", "Fire", "Water"))
+    args = (score, records[1]["defense"]["physical"], 7, 9, a["klotho"])
+    exact = 6 * _expected_levels(*args, -1)
+    dealt = result.damage[:, 0].astype(float)
+    assert abs(dealt.mean() - exact) <= Z * dealt.std() / np.sqrt(fights), (dealt.mean(), exact)
+    with pytest.raises(ValueError, match="cover"):
+        simulate(records, fights=10, cover="full")

@@ -243,3 +243,20 @@ def test_the_page_lists_in_words_every_rule_the_simulation_leaves_out(service):
     for line in LEFT_OUT:
         assert encounter_planner.escape(line) in html
         assert "_" not in line and "policy" not in line  # plain words, no code names
+
+
+def test_a_sides_cover_reaches_that_side_only(service):
+    """Issue 32, item 16: partial cover as a side's setting (rules/001 "Cover")."""
+    view = planner(
+        service, party=["ronan.json"], foes=["guard_dog.yaml"], foes_cover="partial",
+        fights=300, seed=4,
+    )  # fmt: skip
+    run = view.start(wait=True)
+    assert run.result is not None and not run.error
+    enc = build_encounter("", ["ronan.json"], ["guard_dog.yaml"])
+    expected = simulate(enc, 300, 4, cover={"Party": "none", "default": "partial"})
+    np.testing.assert_array_equal(run.result.final, expected.final)
+    plain = simulate(enc, 300, 4)
+    assert not np.array_equal(plain.final, expected.final)
+    labels = [w.label for w in view.policy_widgets["foes"]]
+    assert "Cover" in labels
