@@ -128,17 +128,23 @@ class _Fight:
         self.refused = 0
         self.ids = list(table.state["ids"])
         self.hits: dict[str, int] = {}
+        self.ended: int | None = None
 
     @property
     def state(self) -> dict:
         return self.table._state  # read only: a copy per read would cost more than the fight
 
     def send(self, command: dict) -> bool:
+        in_play = self.state["round"]
         try:
             self.table.apply(command)
         except ValueError:
             self.refused += 1
             return False
+        if self.over() and self.ended is None:
+            # the round in play when it ended: a fight over as a round closes (a lead lapsing)
+            # is over in that round, not the next the table has opened (the simulator's count)
+            self.ended = in_play
         return True
 
     def over(self) -> bool:
@@ -305,7 +311,7 @@ class _Fight:
                 if not self.over() and not self.send({"type": "end_turn"}):
                     break
         if self.over():
-            return self.state["over"]["winner"], int(self.state["over"]["round"])
+            return self.state["over"]["winner"], int(self.ended or self.state["over"]["round"])
         return None, max_rounds
 
 
