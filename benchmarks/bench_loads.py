@@ -11,7 +11,15 @@ subprocess; /odds's slider -> numbers latency in Chromium (timed inside the page
 file's write lock and a GM page sends a note every second, (3) a page picks a 50 MB file every
 second (refused), (4) four clients loop plain GETs of /odds. Target: p95 <= 250 ms each.
 
-Run: ``python benchmarks/bench_loads.py [watch] [pages] [--moves 30]``.
+``builds`` (issue 33, item 9): the same server; another person (a browser keeping its cookie)
+opens /odds once a second while four clients loop plain GETs of /odds; the time of each of the
+person's page loads (the page's build). Target: p95 <= 250 ms.
+
+``locked`` (issue 33, item 3): the same server; another connection holds the file's lock
+(``BEGIN EXCLUSIVE``) for 20 s; a phone opens its join link, and a static file is asked for
+meanwhile: how long each answer takes (target: the page within 2 s).
+
+Run: ``python benchmarks/bench_loads.py [watch] [pages] [builds] [locked] [--moves 30]``.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "table"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_browser_latency import DONE, INSTALL, LATENCY, p95  # noqa: E402
 from serving import CHROMIUM, CHROMIUM_ARGS, free_port, wait_for_http  # noqa: E402
@@ -87,7 +96,7 @@ def _serve(port: int, db: Path) -> subprocess.Popen:
         [
             sys.executable, "-m", "panel", "serve",
             str(ROOT / "apps" / "odds.py"), str(ROOT / "apps" / "gm.py"),
-            str(ROOT / "apps" / "character.py"),
+            str(ROOT / "apps" / "character.py"), str(ROOT / "apps" / "table.py"),
             "--setup", str(ROOT / "tb_playground" / "serve_setup.py"),
             "--port", str(port), "--address", "127.0.0.1",
             f"--allow-websocket-origin=127.0.0.1:{port}",
@@ -242,9 +251,105 @@ def pages(moves: int, pause: float) -> None:
         print(f"  (GET loops: {rate[0]:.1f} pages/s served, {rate[1]:.1f}/s refused with 429)")
 
 
+def _timed_get(opener, url: str) -> float:
+    began = time.monotonic()
+    with opener.open(url, timeout=60) as answer:
+        answer.read()
+    return 1000 * (time.monotonic() - began)
+
+
+def _started(db: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = _serve(port, db)
+    wait_for_http(f"{base}/odds", timeout=120)
+    return proc, base
+
+
+def builds(samples: int = 30) -> None:
+    """Another person's /odds page loads while four clients loop plain GETs of /odds."""
+    import http.cookiejar
+
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base = _started(Path(tmp) / "tables.sqlite")
+        try:
+            person = urllib.request.build_opener(
+                urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+            )
+            quiet = [_timed_get(person, f"{base}/odds") for _ in range(10)]
+            stop, gets = threading.Event(), [0, 0]
+
+            def loop() -> None:
+                while not stop.is_set():
+                    try:
+                        with urllib.request.urlopen(f"{base}/odds", timeout=60) as r:
+                            r.read()
+                        gets[0] += 1
+                    except urllib.error.HTTPError as refused:
+                        gets[1] += refused.code == 429
+                    except OSError:
+                        pass
+
+            threads = [threading.Thread(target=loop, daemon=True) for _ in range(4)]
+            for t in threads:
+                t.start()
+            began = time.monotonic()
+            during = []  # while the loops spend their address's burst (PAGE_BURST pages)
+            while gets[0] < 40 and time.monotonic() - began < 300:
+                during.append(_timed_get(person, f"{base}/odds"))
+                time.sleep(1.0)
+            loaded = []  # then: the steady state
+            for _ in range(samples):
+                loaded.append(_timed_get(person, f"{base}/odds"))
+                time.sleep(1.0)
+            stop.set()
+            rate = [n / (time.monotonic() - began) for n in gets]
+        finally:
+            proc.kill()
+            proc.wait()
+        print(f"builds: another person's /odds page loads, {samples} (p95 target 250 ms)")
+        _report("quiet", quiet)
+        _report("4 loops, their burst", during)
+        _report("4 loops, steady", loaded)
+        print(f"  (GET loops: {rate[0]:.2f} pages/s served, {rate[1]:.2f}/s refused with 429)")
+
+
+def locked(hold: float = 20.0) -> None:
+    """A join link and a static file while another program holds the file's lock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "tables.sqlite"
+        service = CombatService(db, gm_key=KEY)
+        code = service.create("Locked", encounter(roster("ronan.json"))).state["join_code"]
+        service.close()
+        service.store.close()
+        proc, base = _started(db)
+        opener = urllib.request.build_opener()
+        try:
+            _timed_get(opener, f"{base}/table")
+            other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+            other.execute("BEGIN EXCLUSIVE")
+            began = time.monotonic()
+            page = _timed_get(opener, f"{base}/table?code={code}&seat=ronan")
+            static = []
+            while time.monotonic() - began < hold:
+                static.append(_timed_get(opener, f"{base}/static/js/bokeh.min.js"))
+                time.sleep(0.25)
+            other.execute("ROLLBACK")
+            other.close()
+        finally:
+            proc.kill()
+            proc.wait()
+        print(f"locked: the file's lock held elsewhere for {hold:.0f} s")
+        print(f"  the join link's page answered in {page:7.1f} ms")
+        _report("static file", static)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="*", choices=["watch", "pages"], default=["watch", "pages"])
+    parser.add_argument(
+        "what", nargs="*", choices=["watch", "pages", "builds", "locked"],
+        default=["watch", "pages"],
+    )  # fmt: skip
     parser.add_argument("--moves", type=int, default=30, help="slider moves per load (30)")
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between moves (0.3)")
     args = parser.parse_args()
@@ -252,6 +357,10 @@ def main() -> None:
         watch()
     if "pages" in args.what:
         pages(args.moves, args.pause)
+    if "builds" in args.what:
+        builds()
+    if "locked" in args.what:
+        locked()
 
 
 if __name__ == "__main__":

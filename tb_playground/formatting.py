@@ -39,6 +39,20 @@ def percent(p: float | None, digits: int = 1, *, words: bool = False) -> str:
     return f"{shown}%"
 
 
+#: The chance bands in words (issue 31), as (below this chance, the words); the last has no top.
+#: Three bands 30% and 40% wide: for any attacking Element and any Advantage, each covers at
+#: least 4 consecutive TNs (4 Defense values), so the words never pin a foe's Defense down.
+CHANCE_BANDS = ((0.3, "a long shot"), (0.7, "a fair chance"), (None, "likely"))
+
+
+def chance_words(p: float) -> str:
+    """A chance in words from ``CHANCE_BANDS``: "a long shot", "a fair chance" or "likely"."""
+    for top, words in CHANCE_BANDS:
+        if top is None or float(p) < top:
+            return words
+    raise AssertionError("the last band has no top")
+
+
 def dice_text(count: int) -> str:
     """A number of dice in words that agree with it: "1 die", "2 dice", "0 dice"."""
     count = int(count)
@@ -52,6 +66,45 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     """
     count = int(count)
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def advantage_words(net: int, sources: Iterable[Sequence]) -> str:
+    """A roll's net Advantage as the rule reads it, with its sources: "" when it has none.
+
+    RULES.md "Core Roll": sources count +1 / -1 and are summed; above 0 is Advantage, 0 a
+    normal roll, below 0 Disadvantage: binary, never "Advantage 2" (issue 31). ``sources``
+    are (label, sign) pairs. The wording is the engine's (``AttackModifiers.describe``):
+    "Advantage: Aim, Target is Prone; against: Off Balance", "Normal roll: Aim cancels Off
+    Balance".
+    """
+    plus = [str(label) for label, sign in sources if sign > 0]
+    minus = [str(label) for label, sign in sources if sign < 0]
+    if net == 0:
+        if not plus and not minus:
+            return ""
+        if plus and minus:
+            return f"Normal roll: {', '.join(plus)} cancels {', '.join(minus)}"
+        return "Normal roll"
+    main, other = (plus, minus) if net > 0 else (minus, plus)
+    text = "Advantage" if net > 0 else "Disadvantage"
+    if main:
+        text += f": {', '.join(main)}"
+    if other:
+        text += f"; {'against' if net > 0 else 'for'}: {', '.join(other)}"
+    return text
+
+
+def empowered_words(empowered: str | None, zone: str | None = None) -> str:
+    """An attack's Slow action in words: "Aim", "a Called Shot at the head", or "".
+
+    RULES.md, Action Brackets: Slow holds one empowered action (Aim, a Called Shot); rules/002
+    line 161: a Called Shot is the only way to target the Head zone.
+    """
+    if empowered == "aim":
+        return "Aim"
+    if empowered == "called shot":
+        return f"a Called Shot at the {zone or 'head'}"
+    return ""
 
 
 def fraction_text(value: Fraction) -> str:

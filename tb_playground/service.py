@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -31,6 +33,8 @@ log = logging.getLogger(__name__)
 
 #: The shortest ``TB_GM_KEY`` the server accepts (note 0009, "Issue 21: guessing").
 MIN_GM_KEY = 16
+#: What the GM page's cookie token signs under the GM key (``CombatService.gm_cookie``).
+GM_COOKIE_LABEL = b"tb_playground: the GM key was given on this browser"
 
 #: Seconds after the last page closed before freed heap is handed back to the system.
 TRIM_DELAY = 3.0
@@ -289,6 +293,24 @@ class CombatService:
         if not ok and client is not None:
             self.key_guard.failed(client)
         return ok
+
+    def gm_cookie(self) -> str:
+        """The token the GM page keeps in its cookie once the key is accepted (issue 33).
+
+        An HMAC of a fixed label under the GM key: it proves the key was given without being
+        the key, and stops working when the key changes (a new random key at each start).
+        """
+        return hmac.new(self._gm_key.encode(), GM_COOKIE_LABEL, hashlib.sha256).hexdigest()
+
+    def gm_cookie_ok(self, token: object) -> bool:
+        """Whether ``token`` is ``gm_cookie()`` (constant-time comparison).
+
+        A stale token (the key changed) is not a guess: it counts against no one, so a GM whose
+        browser kept an old cookie is never made to wait for the right key.
+        """
+        if not isinstance(token, str) or not token:
+            return False
+        return hmac.compare_digest(token.encode(), self.gm_cookie().encode())
 
     def gm_link(self, address: str | None = None) -> str:
         """The full link to the GM page, key included."""

@@ -272,6 +272,7 @@ SLOW = (
     "test_table_night.py::test_a_players_numbers_hold_nothing_their_view_could_not",
     "test_table_night.py::test_every_rolls_luck_equals_brute_force",
     "test_table_night.py::test_since_the_fight_and_bad_arguments",
+    "test_table_played.py::test_the_simulators_chance_lies_inside_the_tables",
     "test_table_previews.py::test_previews_odds_are_the_engines",
     "test_table_privacy.py::test_the_fight_over_card_on_every_page",
     "test_table_replay.py",

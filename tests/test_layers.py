@@ -28,6 +28,9 @@ FLOORS = {
     "tb_playground.service": 4,
     "tb_playground.lab": 4,
     "tb_playground.views": 5,
+    # plays the live table under the lab's policies (issue 32, item 17): above both, and no
+    # page imports it (a sideways neighbour of views)
+    "tb_playground.table_played": 5,
     "tb_playground.serve_setup": 6,  # the server's start-up hook, beside apps/
     "tb_playground.pages": 6,  # the page files the server runs (apps/*.py run the same)
     "tb_playground.__main__": 7,  # `tb-playground serve`: the pages, the setup, Panel's server

@@ -391,6 +391,7 @@ def roll_modifiers(
     other_advantage: int = 0,
     other_disadvantage: int = 0,
     slow_called_shot_advantage: bool = False,
+    taking_time: bool = False,
 ) -> RollModifiers:
     """The named Advantage sources of one roll, their sum, and whether it can be made.
 
@@ -440,6 +441,9 @@ def roll_modifiers(
         Any other sources, 0..20 each.
     slow_called_shot_advantage : bool
         Variant 002: a Called Shot, being Slow, rolls with Advantage (+1).
+    taking_time : bool
+        Taking Your Time: the next Time Band up, with Advantage (+1; rules/000 "Taking Your
+        Time"; RULES.md, Core Roll).
 
     Returns
     -------
@@ -473,6 +477,7 @@ def roll_modifiers(
             ("alone", alone),
             ("leads", leads),
             ("slow_called_shot_advantage", slow_called_shot_advantage),
+            ("taking_time", taking_time),
         )
     }
     helpers = require_int("helpers", helpers, 0, 10)
@@ -582,6 +587,8 @@ def roll_modifiers(
         if flags["off_hand"]:
             sources.append(Source("Off hand", -1))
         sources += [Source("Trained helper", 1)] * helpers
+        if flags["taking_time"]:
+            sources.append(Source("Taking your time", 1))
         sources += [Source("Other Advantage", 1)] * other_advantage
         sources += [Source("Other Disadvantage", -1)] * other_disadvantage
         if tier_advantage:

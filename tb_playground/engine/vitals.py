@@ -197,6 +197,43 @@ def hit_room(current, maximum: int, vital: str = "health", variant_002: bool = F
     return _room(current, maximum, vital, variant_002)
 
 
+def critical_room(current: int, levels: int, vital: str = "health") -> int:
+    """The levels a critical hit may take from a track: it never takes Health below 0.
+
+    RULES.md, Attacks: "A critical hit alone can't kill: it takes a character to 0 at most";
+    rules/000 line 123: "a single attack can only reduce a character to zero health
+    (Unconscious)". From above 0 the one-attack cap already stops it at 0; at or below 0 a
+    critical takes no Health level (note 0015, issue 32 item 2). Poise and Sanity: unchanged
+    (the text speaks of Health and killing).
+
+    Parameters
+    ----------
+    current : int
+        The track before the hit.
+    levels : int
+        Levels the attack connects, 0 or more.
+    vital : {"health", "poise", "sanity"}
+        Which track.
+
+    Returns
+    -------
+    int
+        ``levels``, capped for Health at what is left above 0.
+
+    Examples
+    --------
+    >>> critical_room(-4, 6)
+    0
+    >>> critical_room(3, 6)
+    3
+    """
+    current = require_int("current", current, None, None)
+    levels = require_int("levels", levels, 0, None)
+    if vital != "health":
+        return levels
+    return min(levels, max(current, 0))
+
+
 @dataclass(frozen=True)
 class AttackOnVital:
     """What one attack did to one track (``take_attack``).

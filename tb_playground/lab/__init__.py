@@ -6,7 +6,7 @@ compares one attack's options exactly; ``sweep`` runs many encounters as Dask ta
 import. Notes: docs/notes/0010-lab.md.
 """
 
-from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from .fight_options import BOOST_POLICIES, BRACKET_POLICIES, ENDS, LEFT_OUT, TARGET_POLICIES
 from .fight_result import EncounterResult, wilson_interval
 from .from_table import starting_state
 from .simulate import simulate
@@ -28,6 +28,7 @@ __all__ = [
     "BRACKET_POLICIES",
     "ENDS",
     "TACTICS",
+    "LEFT_OUT",
     "TARGET_POLICIES",
     "AttackOption",
     "EncounterResult",

@@ -80,3 +80,25 @@ class FightOptions:
     max_rounds: int
     off_balance: bool
     opening: dict | None = None
+
+
+#: Every rule of a fight the simulation leaves out, in plain words for a page (issue 32,
+#: item 16). A page lists them beside a chance to win: the table plays them, the simulator
+#: does not, so a fight that turns on one of them may go otherwise than the chance says.
+LEFT_OUT = (
+    "Help: an ally giving Advantage to an attack (and sharing its catastrophe).",
+    "Reckless attacks (Advantage for you and against you) and Full Defense (no attack, "
+    "Defense up by 4, attacks against you at Disadvantage).",
+    "Study a Target before a Called Shot: its Advantage is never taken.",
+    "Cover that changes during the fight (a side's partial cover is a setting) and full "
+    "cover; dropping Prone or Belly Down, or standing up.",
+    "Movement, range bands and weapon ranges: every attack is in reach.",
+    "Grab, Disarm, Grabbed and Squeezed.",
+    "The Distracted roll to hold a Slow action after a hit.",
+    "Fate Tokens: none are spent (no shrugging off a condition, no getting back up).",
+    "Ki spent outside an attack: bringing Poise or Sanity back to 1 between hits.",
+    "Off-hand attacks, situational bonuses and the GM's rulings.",
+    "Leaving the fight: fleeing, hiding, surrender, a Humiliated foe who gives in.",
+    "Skill rolls in a fight (Intimidation to scatter foes, First Aid, stabilising the Dying).",
+    "Choosing the Element of an attack: each attack uses the best Element it allows.",
+)

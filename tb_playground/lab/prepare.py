@@ -53,6 +53,14 @@ from tb_playground.engine.conditions import CONDITIONS, split_states
 #: (a catastrophe), Overwhelmed (Sanity at 0) and Flustered (Poise at 0 or below, for the Scene).
 DYNAMIC_CONDITIONS = ("Off Balance", "Overwhelmed", "Flustered")
 
+#: The condition code's fourth bit: Surprised, which lasts the fight's first round only
+#: (rules/004 "Conditions": "Everything at Disadvantage for the round"; the table puts it on
+#: for round 1). Kept out of ``DYNAMIC_CONDITIONS``: a live table's record still carries it.
+SURPRISED_BIT = 8
+
+#: Condition codes: the three dynamic conditions and Surprised.
+CODES = 16
+
 #: Empowered choices of an attack: none, Aim, Called Shot (rules/000 "Action Brackets").
 EMPOWERED = ("none", "aim", "called shot")
 
@@ -116,13 +124,15 @@ class Prepared:
     kind: np.ndarray  # index into ATTACK_KINDS
     expected: np.ndarray  # exact expected levels of one plain attack (no boosts, no conditions)
     aim_better: np.ndarray  # (n*n,) one aimed attack beats two plain ones (expected levels)
-    sign: np.ndarray  # (n*n, 8, 3) Advantage sign by condition code and empowered choice
-    allowed: np.ndarray  # (n*n, 8, 3) bool
+    sign: np.ndarray  # (n*n, CODES, 3) Advantage sign by condition code and empowered choice
+    allowed: np.ndarray  # (n*n, CODES, 3) bool
     # damage sampling: block b = 2 * pair + critical
     block_cum: np.ndarray  # global cumulative, block b's entries in (b, b + 1]
     block_over: np.ndarray
     block_lift: np.ndarray
     danger: np.ndarray  # (n, n): expected levels j deals a round to attacker a's side (max)
+    exhausted: np.ndarray | None = None  # (n,) Exhausted level 0..5 (rules/004 "Conditions")
+    surprised: np.ndarray | None = None  # (n,) bool: Surprised in the first round
     # 002 "boosts chosen before the roll" (only filled when the switch is on)
     boosts_before: bool = False
     boost_useful: np.ndarray | None = None  # (n*n,) a boost lifts some face (hit or critical)
@@ -387,7 +397,13 @@ def _armor_odds(numbers: dict, item: dict, zone: str, before: bool) -> tuple:
     return after, (by_before if before else None)
 
 
-def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Prepared:
+#: Cover a side may stand behind all fight (rules/001 "Cover"): "partial" puts every attack
+#: against its combatants at Disadvantage. Full cover (no attack reaches) is not a setting: a
+#: side no one can reach cannot lose.
+COVER_SETTINGS = ("none", "partial")
+
+
+def prepare(encounter, ruleset: dict | None = None, attack_policy="best", cover="none") -> Prepared:
     """Flatten ``encounter`` for the simulator (see the module docstring).
 
     Parameters
@@ -401,18 +417,27 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         target needs to lose, chosen per target), "first", or an index into its attacks; a dict
         keys any of these by side, id or name. An attack whose Ki cost is more than the Ki
         left falls back to the best one the attacker can pay for (``attack_choice``).
+    cover : {"none", "partial"} or dict
+        The cover each combatant stands behind all fight (``COVER_SETTINGS``; a dict keys
+        it by side, id or name): partial cover puts every attack against it at
+        Disadvantage (rules/001 "Cover"; engine ``roll_modifiers``).
     """
     records, switches, sides = plain_records(encounter, ruleset)
     before = switches["boosts_before_roll"]
     n = len(records)
     picks = resolve_policy("attack_policy", attack_policy, records, ("best", "first"), "best")
+    covers = resolve_policy("cover", cover, records, COVER_SETTINGS, "none")
     side = np.array([sides.index(r["side"]) for r in records])
     nn = n * n
     never_moira = switches["never_moira"]
     states = []
-    for r in records:
+    surprised = np.zeros(n, dtype=bool)
+    for i, r in enumerate(records):
         conds, exhausted = split_states([c for c in r.get("conditions", []) if c in CONDITIONS])
-        states.append((conds, max(exhausted, int(r.get("exhausted", 0)))))
+        # Surprised is the first round's only (a bit of the condition code), not the fight's
+        surprised[i] = "Surprised" in conds
+        conds = tuple(c for c in conds if c != "Surprised")
+        states.append((conds, min(max(exhausted, int(r.get("exhausted", 0))), 5)))
     costs = [attack_costs(r, states[i][1]) for i, r in enumerate(records)]
     top = max((c for cs in costs for c in cs), default=0)
     # the options: each pair's choice with Ki to spare first, then the fallbacks of short Ki
@@ -452,8 +477,8 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
     gift_check = np.zeros(count, dtype=bool)
     expected = np.zeros(count)
     aim_better = np.zeros(count, dtype=bool)
-    sign = np.zeros((count, 8, 3), dtype=np.int64)
-    allowed = np.zeros((count, 8, 3), dtype=bool)
+    sign = np.zeros((count, CODES, 3), dtype=np.int64)
+    allowed = np.zeros((count, CODES, 3), dtype=bool)
     blocks: list[np.ndarray] = []
     overs: list[np.ndarray] = []
     lifts: list[np.ndarray] = []
@@ -509,8 +534,9 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
             aim_better[g] = aimed > 2 * numbers["expected"]
         conds_a, ex_a = states[a_i]
         conds_t, ex_t = states[t_i]
-        for code in range(8):
+        for code in range(CODES if surprised[a_i] else 8):
             dyn = tuple(c for bit, c in enumerate(DYNAMIC_CONDITIONS) if code >> bit & 1)
+            dyn += ("Surprised",) if code & SURPRISED_BIT else ()
             for e, emp in enumerate(EMPOWERED):
                 mods = roll_modifiers(
                     "attack",
@@ -520,12 +546,15 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
                     exhausted=ex_a,
                     target_conditions=conds_t,
                     target_exhausted=ex_t,
+                    cover=covers[t_i],
                     aim=emp == "aim",
                     called_shot=emp == "called shot",
                     slow_called_shot_advantage=switches["slow_called_shot_advantage"],
                 )
                 sign[g, code, e] = mods.sign
                 allowed[g, code, e] = mods.allowed
+        if not surprised[a_i]:  # the bit is never set on one not Surprised
+            sign[g, 8:], allowed[g, 8:] = sign[g, :8], allowed[g, :8]
         for critical in (False, True):
             rolled = dice - (dice + 1) // 2 if critical else dice
             threshold = numbers["wall"] - (numbers["klotho"] if critical else 0)
@@ -614,6 +643,8 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
         block_over=np.concatenate(overs),
         block_lift=np.concatenate(lifts),
         danger=danger,
+        exhausted=np.array([st[1] for st in states], dtype=np.int64),
+        surprised=surprised,
         boosts_before=before,
         boost_useful=useful,
         before_start=before_start if before else None,
@@ -637,7 +668,10 @@ def prepare(encounter, ruleset: dict | None = None, attack_policy="best") -> Pre
 
 
 __all__ = [
+    "CODES",
+    "COVER_SETTINGS",
     "DYNAMIC_CONDITIONS",
+    "SURPRISED_BIT",
     "EMPOWERED",
     "KI_POLICIES",
     "Prepared",

@@ -105,7 +105,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -
                 group = by_actor[bounds[i] : bounds[i + 1]]
                 act = group
                 for k in range(2):
-                    keep = f.live[act] & f.can[i][act]
+                    keep = f.live[act] & f.acts(act, i)
                     if same[i] is None:
                         keep &= attacks[i][act] > k
                     elif same[i][0] <= k:
@@ -118,6 +118,7 @@ def _run_chunk(prep: Prepared, rows: int, seed, opts: FightOptions, tick=None) -
                 f.end_turn(group, i, round_no)
             if tick is not None:  # a stop asked for mid-round is heard within one slot
                 tick(rows - int(f.live.sum()))
+        f.end_round(round_no, winner, rounds)
     timed = f.live.copy()
     flush(np.ones(f.fid.size, dtype=bool))
     out["timed_out"][f.fid[timed]] = True
@@ -148,6 +149,7 @@ def simulate(
     workers: int = 1,
     progress=None,
     opening: dict | None = None,
+    cover="none",
 ) -> EncounterResult:
     """Simulate ``encounter`` ``fights`` times (the round: ``lab.vector_rules``).
 
@@ -189,6 +191,10 @@ def simulate(
         Off Balance, Flustered, who is out, the Fate Tokens, and the round in play (what is
         declared, the order once revealed, who has a turn left and how many attacks). Round
         1 of the result is then the table's round in play. None: a fight about to start.
+    cover : {"none", "partial"} or dict
+        The cover a side (or a combatant, by id or name) stands behind all fight:
+        "partial" puts every attack against it at Disadvantage (``prepare.COVER_SETTINGS``;
+        rules/001 "Cover").
 
     Returns
     -------
@@ -201,7 +207,7 @@ def simulate(
     end = require_choice("end", end, ENDS)
     off_balance = require_bool("off_balance", off_balance)
     workers = require_int("workers", workers, 1, 64)
-    prep = prepare(encounter, ruleset, attack_policy)
+    prep = prepare(encounter, ruleset, attack_policy, cover)
     records, _, _ = plain_records(encounter, ruleset)
     brackets = resolve_policy("bracket_policy", bracket_policy, records, BRACKET_POLICIES, "normal")
     targets = resolve_policy("target_policy", target_policy, records, TARGET_POLICIES, "weakest")

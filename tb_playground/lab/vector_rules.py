@@ -61,7 +61,7 @@ from tb_playground.engine import VITALS, hit_room, vital_step
 from tb_playground.engine.dice import KEPT_TOTAL_COUNTS, KEPT_TOTAL_DENOMINATOR, TOTALS
 
 from .fight_options import FightOptions
-from .prepare import Prepared
+from .prepare import CODES, SURPRISED_BIT, Prepared
 
 _BRACKET = {  # band (0 fast, 1 normal, 2 slow), attacks, empowered (0 none, 1 Aim, 2 Called)
     "normal": (1, 2, 0),
@@ -102,7 +102,7 @@ class Fights:
     #: Per-combatant state, shape (n, rows); ``fid``, ``live`` and ``rank`` are per fight.
     COLUMNS = (
         "ki", "ob_since", "flustered", "out", "dealt", "out_round", "dead_round", "can",
-        "alive", "hit_count", "code", "armor_lv",
+        "alive", "hit_count", "code", "armor_lv", "led",
     )  # fmt: skip
 
     def __init__(self, prep: Prepared, rows: int, rng, opts: FightOptions):
@@ -119,6 +119,11 @@ class Fights:
         self.ob_since = np.full((n, rows), -1, dtype=_STATE)
         self.flustered = self.tracks[1] <= 0
         self.out = (self.tracks[0] <= 0) & ~prep.named[:, None]
+        exhausted = prep.exhausted if prep.exhausted is not None else np.zeros(n, dtype=np.int64)
+        #: not out cold (Exhausted 5 can't act: rules/004 "Conditions")
+        self.awake = (exhausted < 5)[:, None]
+        #: Ki one spend adds (Exhausted 4: +1 per spend, rules/004 "Conditions"; 004:127)
+        self.surcharge = (exhausted >= 4).astype(np.int64)
         opening = opts.opening
         if opening is not None:  # a fight under way (``lab.from_table``): as it stands
             self.ob_since[:] = np.asarray(opening["ob_since"], dtype=_STATE)[:, None]
@@ -129,13 +134,20 @@ class Fights:
         self.dealt = np.zeros((n, rows), dtype=_STATE)
         self.hit_count = np.zeros((n, rows), dtype=_STATE)
         dead = self.tracks[0] <= prep.dead_at[:, None]
-        self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out
+        self.can = (self.tracks[0] > 0) & (self.tracks[2] >= 0) & ~self.out & self.awake
         self.alive = ~dead & ~self.out
+        #: led this round (a Shattered character an ally leads: able to the round's end)
+        self.led = np.zeros((n, rows), dtype=bool)
+        self.led_any = False
+        #: whether each combatant may be Shattered in some fight (Sanity below 0 once)
+        self.shattered_any = (self.tracks[2] < 0).any(axis=1)
         self.out_round = np.where(self.can, -1, 0).astype(_STATE)
         self.dead_round = np.where(dead, 0, -1).astype(_STATE)
-        self.code = (self.tracks[2] == 0).astype(_STATE) << 1
+        self.code = (self.tracks[2] <= 0).astype(_STATE) << 1  # Overwhelmed, Shattered too
         self.code |= self.flustered.astype(_STATE) << 2
         self.code |= (self.ob_since >= 0).astype(_STATE)
+        if prep.surprised is not None and prep.surprised.any():
+            self.code[prep.surprised] |= SURPRISED_BIT
         self.live = np.ones(rows, dtype=bool)
         self.attacks = 0
         # armor levels left, row z * n + j: combatant j's item on zone z (engine.armor.ZONES)
@@ -230,12 +242,75 @@ class Fights:
         return self.tracks[0][j][rows] <= self.prep.dead_at[j]
 
     def _can_act(self, rows, j: int) -> np.ndarray:
-        return (self.tracks[0][j][rows] > 0) & (self.tracks[2][j][rows] >= 0) & ~self.out[j][rows]
+        can = (self.tracks[0][j][rows] > 0) & (self.tracks[2][j][rows] >= 0) & ~self.out[j][rows]
+        return can & self.awake[j]
+
+    def acts(self, rows, i: int) -> np.ndarray:
+        """Whether ``i`` acts now in the fights ``rows``: able on its own, or Shattered and led.
+
+        A Shattered character (Sanity below 0) acts when someone leads it (rules/000 "Sanity";
+        the table's ``lead``): the policy has an ally on its side who can act on its own and
+        is not Humiliated (Poise below 0 "cannot take the lead", rules/000 "Poise") lead it
+        at its turn; the lead costs no action. Once led it is able to the end of the round
+        (the table's ``fight_end.able``: it keeps its side in the fight until then); not led,
+        it is not. Its foes' targets are those able on their own (``can``).
+        """
+        can = self.can[i][rows]
+        if not self.shattered_any[i]:
+            return can
+        sanity = self.tracks[2][i][rows]
+        if not (sanity < 0).any():
+            return can
+        shattered = ~can & (sanity < 0) & (self.tracks[0][i][rows] > 0) & ~self.out[i][rows]
+        shattered &= self.awake[i]
+        if not shattered.any():
+            return can
+        leader = np.zeros(rows.size, dtype=bool)
+        for k in np.flatnonzero(self.prep.side == self.prep.side[i]):
+            if k != i:
+                leader |= self.can[k][rows] & (self.tracks[1][k][rows] >= 0)
+        led = shattered & (leader | self.led[i][rows])
+        if self.opts.end == "down" and led.any():
+            new = rows[led & ~self.led[i][rows]]
+            if new.size:
+                self.led[i][new] = True
+                self.led_any = True
+                self.up_count[self.prep.side[i]][new] += 1
+        return can | led
+
+    def end_round(self, round_no: int, winner, rounds) -> None:
+        """The end of a round: Surprised and the leads of the Shattered end.
+
+        Surprised lasts the first round (rules/004 "Conditions"); a lead lasts the round (the
+        table's ``lead``), so a side whose only able were led may have no one left able.
+        """
+        if round_no == 1 and self.prep.surprised is not None and self.prep.surprised.any():
+            self.code[self.prep.surprised] &= ~SURPRISED_BIT
+        if self.led_any:
+            ended = []
+            for i in range(self.n):
+                r = np.flatnonzero(self.led[i] & ~self.can[i])
+                if r.size:
+                    self.up_count[self.prep.side[i]][r] -= 1
+                    ended.append(r)
+            self.led[:] = False
+            self.led_any = False
+            if ended:
+                r = np.unique(np.concatenate(ended))
+                self.check_over(r[self.live[r]], round_no, winner, rounds)
 
     @property
     def standing(self) -> np.ndarray:
         """Who still counts as standing for the fight's end ("down" or "dead")."""
-        return self.can if self.opts.end == "down" else self.alive
+        if self.opts.end == "dead":
+            return self.alive
+        return self.can | self.led if self.led_any else self.can
+
+    def _standing(self, j: int, rows) -> np.ndarray:
+        """``standing`` of combatant ``j`` in the fights ``rows``."""
+        if self.opts.end == "dead":
+            return self.alive[j][rows]
+        return self.can[j][rows] | self.led[j][rows] if self.led_any else self.can[j][rows]
 
     def check_over(self, r, round_no: int, winner: np.ndarray, rounds: np.ndarray) -> None:
         """Mark the fights ``r`` (row indices) that are decided."""
@@ -327,8 +402,9 @@ class Fights:
             elif policy in _BRACKET:
                 band[:, i], attacks[:, i], emp[:, i] = _BRACKET[policy]
             elif policy == "bump":  # only a combatant with an attack to make bumps
-                bump = self.can[i] & (self.ki[i] >= 1) & bool(self.has[i].any())
-                self.ki[i] -= bump
+                cost = 1 + int(self.surcharge[i])  # one spend (engine ``bump_cost``)
+                bump = self.can[i] & (self.ki[i] >= cost) & bool(self.has[i].any())
+                self.ki[i] -= bump * cost
                 band[:, i] = np.where(bump, 0, 1)
             elif policy == "slow_aim":
                 r = np.flatnonzero(self.live & self.can[i])
@@ -356,7 +432,7 @@ class Fights:
                 emp = emp[ok]
         g = self.options(a, rows, t)  # the attack it makes there (and can pay for)
         # the roll's Advantage sign (or 2: not allowed) by option, condition code, empowerment
-        roll = self.roll_table[(g * 8 + self.code[a][rows]) * 3 + emp]
+        roll = self.roll_table[(g * CODES + self.code[a][rows]) * 3 + emp]
         allowed = roll < 2
         if not allowed.all():
             rows, t, g, roll = rows[allowed], t[allowed], g[allowed], roll[allowed]
@@ -409,8 +485,10 @@ class Fights:
             if some.size:  # only the boosts whose levels the track still loses (hit_room)
                 r = rows[some]
                 counts = np.maximum(self._room(r, a, t[some], g[some]) - levels[some], 0)
-                boosts = np.minimum(np.minimum(lift[some], counts), np.minimum(self.ki[a][r], cap))
-                self.ki[a][r] -= boosts
+                extra = int(self.surcharge[a])  # one spend for the dice boosted (Exhausted 4)
+                budget = np.maximum(self.ki[a][r] - extra, 0) if extra else self.ki[a][r]
+                boosts = np.minimum(np.minimum(lift[some], counts), np.minimum(budget, cap))
+                self.ki[a][r] -= boosts + extra * (boosts > 0) if extra else boosts
                 levels[some] += boosts
         land = levels > 0
         rows, t, levels = rows[land], t[land], levels[land]
@@ -419,7 +497,6 @@ class Fights:
         if rows.size == 0:
             return
         fell = []
-        standing = self.standing
         side_of = self.prep.side
         single = len(self.targets_of[a]) == 1
         for j in self.targets_of[a]:
@@ -427,7 +504,7 @@ class Fights:
             r = rows[sel]
             if r.size == 0:
                 continue
-            before = standing[j][r]
+            before = self._standing(j, r)
             if self.fixed[a]:
                 self.dealt[a][r] += self._hit_track(r, j, int(self.vit[a, j]), levels[sel])
             else:  # the track of the attack the Ki left allowed, fight by fight
@@ -441,13 +518,15 @@ class Fights:
             if dropped.any():
                 self.out_round[j][r[dropped]] = round_no
             self.can[j][r] = can
+            if self.led_any:  # led until it cannot act at all (0 Health, out)
+                self.led[j][r] &= (self.tracks[0][j][r] > 0) & ~self.out[j][r]
             alive = ~self._dead(r, j) & ~self.out[j][r]
             died = self.alive[j][r] & ~alive
             if died.any():
                 self.dead_round[j][r[died]] = round_no
             self.alive[j][r] = alive
             self._update_tkeys(r, j)
-            gone = before & ~standing[j][r]
+            gone = before & ~self._standing(j, r)
             if gone.any():
                 fell.append(r[gone])
                 self.up_count[side_of[j]][r[gone]] -= 1
@@ -503,18 +582,21 @@ class Fights:
         row = (gk * 2 + zk) * 2 + ck
         if prep.boosts_before:
             committed = np.zeros(k.size, dtype=np.int64)
+            extra = int(self.surcharge[a])
             if cap > 0:
                 useful = prep.armor_useful[gk, zk]
-                committed = np.where(useful, np.minimum(self.ki[a][r], cap), 0)
+                budget = np.maximum(self.ki[a][r] - extra, 0)
+                committed = np.where(useful, np.minimum(budget, cap), 0)
             used = np.minimum(committed, prep.before_rolled[2 * gk + ck])
-            self.ki[a][r] -= used.astype(_STATE)
+            self.ki[a][r] -= (used + extra * (used > 0)).astype(_STATE)
             lost = fk < prep.armor_before[row, used]
         else:
             lost = fk < prep.armor_break[row, 0]
             if cap > 0:
-                boost = ~lost & (fk < prep.armor_break[row, 1]) & (self.ki[a][r] >= 1)
+                spend = 1 + int(self.surcharge[a])
+                boost = ~lost & (fk < prep.armor_break[row, 1]) & (self.ki[a][r] >= spend)
                 if boost.any():
-                    self.ki[a][r[boost]] -= 1
+                    self.ki[a][r[boost]] -= spend
                     lost |= boost
         if lost.any():
             self.armor_lv[lv_row[k[lost]], r[lost]] -= 1
@@ -533,13 +615,15 @@ class Fights:
         prep = self.prep
         bi = 2 * g + crit
         committed = np.zeros(rows.size, dtype=np.int64)
+        extra = int(self.surcharge[a])  # Exhausted 4: the spend costs one more
         if cap > 0:
             useful = prep.boost_useful[g]
             if useful.any():
-                committed = np.where(useful, np.minimum(self.ki[a][rows], cap), 0)
+                budget = np.maximum(self.ki[a][rows] - extra, 0)
+                committed = np.where(useful, np.minimum(budget, cap), 0)
         used = np.minimum(committed, prep.before_rolled[bi])
         if used.any():
-            self.ki[a][rows] -= used.astype(_STATE)
+            self.ki[a][rows] -= (used + extra * (used > 0)).astype(_STATE)
         g = np.searchsorted(prep.before_cum, prep.before_start[bi] + used + frac, side="right")
         return prep.before_levels[g]
 
@@ -559,7 +643,10 @@ class Fights:
             cur = np.arange(-maximum, maximum + 1)[:, None, None]
             lev = np.arange(most + 1)[None, :, None]
             ki = np.arange(ki_top + 1)[None, None, :]
-            step = vital_step(cur, lev, maximum, VITALS[v], ki, policy, prep.variant_002)
+            extra = int(self.surcharge[j])  # Exhausted 4: a prevention (one spend) costs 1 more
+            budget = np.maximum(ki - extra, 0)
+            step = vital_step(cur, lev, maximum, VITALS[v], budget, policy, prep.variant_002)
+            spent = step.prevented + extra * (step.prevented > 0)
             shape = (2 * maximum + 1, most + 1, ki_top + 1)
             self._tables[key] = (
                 maximum,
@@ -567,7 +654,7 @@ class Fights:
                 ki_top,
                 *(
                     np.broadcast_to(x, shape).ravel().copy()
-                    for x in (step.current, step.taken, step.prevented, step.sanity_loss)
+                    for x in (step.current, step.taken, spent, step.sanity_loss)
                 ),
             )
         return self._tables[key]
@@ -583,8 +670,12 @@ class Fights:
         return index, taken[index], sanity_loss
 
     def _recode_sanity(self, rows, j: int) -> None:
-        """Overwhelmed (Sanity at 0: everything at Disadvantage) in the condition code."""
-        zero = (self.tracks[2][j][rows] == 0).astype(_STATE) << 1
+        """Overwhelmed (Sanity at 0, and below: everything at Disadvantage) in the code.
+
+        Below 0 the character is Shattered and still Overwhelmed (``vital_conditions``: a
+        track below 0 keeps its "at 0" condition); a led Shattered character rolls with it.
+        """
+        zero = (self.tracks[2][j][rows] <= 0).astype(_STATE) << 1
         self.code[j][rows] = (self.code[j][rows] & ~2) | zero
 
     def _room(self, rows, a: int, t, g) -> np.ndarray:
@@ -620,6 +711,8 @@ class Fights:
                 self._recode_sanity(r, j)
         elif v == 2:
             self._recode_sanity(rows, j)
+        if v and not self.shattered_any[j]:
+            self.shattered_any[j] = bool((self.tracks[2][j][rows] < 0).any())
         if v == 0 and not self.prep.named[j]:
             self.out[j][rows] |= self.tracks[0][j][rows] <= 0
         return taken

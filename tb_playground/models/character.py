@@ -760,7 +760,9 @@ class Character(param.Parameterized):
             )
             for s in social
         ]
-        if not social:
+        # The Untrained social attack stays whatever else is Trained: one die (rules/000 line
+        # 175, "Untrained. One die"), with any social Skill left Untrained (issue 32 item 6).
+        if not social or any(s.social_attack and s.tier == 0 for s in self.skills):
             sources.append(AttackSource("An insult (Untrained)", "social", "skill", 0, "Fire"))
         if sources != self.attacks:
             with param.edit_constant(self):

@@ -115,6 +115,35 @@ def home_element(name: str, deception_water: bool = False) -> str | None:
     return entry.home
 
 
+def switched_home_words(skills, deception_water: bool) -> list[str]:
+    """Plain words for each switched Skill a file keeps at the other reading's home.
+
+    A character file with Deception at Water (rules/004 "Water carries Deception") read under
+    the default rules (rules/000: Fire) is moved to Fire when it joins a table or an encounter
+    (``rehome_skills``); the sheet says so when it loads the file (issue 32 item 11).
+
+    Parameters
+    ----------
+    skills : iterable of Skill
+        The file's Skill rows.
+    deception_water : bool
+        The Ruleset switch ``deception_water`` in force.
+    """
+    out = []
+    for row in skills:
+        if row.name not in SWITCHED_HOMES:
+            continue
+        other = home_element(row.name, not deception_water)
+        here = home_element(row.name, deception_water)
+        if row.element == other:
+            out.append(
+                f"{row.name}: the file says {other}, but these rules read {row.name} as {here} "
+                f"(rules/{'004' if here == 'Water' else '000'}); at a table it rolls {here} "
+                f"unless the ruleset's switch says {other}."
+            )
+    return out
+
+
 #: The kind of roll each catalogue Skill makes, for the conditions that reach one kind
 #: (Flustered: Social; Exhausted 1: Physical). The texts don't list them: this is the
 #: catalogue's choice (docs/notes/0004-conditions.md); rules/001 puts Chase rolls (Athletics,

@@ -92,10 +92,11 @@ SWITCH_LIST: list[Switch] = [
     Switch(
         name="gift_check_ki_plus_stamina",
         group="variant",
-        sentence="A Gift Check's target is Ki plus Stamina.",
+        sentence="A Gift Check's target is Ki plus Stamina, and a failed one costs 1 Ki.",
         doc=(
             "Variant 002 (RULES.md, Core Roll: Gift Check): a Gift Check's TN is current Ki + "
-            "Stamina instead of current Ki."
+            "Stamina instead of current Ki, and a failed one loses 1 Ki (rules/002 'How Do I "
+            "Use a Gift?'; the table, issue 32 item 10)."
         ),
         label="Gift Check TN is Ki + Stamina",
         title="Gift Check against Ki + Stamina",

@@ -120,11 +120,37 @@ def repair_command(state, command, role, seat, roll) -> list:
     return [("armor_repaired", data, [[combatant_path(cid, "armor", zone, "levels"), levels]])]
 
 
-def _hit(r: Reader, d: dict) -> str:
+def worn_name(state: dict, cid: str, zone: str) -> str:
+    """The name of the armor ``cid`` wears on ``zone`` ("armor" if none is known)."""
+    item = state["combatants"].get(cid, {}).get("armor", {}).get(zone)
+    return item["name"] if item else "armor"
+
+
+def hit_words(who: str, d: dict, numbers: bool) -> str:
+    """What an "armor_hit" event ``d`` did to ``who``'s armor, on the log and the phones.
+
+    rules/002 line 155: the armor takes the hit, it loses at most one level an attack, and the
+    wearer takes nothing while it holds (issue 31: say which armor took what). Its levels
+    before and after only when ``numbers`` (a foe's armor is the GM's unless shared).
+    """
+    item = f"{who}'s {d['armor']}"
     if d["lost"]:
         broke = " and breaks" if d["broken"] else ""
-        return f"{r.name(d['target'])}'s {d['armor']} takes the hit: it loses a level{broke}."
-    return f"{r.name(d['target'])}'s {d['armor']} takes the hit and holds."
+        counts = f" ({d['before']} -> {d['after']})" if numbers else ""
+        return f"{item} takes the hit: it loses a level{counts}{broke}."
+    left = f" ({plural(d['after'], 'level')} left)" if numbers else ""
+    return f"{item} takes the hit and holds{left}."
+
+
+def beat_words(beat: int) -> str:
+    """The dice of a damage roll over the armor's Hardness (rules/002 line 155)."""
+    if not beat:
+        return "no die beats its Hardness"
+    return f"{plural(beat, 'die', 'dice')} {'beats' if beat == 1 else 'beat'} its Hardness"
+
+
+def _hit(r: Reader, d: dict) -> str:
+    return hit_words(r.name(d["target"]), d, r.numbers(d["target"]))
 
 
 def _repaired(r: Reader, d: dict) -> str:

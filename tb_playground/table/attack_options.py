@@ -124,6 +124,80 @@ def label_sources(engine_sources: list, situational: list[dict]) -> list:
     return out
 
 
+#: The options every roll takes besides its own fields (issue 32, items 1 and 7): the GM's
+#: situational sources and the off hand as an attack's (rules/000 lines 43-61), Taking Your
+#: Time (rules/000 lines 91-93) and the helpers whose Help waits on the roller (rules/001
+#: "Help": "an ally's next roll has Advantage"). ``prefix`` names one side of an opposed roll.
+ROLL_OPTIONS = ("situational", "off_hand", "taking_time", "helpers")
+
+#: Phases in which something is coming and someone is watching: no Taking Your Time.
+_HURRIED = ("declare", "resolve", "chase")
+
+
+def roll_options(
+    state: dict, c: dict, command: dict, role: str, need: object, prefix: str = ""
+) -> dict:
+    """The ``ROLL_OPTIONS`` of one roll by ``c``, checked: engine inputs, record, changes.
+
+    Parameters
+    ----------
+    state, c, command, role
+        The table, the roller, the command and its sender's role.
+    need : str, dict or None
+        What a helper must be Trained in (``help_action.trained``): the Skill rolled, an
+        attack's need, or None (a roll with no Skill: Potence, bare hands).
+    prefix : str
+        "actor_" or "resister_" for a side of an opposed roll; "" otherwise.
+
+    Returns
+    -------
+    dict
+        "modifiers": keyword arguments for ``roll_modifiers``; "record": what the event keeps
+        (situational, off_hand, taking_time, helpers); "situational": the checked sources;
+        "changes": the helpers' Help spent.
+
+    Raises
+    ------
+    PermissionError
+        A player naming situational sources (the GM names them, rules/000 line 45).
+    ValueError
+        A bad field, named; Taking Your Time in a fight ("If nothing is coming and nobody is
+        watching", rules/000 line 93).
+    """
+    situational = situational_sources(command.get(prefix + "situational"))
+    if situational and role != "gm":
+        raise PermissionError(
+            "only the GM names situational Advantage or Disadvantage sources (rules/000 "
+            "'Advantage and Disadvantage'); ask the GM"
+        )
+    off_hand = require_bool(prefix + "off_hand", command.get(prefix + "off_hand", False))
+    taking_time = require_bool(prefix + "taking_time", command.get(prefix + "taking_time", False))
+    if taking_time and state["phase"] in _HURRIED:
+        raise ValueError(
+            f"{prefix}taking_time: Taking Your Time is for when nothing is coming and nobody "
+            "is watching (rules/000 'Taking Your Time'), not during a fight or a chase"
+        )
+    helpers = help_action.helpers_for(state, c, need, command.get(prefix + "helpers"))
+    plus, minus = situational_counts(situational)
+    return {
+        "modifiers": {
+            "off_hand": off_hand,
+            "helpers": min(len(helpers), 10),
+            "other_advantage": plus,
+            "other_disadvantage": minus,
+            "taking_time": taking_time,
+        },
+        "record": {
+            "situational": situational,
+            "off_hand": off_hand,
+            "taking_time": taking_time,
+            "helpers": helpers,
+        },
+        "situational": situational,
+        "changes": help_action.use_help(helpers),
+    }
+
+
 def empowered_choice(command: dict) -> str | None:
     """The Empowered attack named: None, "aim" or "called shot" (the events keep these)."""
     value = command.get("empowered")
@@ -177,8 +251,9 @@ def range_band(state: dict, a: dict, t: dict, spec: dict, kind: str, command: di
 
     rules/004 line 50: "no penalty inside Normal, Disadvantage out to Long, no shot past it"
     (engine ``weapon_range_band``). The distance in metres when the command gives it; else the
-    band the command names; else the range band the table holds between the two, when it
-    decides the question; else "normal" (nothing known: the attacker said the target is in
+    band the command names; else the metres the table holds between the two (issue 31: what
+    the table knows, never asked again); else the range band it holds, when it decides the
+    question; else "normal" (nothing known: the attacker said the target is in
     range). A band that spans both sides of a range needs the metres. Social and Mental attacks
     have no ranges in the texts: always "normal".
     """
@@ -200,6 +275,9 @@ def range_band(state: dict, a: dict, t: dict, spec: dict, kind: str, command: di
         return band, distance
     if named is not None:
         return named, None
+    known = state.get("distances", {}).get("|".join(sorted((a["id"], t["id"]))))
+    if isinstance(known, int) and not isinstance(known, bool):  # the GM's metres (issue 31)
+        return weapon_range_band(known, r["normal_range"], r["long_range"]), known
     table_band = known_band(state, a["id"], t["id"])
     if table_band is None:
         return "normal", None
@@ -288,21 +366,23 @@ def attack_pending(
     key = "attack" if empowered is None else fight_rules.EMPOWERED[empowered]
     zone = zone_choice(command, empowered)
     if spec["score"] is not None:
-        element_name, score = None, spec["score"]
+        element_name, score, argued = None, spec["score"], False
     else:
         allowed = attack_elements(kind, state["ruleset"].get("never_moira", False))
         default = spec["element"] or max(allowed, key=lambda e: a["elements"][e])
         element_name = inputs["approach"] if inputs["approach"] is not None else default
-        if spec["element"] is not None and element_name != spec["element"]:
-            raise ValueError(
-                f"approach: a Skill attack rolls off its Skill's Element, {spec['element']}"
-            )
         element_name = require_choice("approach", element_name, allowed)
+        # A Skill attack rolls off its Skill's Element unless a Descriptor argues another
+        # (rules/000 line 197 "As with any Skill, you can argue for a different Element ... if
+        # you've got a Descriptor that backs it"; rules/002 line 5): the GM's to confirm, so a
+        # player's waits for the ruling (issue 32 item 5).
+        argued = spec["element"] is not None and element_name != spec["element"]
         score = a["elements"][element_name]
     band, distance = range_band(state, a, t, spec, kind, command)
     reach = "ranged" if spec_reach(spec)["ranged"] else "melee"
     if helpers is None:
-        helpers = help_action.helpers_for(state, a, spec.get("skill"), command.get("helpers"))
+        need = help_action.attack_need(a, index)
+        helpers = help_action.helpers_for(state, a, need, command.get("helpers"))
     plus, minus = situational_counts(inputs["situational"])
     leads = leads_attack(spec)
     mods = fight_rules.attack_modifiers(
@@ -330,7 +410,7 @@ def attack_pending(
         zone = "body"
     defense = max(t["defense"][kind] + mods["defense_change"], 0)
     armor = covering(t, kind, zone)
-    waits = approach_waits(state, role, spec)
+    waits = approach_waits(state, role, spec) or (argued and role != "gm")
     pending = {
         "attacker": a["id"],
         "target": t["id"],

@@ -12,7 +12,7 @@ from tb_playground.engine.damage import critical_split
 from tb_playground.engine.roll_reading import dice_needed, read_core_roll
 from tb_playground.engine.round_budget import distracted_fallback
 from tb_playground.engine.validation import require_bool, require_int
-from tb_playground.formatting import dice_text, plural
+from tb_playground.formatting import advantage_words, dice_text, empowered_words, plural
 
 from . import armor_at_table, attack_options, fight_rules, gifts, help_action, results
 from . import command_tools as tools
@@ -61,6 +61,8 @@ def attack(state, command, role, seat, roll) -> list[Event]:
     data["sources"] = pending["sources"]
     for k in ("helpers", "situational", "off_hand", "zone", "weapon_range", "armor", "step"):
         data[k] = pending[k]
+    data["empowered"] = pending["empowered"]  # the Called Shot named in the log (issue 31)
+    data["advantage"] = pending["advantage"]
     if pending["dropped"]:
         data["dropped"] = pending["dropped"]
     return [("attack_declared", data, changes), *gifts.attack_events(state, a, index, pending)]
@@ -140,11 +142,17 @@ def prevent(state, command, role, seat, roll) -> list[Event]:
 
 def _declared(r: Reader, d: dict) -> str:
     el = f" with {d['element']}" if d["element"] else ""
-    line = f"{r.name(d['attacker'])} attacks {r.name(d['target'])}: {d['attack']}{el}{tn_words(d)}"
-    if d.get("helpers"):
-        helped = r.shown(d["helpers"])
-        return line + (f", helped by {helped}." if helped else ".")
-    line += "."
+    slow = empowered_words(d.get("empowered"), d.get("zone"))  # a Called Shot named (issue 31)
+    slow = f" ({slow})" if slow else ""
+    line = (
+        f"{r.name(d['attacker'])} attacks {r.name(d['target'])}: {d['attack']}{slow}{el}"
+        f"{tn_words(d)}"
+    )
+    helped = r.shown(d["helpers"]) if d.get("helpers") else ""
+    line += f", helped by {helped}." if helped else "."
+    if "advantage" in d:  # the net Advantage as the rule reads it, binary (issue 31)
+        advantage = advantage_words(d["advantage"], d.get("sources") or [])
+        line += f" {advantage}." if advantage else ""
     if d.get("dropped"):
         line += f" Distracted: the {d['dropped'].title()} drops to a plain attack."
     return line
@@ -156,8 +164,11 @@ def _to_hit(r: Reader, d: dict) -> str:
 
 def _damage(r: Reader, d: dict) -> str:
     faces = ", ".join(map(str, d["faces"])) or "none"
-    if d.get("armor"):
-        return f"{r.name(d['attacker'])} rolls damage against armor: {faces}."
+    if d.get("armor"):  # the dice against the armor's Hardness (issue 31: name the armor)
+        t = d["target"]
+        worn = armor_at_table.worn_name(r.state, t, d["armor"])
+        beat = f": {armor_at_table.beat_words(d['levels'])}" if r.numbers(t) else ""
+        return f"{r.name(d['attacker'])} rolls damage against {r.name(t)}'s {worn}: {faces}{beat}."
     auto = f" ({d['automatic']} connect outright)" if d["automatic"] else ""
     levels = plural(d["levels"], "level")
     return f"{r.name(d['attacker'])} rolls damage: {faces}{auto}: {levels} so far."
@@ -171,7 +182,14 @@ def _boosted(r: Reader, d: dict) -> str:
     return f"{r.name(d['attacker'])} boosts {dice_text(len(d['dice']))} {ki}: {levels}."
 
 
-def _awaiting(r: Reader, d: dict) -> str:
+def _awaiting(r: Reader, d: dict) -> str | None:
+    """The prevention step's line; none for a reader who may not read the target's numbers.
+
+    The levels it may prevent are capped by the Health left, and the step comes only when the
+    target has Ki: both are a foe's numbers, the GM's unless shared (issue 31).
+    """
+    if not (r.numbers(d["target"]) or r.seat == d["target"]):
+        return None
     levels = plural(d["levels"], "level")
     return f"{r.name(d['target'])} may spend Ki to prevent up to {levels}."
 

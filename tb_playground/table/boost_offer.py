@@ -9,7 +9,7 @@ The reading, with the brute-force test over every face: docs/notes/0015-table-ru
 
 from __future__ import annotations
 
-from tb_playground.engine import hit_room, ki_spend_cost
+from tb_playground.engine import critical_room, hit_room, ki_spend_cost
 
 from .armor_at_table import boost_useful
 
@@ -26,7 +26,8 @@ def room(state: dict, p: dict) -> int:
     t = state["combatants"][p["target"]]
     vital = p["vital"]
     v002 = bool(state["ruleset"].get("vitals_002"))
-    return int(hit_room(t["now"][vital], t["max"][vital], vital, v002))
+    most = int(hit_room(t["now"][vital], t["max"][vital], vital, v002))
+    return critical_room(t["now"][vital], most, vital) if p.get("critical") else most
 
 
 def boost_offered(state: dict, p: dict, faces: list[int], levels: int) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -159,6 +159,9 @@ def check_shape(command: object) -> None:
 ID_FIELDS = frozenset(
     "a actor ally attacker b combatant leader pursuer quarry resister target".split()
 )
+#: Fields that name combatants as a list of ids, or one id outside ``ID_FIELDS`` (a move's way).
+ID_LIST_FIELDS = frozenset("helpers members pursuers".split())
+WAY_FIELDS = frozenset("toward away_from".split())
 TEXT_FIELDS = frozenset(
     "action actor_skill approach band bracket condition cover element fact field ground how "
     "mode note option plausibility purpose reason reload resister_skill side skill spend text "
@@ -223,6 +226,73 @@ def combatant(state: dict, command: dict, field: str = "combatant") -> dict:
     if not isinstance(cid, str) or cid not in state["combatants"]:
         raise ValueError(f"{field} must be the id of a combatant at this table, got {cid!r}")
     return state["combatants"][cid]
+
+
+def hidden_as_unknown(state: dict, command: dict) -> tuple[dict, dict[str, str]]:
+    """``command`` with each hidden combatant's id replaced by an id no one at the table has.
+
+    A player's command naming a hidden foe must be refused in the words an unknown id gets
+    (issue 33, item 8: "stabilise" named the hidden creature, "end_turn" said "only for their
+    own seat", where an unknown id says "must be the id of a combatant at this table"): the
+    command is decided with ids nobody has, and the refusal's words get the ids sent back.
+
+    Returns
+    -------
+    (dict, dict)
+        The command to decide (``command`` itself when it names no hidden one) and each
+        stand-in id -> the id it stands for (empty when none).
+    """
+    cs = state["combatants"]
+    hidden = {cid for cid in state["ids"] if cs[cid]["hidden"]}
+    if not hidden:
+        return command, {}
+    swaps: dict[str, str] = {}
+
+    def unknown(cid: object) -> object:
+        if not isinstance(cid, str) or cid not in hidden:
+            return cid
+        stand_in = next(
+            f"not-at-this-table-{n}" for n in range(len(cs) + len(swaps) + 2)
+            if f"not-at-this-table-{n}" not in cs and f"not-at-this-table-{n}" not in swaps
+        )  # fmt: skip
+        swaps[stand_in] = cid
+        return stand_in
+
+    masked = dict(command)
+    for key, value in command.items():
+        if key in ID_FIELDS or key in WAY_FIELDS:
+            masked[key] = unknown(value)
+        elif key in ID_LIST_FIELDS and isinstance(value, list):
+            masked[key] = [unknown(v) for v in value]
+    return (masked, swaps) if swaps else (command, {})
+
+
+def refuse_hidden_as_unknown(
+    state: dict, command: dict, handler: Callable, role: str, seat: str | None, roll: Roller
+) -> None:
+    """A player's command naming a hidden combatant: refused as if the id were unknown.
+
+    Decided with stand-in ids no one has (``hidden_as_unknown``) by ``handler``; its refusal
+    is raised with the ids the player sent back in its words. A command that an unknown id
+    would not stop is refused as ``combatant`` refuses an unknown id.
+    """
+    masked, swaps = hidden_as_unknown(state, command)
+    if not swaps:
+        return
+    try:
+        handler(state, masked, role, seat, roll)
+    except (ValueError, PermissionError) as err:
+        text = str(err)
+        for stand_in, cid in swaps.items():
+            text = text.replace(stand_in, cid)
+        err.args = (text,)
+        raise
+    for key, value in masked.items():  # the first field that named a hidden one
+        named = value if isinstance(value, list) else [value]
+        for v in named:
+            if isinstance(v, str) and v in swaps:
+                cid = swaps[v]
+                raise ValueError(f"{key} must be the id of a combatant at this table, got {cid!r}")
 
 
 def gm_only(role: str, what: str) -> None:

@@ -148,6 +148,8 @@ def decide(
     tools.check_kinds(command)  # text, whole numbers, true or false: before any use
     if role == "spectator":
         raise PermissionError("a spectator only watches the table")
+    if role != "gm":  # a hidden one's id reads as unknown to a player (issue 33, item 8)
+        tools.refuse_hidden_as_unknown(state, command, HANDLERS[kind], role, seat, roll)
     events = scars.with_scars(state, HANDLERS[kind](state, command, role, seat, roll), kind)
     return events + fight_end.over_events(state, events)
 

@@ -12,6 +12,7 @@ from tb_playground.engine.validation import require_int
 
 from . import command_tools as tools
 from . import fight_rules
+from .attack_options import ROLL_OPTIONS, label_sources, roll_options
 from .command_record import Command, Event
 from .log_words import dice_line
 from .state import combatant_path
@@ -35,13 +36,19 @@ def distracted_roll(state, command, role, seat, roll) -> list[Event]:
         if asked is None or asked["state"] != "asked":
             raise PermissionError("a player rolls Distracted only when the GM asks for it")
         difficulty = asked.get("difficulty", 5)
-    mods = fight_rules.roll_check(c, "other")
+    options = roll_options(state, c, command, role, None)  # issue 32, items 1 and 7
+    mods = fight_rules.roll_check(c, "other", **options["modifiers"])
     if not mods.allowed:
         raise ValueError(f"combatant: {mods.reason}")
     faces, by = tools.faces(command, "faces", dice_needed(mods.advantage), roll)
     reading = read_core_roll(faces, c["atropos"] + difficulty, mods.advantage)
     events = fight_rules.distracted_events(state, c, reading, difficulty, by)
-    events[0][1]["sources"] = [[s.label, s.sign] for s in mods.sources]
+    sources = [[s.label, s.sign] for s in mods.sources]
+    events[0][1]["sources"] = label_sources(sources, options["situational"])
+    events[0][1].update(options["record"])
+    events[0][2].extend(options["changes"])
+    if reading.outcome == "catastrophe":
+        events[0][2].extend(fight_rules.caught_in_catastrophe(state, options["record"]["helpers"]))
     return events
 
 
@@ -79,7 +86,7 @@ COMMANDS = (
     Command(
         "distracted",
         distracted_roll,
-        ("combatant", "difficulty", "faces"),
+        ("combatant", "difficulty", "faces", *ROLL_OPTIONS),
         words={"distracted_rolled": lambda r, d: dice_line(r, d, "to hold focus (Distracted)")},
     ),
     Command(

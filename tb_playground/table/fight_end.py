@@ -90,11 +90,15 @@ def continue_fight(state, command, role, seat, roll) -> list[Event]:
 
 
 def end_scene(state, command, role, seat, roll) -> list[Event]:
-    """The end of a Scene (``fight_rules.rest_events``); a fight that is over closes with it."""
+    """The end of a Scene (``fight_rules.rest_events``); a fight, over or not, closes with it."""
     tools.gm_only(role, "call a rest or the end of a Scene")
+    if state["phase"] == "chase":
+        raise ValueError("type: a chase is under way; end the chase before the Scene ends")
     events = fight_rules.rest_events(state, "end_scene")
-    if state["phase"] != "over":
+    if state["phase"] not in ("over", "declare", "resolve"):
         return events
+    # The Scene ends the fight with it, whether it was over or still going (issue 32 item 8):
+    # Flustered "until the Scene ends" (000) lifts only when the fight stops too.
     changes = [
         [["phase"], "setup"],
         [["over"], None],

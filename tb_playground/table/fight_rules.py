@@ -25,14 +25,14 @@ from tb_playground.engine import (
     fate_spend as engine_fate_spend,
 )
 from tb_playground.engine.character_stats import rate_after_conditions, vital_conditions
-from tb_playground.engine.conditions import CONDITION_RULES, MAX_EXHAUSTED
+from tb_playground.engine.conditions import MAX_EXHAUSTED
 from tb_playground.engine.damage import roll_levels
 from tb_playground.engine.roll_reading import RollReading
-from tb_playground.engine.vitals import track_range
+from tb_playground.engine.vitals import critical_room, track_range
 
 from .armor_at_table import armor_hit_events
 from .boost_offer import boost_offered
-from .state import BRACKETS, combatant_path
+from .state import BRACKETS, DEFAULT_UNTIL, combatant_path
 
 #: Range bands (rules/000 "Map or No Map").
 RANGE_BANDS = ("melee", "close", "near", "far")
@@ -60,20 +60,6 @@ SETTABLE_CONDITIONS = (
     "Grabbed",
     "Squeezed",
 )
-
-#: How the table keeps each of the engine's durations (``CONDITION_RULES``); the others
-#: ("while the track is there", "until an action ends it", ...) are lifted by hand or by rules.
-_UNTIL = {
-    "round": "round",
-    "end of owner's next turn": "next_turn_end",
-    "scene": "scene",
-    "until a rest": "rest",
-}
-
-#: Each condition's usual duration, from the engine's one list (rules/004 "Conditions").
-DEFAULT_UNTIL = {
-    name: _UNTIL.get(rule.duration, "manual") for name, rule in CONDITION_RULES.items()
-}
 
 #: What Ki can be spent on outside an attack (rules/000 "Recovering from Vitals Loss").
 KI_PURPOSES = ("restore poise", "restore sanity")
@@ -346,6 +332,11 @@ def next_action_problem(state: dict, c: dict, key: str, metres: int = 0) -> str:
             "someone has to lead you (rules/000 'Sanity')"
         )
     info = distracted(c)
+    if info and info["state"] == "asked" and in_slow_action(c) and key not in MOVES:
+        return (
+            f"action: {c['name']} is asked to roll to hold focus (Distracted) before the Slow "
+            "action; roll it first (rules/002 'What Is Distracted?')"
+        )
     if info and info["state"] == "failed" and info.get("slow") and key == "study":
         return (
             "action: Distracted: the Slow action dropped to a Normal one and Study a Target "
@@ -408,20 +399,24 @@ def action_effects(c: dict, key: str) -> list:
 # -- attacks -----------------------------------------------------------------------------------
 
 
-def roll_check(c: dict, kind: str, extra: list[str] = ()):
+def roll_check(c: dict, kind: str, extra: list[str] = (), **more):
     """The engine's ``roll_modifiers`` for a plain roll of ``kind`` by ``c``.
 
     With its own conditions (plus ``extra``, a failed Distracted), Exhausted, and whether it
-    is led.
+    is led; ``more`` passes a roll's options on (``attack_options.roll_options``).
     """
     return roll_modifiers(
-        kind, conditions=states(c) + list(extra), exhausted=c["exhausted"], alone=not led(c)
+        kind,
+        conditions=states(c) + list(extra),
+        exhausted=c["exhausted"],
+        alone=not led(c),
+        **more,
     )
 
 
-def roll_advantage(c: dict, kind: str, extra: list[str] = ()) -> int:
+def roll_advantage(c: dict, kind: str, extra: list[str] = (), **more) -> int:
     """Net Advantage sources of a plain roll of ``kind`` by ``c`` (engine ``roll_modifiers``)."""
-    return roll_check(c, kind, extra).advantage
+    return roll_check(c, kind, extra, **more).advantage
 
 
 def _refusal(reason: str) -> str:
@@ -543,11 +538,24 @@ def _would_take(state: dict, p: dict, levels: int) -> int:
     return take_attack(t["now"][vital], levels, t["max"][vital], vital, 0, "none", v002).taken
 
 
+def critical_capped(state: dict, p: dict, levels: int) -> int:
+    """The levels a hit may take: a critical never takes Health below 0 (``critical_room``).
+
+    RULES.md, Attacks: "A critical hit alone can't kill: it takes a character to 0 at most"
+    (rules/000 line 123); at or below 0 a critical takes no Health level.
+    """
+    if not p.get("critical"):
+        return levels
+    t = state["combatants"][p["target"]]
+    return critical_room(t["now"][p["vital"]], levels, p["vital"])
+
+
 def after_damage_events(state: dict, p: dict, levels: int, extra_changes: list) -> list:
     """After the dice are read: armor takes it, or the target may prevent with Ki, or it lands."""
     armor = armor_hit_events(state, p, levels)
     if armor is not None:
         return armor + resolve_events(state, {**p, "levels": 0}, 0, 0)
+    levels = critical_capped(state, p, levels)
     t = state["combatants"][p["target"]]
     take = _would_take(state, p, levels)
     if take > 0 and t["ki"] >= ki_cost(1, t["exhausted"]) and may_prevent(state, p["vital"]):
@@ -809,6 +817,14 @@ def rest_events(state: dict, kind: str) -> list:
             if info["until"] == "rest":
                 changes.append([combatant_path(cid, "conditions", name), None])
     data = {"kind": kind, "refused": refused}
+    if kind == "full_night":
+        # Flustered lasts "until the end of the Scene" (rules/000 "Poise"); whether the night
+        # ended it is the GM's call, so the log asks (issue 32 item 11).
+        flustered = [
+            cid for cid in state["ids"] if "Flustered" in state["combatants"][cid]["conditions"]
+        ]
+        if flustered:
+            data["flustered"] = flustered
     if clamped:
         data["clamped"] = clamped  # the GM's log says them (recovery.py)
     return [(kind.replace("_", " "), data, changes)]

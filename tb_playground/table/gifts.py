@@ -73,13 +73,17 @@ def check_odds(state: dict, c: dict, ki: int | None = None) -> dict:
 def _check(state: dict, c: dict, ki: int, command: dict, roll) -> tuple[dict, list, int]:
     """Roll ``c``'s Gift Check at ``ki``: what the log keeps, the changes, Ki afterwards.
 
-    No Advantage or Disadvantage (rules/000 ~229). A failure loses 1 Ki (rules/002 ~131; the
-    effect still happens); a kept 20 in a fight also leaves Off Balance (rules/000 ~31).
+    No Advantage or Disadvantage (rules/000 ~229). A kept 20 in a fight also leaves Off
+    Balance (rules/000 ~31). A failure loses 1 Ki only under the 002 switch of the Gift Check
+    (``gift_check_ki_plus_stamina``): rules/002 line 131 "Fail, and you lose 1 Ki" is that
+    text's reading, and 000 line 229 prices no failure (issue 32 item 10); the effect happens
+    either way.
     """
     faces, by = tools.faces(command, "faces", 2, roll)
     tn = check_target(state, c, ki)
     reading = read_core_roll(faces, min(tn, _READ_TN), 0)
-    lost = 0 if reading.success or ki <= 0 else 1
+    costs = bool(state["ruleset"].get("gift_check_ki_plus_stamina"))
+    lost = 0 if reading.success or ki <= 0 or not costs else 1
     data = {
         "faces": list(reading.faces),
         "total": reading.total,

@@ -14,6 +14,7 @@ from tb_playground.engine.validation import require_bool, require_choice, requir
 
 from . import command_tools as tools
 from . import fight_rules
+from .attack_options import ROLL_OPTIONS, label_sources, roll_options
 from .command_record import Command, Reader
 from .log_words import mine, roll_words
 from .state import combatant_path
@@ -26,6 +27,7 @@ GRAB_FIELDS = (
     "reroll_faces",
     "potence",
     "potence_faces",
+    *ROLL_OPTIONS,
 )
 DISARM_FIELDS = (
     "attacker",
@@ -40,8 +42,17 @@ DISARM_FIELDS = (
     "attacker_faces",
     "defender_faces",
     "static",
+    *ROLL_OPTIONS,
 )
-ESCAPE_FIELDS = ("combatant", "faces", "reroll_faces", "holder_faces", "difficulty", "potence")
+ESCAPE_FIELDS = (
+    "combatant",
+    "faces",
+    "reroll_faces",
+    "holder_faces",
+    "difficulty",
+    "potence",
+    *ROLL_OPTIONS,
+)
 
 
 def band(state: dict, a: str, b: str) -> str | None:
@@ -93,6 +104,10 @@ def _attack_roll(state, command, role, seat, roll, key: str) -> tuple[dict, dict
         )
     changes = tools.budget(state, a, key)
     element, score = _score(state, a, command)
+    # Bare hands (a Grab) or a Called Shot at an item: no Skill, so any helper able to act
+    # counts (help_action.trained); the GM's sources, off hand, Taking Your Time as for any
+    # roll (issue 32, items 1 and 7).
+    options = roll_options(state, a, command, role, None)
     mods = fight_rules.attack_modifiers(
         state,
         a,
@@ -102,6 +117,7 @@ def _attack_roll(state, command, role, seat, roll, key: str) -> tuple[dict, dict
         "none",
         "melee",
         "normal",
+        **options["modifiers"],
     )
     if not mods["allowed"]:
         raise ValueError(
@@ -117,11 +133,14 @@ def _attack_roll(state, command, role, seat, roll, key: str) -> tuple[dict, dict
         "target": t["id"],
         "element": element,
         "tn": tn,
-        "sources": mods["sources"],
+        "sources": label_sources(mods["sources"], options["situational"]),
         "to_hit": tools.roll_record(a, reading, by, odds),
         "p_hit": odds.p_success,
+        **options["record"],
     }
-    changes += tools.off_balance(state, a, reading)
+    changes += tools.off_balance(state, a, reading) + options["changes"]
+    if reading.outcome == "catastrophe":
+        changes += fight_rules.caught_in_catastrophe(state, options["record"]["helpers"])
     return a, t, changes, {"data": data, "reading": reading}
 
 
@@ -216,16 +235,22 @@ def escape(state, command, role, seat, roll) -> list:
     potence = _potence(c, command, role)
     changes = tools.budget(state, c, "escape")
     holder = state["combatants"].get(hold.get("by"))
-    mine = tools.modifiers(state, c, "physical")
+    options = roll_options(state, c, command, role, None)  # issue 32, items 1 and 7
+    mine = tools.modifiers(state, c, "physical", **options["modifiers"])
     tools.refuse_roll(c, mine)
     outrank = bool(state["ruleset"].get("criticals_outrank"))
     data = {"combatant": c["id"], "holder": holder["id"] if holder else None}
     data["difficulty"] = difficulty
+    data.update(options["record"])
+    data["sources"] = label_sources(
+        [[x.label, x.sign] for x in mine.sources], options["situational"]
+    )
     gone = holder is None or holder["out"] or not fight_rules.can_act(holder)
     if gone:  # nobody holds on: the hold is simply over
         changes.append([combatant_path(c["id"], "conditions", "Grabbed"), None])
         data.update(escaped=True, effect="the holder is down: the hold is over")
         return [("escape_rolled", data, changes)]
+    changes += options["changes"]  # the Help goes on the roll, when there is one
     if holder.get("potence") is None:  # a card does not roll: its Grab's Potence is the Difficulty
         number = hold.get("potence", difficulty)
         c_odds = tools.odds(state, potence + number, mine.advantage, 1)
@@ -248,6 +273,8 @@ def escape(state, command, role, seat, roll) -> list:
         escaped = tools.opposed_winner(rc, rh, outrank) == "actor"
     data["roll"] = tools.roll_record(c, rc, by, c_odds)
     changes += tools.off_balance(state, c, rc)
+    if rc.outcome == "catastrophe" and tools.in_fight(state):
+        changes += fight_rules.caught_in_catastrophe(state, options["record"]["helpers"])
     data["escaped"] = escaped
     if escaped:
         changes.append([combatant_path(c["id"], "conditions", "Grabbed"), None])

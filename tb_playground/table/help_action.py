@@ -22,20 +22,68 @@ def helping(c: dict) -> str | None:
     return c.get("carried", {}).get("helping")
 
 
-def trained(helper: dict, skill: str | None) -> bool:
-    """Whether ``helper`` may help a roll of ``skill`` (rules/000: "at least Trained").
+def attack_need(c: dict, index: int) -> dict:
+    """What a helper of ``c``'s attack ``index`` must be Trained in (rules/000 line 79).
 
-    Reading: a weapon's or Gift's attack rolls an Element, not a Skill, so there is no Skill to
-    be Trained in; any helper able to act counts. A Skill roll asks Trained (tier 1) or better.
+    A Skill attack: its Skill. A Gift's attack: that Gift (a helper who has it). A weapon's
+    or a card's attack: that weapon (a helper who fights with it). Issue 32 item 9; the
+    texts give no weapon Skills, so "Trained" with a weapon or Gift is having it (note 0015).
+    """
+    spec = c["attacks"][index]
+    if spec.get("skill"):
+        return {"skill": spec["skill"]}
+    gift = next((g for g in c.get("gifts", []) if g["attack"] == index), None)
+    if gift is not None:
+        return {"gift": gift["name"]}
+    return {"weapon": weapon_name(spec)}
+
+
+def weapon_name(spec: dict) -> str:
+    """An attack's weapon, its name before " (" ("Crowbar (2 dice)" -> "Crowbar")."""
+    return spec["name"].split(" (")[0].strip()
+
+
+def need_words(need: str | dict | None) -> str:
+    """What a helper lacks, in words ("Trained in Research", "able with a Crowbar")."""
+    if isinstance(need, str):
+        need = {"skill": need}
+    need = need or {}
+    if "skill" in need:
+        return f"Trained in {need['skill']}"
+    if "gift" in need:
+        return f"able with the Gift {need['gift']}"
+    if "weapon" in need:
+        return f"able with a {need['weapon']}"
+    return "able to act"
+
+
+def trained(helper: dict, need: str | dict | None) -> bool:
+    """Whether ``helper`` may help a roll that needs ``need`` (rules/000: "at least Trained").
+
+    ``need``: a Skill's name (Trained, tier 1, or better), an ``attack_need`` (the Skill, the
+    Gift or the weapon), or None for a roll that uses no Skill, Gift or weapon (a Potence
+    roll, a Grab's bare hands): any helper able to act counts.
     """
     if not fight_rules.can_act(helper):
         return False
-    if skill is None:
+    if isinstance(need, str):
+        need = {"skill": need}
+    if not need:
         return True
-    return helper.get("skills", {}).get(skill, {"tier": 0})["tier"] >= 1
+    if "skill" in need:
+        return helper.get("skills", {}).get(need["skill"], {"tier": 0})["tier"] >= 1
+    if "gift" in need:
+        return any(g["name"] == need["gift"] and g["level"] >= 1 for g in helper.get("gifts", []))
+    gifts = {g["attack"] for g in helper.get("gifts", [])}
+    return any(
+        weapon_name(x) == need["weapon"] and not x.get("skill") and i not in gifts
+        for i, x in enumerate(helper["attacks"])
+    )
 
 
-def helpers_for(state: dict, roller: dict, skill: str | None, named: object = None) -> list[str]:
+def helpers_for(
+    state: dict, roller: dict, skill: str | dict | None, named: object = None
+) -> list[str]:
     """The helpers of ``roller``'s roll of ``skill``: those named (checked), or by default all.
 
     Parameters
@@ -44,8 +92,8 @@ def helpers_for(state: dict, roller: dict, skill: str | None, named: object = No
         The table's state.
     roller : dict
         The combatant who rolls.
-    skill : str or None
-        The Skill rolled (None: an Element roll, a weapon's or Gift's attack).
+    skill : str, dict or None
+        The Skill rolled, an attack's ``attack_need``, or None (a roll with no Skill).
     named : list of str or None
         The ids the command names; None takes everyone whose Help waits on ``roller`` and who
         is Trained enough (the others are left out, their help unused).
@@ -75,7 +123,7 @@ def helpers_for(state: dict, roller: dict, skill: str | None, named: object = No
             )
         if not trained(h, skill):
             raise ValueError(
-                f"helpers: {h['name']} is not Trained in {skill} (rules/000 'Helping': a "
+                f"helpers: {h['name']} is not {need_words(skill)} (rules/000 'Helping': a "
                 "helper is at least Trained in the Skill rolled)"
                 if skill
                 else f"helpers: {h['name']} cannot act"

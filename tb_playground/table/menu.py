@@ -19,15 +19,16 @@ from dataclasses import dataclass
 from tb_playground.engine import ACTIONS, BRACKET_ACTIONS, attack_elements, validate_turn
 from tb_playground.engine.armor import ZONES
 from tb_playground.engine.conditions import COVERS
-from tb_playground.formatting import percent
+from tb_playground.formatting import chance_words, percent
 
-from . import chase_phase, fight_rules
+from . import chase_phase, fight_rules, movement
 from .attack_options import attack_pending, spec_reach
 from .command_tools import start_of_round
 from .commands import decide
 from .gifts import cost as gift_cost
 from .gifts import gift_of_attack
 from .odds import pending_odds
+from .privacy import attacker_odds
 from .state import apply_changes
 
 #: Elements in the order the texts list them (an attack's approach).
@@ -210,6 +211,14 @@ def _attack_fields(state, role, a, choices, visible, empowered=None) -> tuple[li
             label = "Approach (the GM nods)" if nod else "Approach"
             fields.append(menu_field("approach", label, "select", approach, els_opts))
             if approach != best:
+                command["approach"] = approach
+        elif spec["score"] is None:  # a Skill attack: its Skill's Element, or a Descriptor's
+            allowed = attack_elements(spec["kind"], state["ruleset"].get("never_moira", False))
+            els_opts = [(f"{e} {a['elements'][e]}", e) for e in _ELEMENT_ORDER if e in allowed]
+            approach = pick_value(choices.get("approach"), els_opts, spec["element"])
+            label = "Element (another needs a Descriptor: the GM confirms)"
+            fields.append(menu_field("approach", label, "select", approach, els_opts))
+            if approach != spec["element"]:
                 command["approach"] = approach
     if index is not None and a["attacks"] and spec_reach(a["attacks"][index])["ranged"]:
         distance = choices.get("distance")
@@ -454,7 +463,27 @@ def menu(
     )
     for _command, build in MENU:
         build(t)
+    _foe_odds_as_allowed(state, role, seat, acts)
     return out
+
+
+#: The chances of hitting a foe an entry's "p" may hold (its words say them as percentages).
+_HIT_CHANCES = ("p_hit", "p_hit_before", "p_grab")
+
+
+def _foe_odds_as_allowed(state: dict, role: str, seat: str | None, acts: list[dict]) -> None:
+    """A player's chances against a foe as the GM's switch allows (issue 31, ``foe_odds``).
+
+    "words": the chance to hit in words (``formatting.chance_words``); "none": no odds.
+    """
+    for entry in acts:
+        d = {"attacker": seat, "target": (entry["command"] or {}).get("target")}
+        show = attacker_odds(state, d, role, seat)
+        if show == "exact" or not any(k in entry["p"] for k in _HIT_CHANCES):
+            continue
+        hit = entry["p"].get("p_hit")
+        entry["odds"] = f"hit: {chance_words(hit)}" if show == "words" and hit is not None else ""
+        entry["p"] = {}
 
 
 def _attacks(t: Turn) -> None:
@@ -521,6 +550,10 @@ def _study(t: Turn) -> None:
     )
 
 
+#: Where a move toward or away from someone may start when the table knows no distance.
+START_OPTIONS = [("Melee", "melee"), ("Close", "close"), ("Near", "near"), ("Far", "far")]
+
+
 def _moves(t: Turn) -> None:
     """Moving (rules/000 "Moving in a Round"; ``movement``)."""
     state, role, seat, c, choices, bracket, visible, acts, cid = t.parts()
@@ -541,6 +574,11 @@ def _moves(t: Turn) -> None:
         ),
         menu_field("toward", "Whom", "select", other, [("Nobody in particular", ""), *t.targets]),
     ]
+    start = None
+    if other and not movement.distance_known(state, cid, other):
+        # Nothing known between the two: offer a start, not a refusal (issue 31).
+        start = pick_value(choices.get("start"), START_OPTIONS, movement.START_BANDS[way])
+        move_fields.append(menu_field("start", "Starting from", "select", start, START_OPTIONS))
     low = "Belly Down" in c["conditions"]
     moves = [("move", "Move"), ("dash", "Dash"), ("sprint", "Sprint"), ("step", "1 m step")]
     moves.append(("crawl", "Crawl"))
@@ -550,6 +588,8 @@ def _moves(t: Turn) -> None:
         command["how"] = key
         if other:
             command[way] = other
+        if start is not None:
+            command["start"] = start
         tried = t.attempt(command)
         odds = ""
         if tried[1] is None:

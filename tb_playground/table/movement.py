@@ -33,7 +33,17 @@ MOVE_FIELDS = (
     "footing_faces",
     "mode",
     "sprint_faces",
+    "start",
 )
+
+#: Where a move toward or away from someone starts when the table knows no distance between
+#: the two (issue 31: a sensible start, not a refusal): toward a foe from Near, away from one
+#: out of Melee. The command's "start" names another band. Our reading: rules/001 "Two Ways to
+#: Play" ("close enough is fine; nobody measures"); docs/notes/0015-table-rules.md.
+START_BANDS = {"toward": "near", "away_from": "melee"}
+
+#: The metres a band stands for when only the band is known (its far edge; rules/000 line 409).
+BAND_START_METRES = {"melee": 1, "close": 10, "near": 50, "far": 51}
 
 #: Media a combatant moves in, by the mode that moves in it (rules/001 line 101).
 MODES = ("walk", "swim", "fly", "climb", "burrow")
@@ -62,6 +72,12 @@ def distance_changes(a: str, b: str, metres: int) -> list:
     """Set the distance between two combatants and the band that follows from it."""
     key = pair(a, b)
     return [[["distances", key], metres], [["ranges", key], band_for(metres)]]
+
+
+def distance_known(state: dict, a: str, b: str) -> bool:
+    """Whether the table knows how far apart ``a`` and ``b`` are (metres or a band)."""
+    key = pair(a, b)
+    return state["distances"].get(key) is not None or bool(state["ranges"].get(key))
 
 
 def set_distance(state, command, role, seat, roll) -> list:
@@ -243,14 +259,15 @@ def _distances(state, command, c, metres, data) -> list:
     before = state["distances"].get(key)
     if before is None:
         band = state["ranges"].get(key)
-        before = {"melee": 1, "close": 10, "near": 50}.get(band) if band else None
-        if band == "far":
-            before = 51
-    if before is None:
-        raise ValueError(
-            f"The table does not know how far {c['name']} is from {other['name']}: the GM sets "
-            'the distance first (rules/001 "Two Ways to Play": the GM keeps rough distances).'
-        )
+        before = BAND_START_METRES.get(band) if band else None
+    start = command.get("start")
+    if start is not None:
+        start = require_choice("start", start, tuple(BAND_START_METRES))
+    if before is None:  # nothing known: the start the mover names, else a sensible one
+        way = "toward" if toward is not None else "away_from"
+        band = start or START_BANDS[way]
+        before = BAND_START_METRES[band]
+        data["start_taken"] = band
     after = max(1, before - metres) if toward is not None else before + metres
     data.update(other=other["id"], distance_before=before, distance_after=after)
     data["band"] = band_for(after)
@@ -294,13 +311,18 @@ def _distance_set(r: Reader, d: dict) -> str:
     )
 
 
+def _moved(r: Reader, d: dict) -> str:
+    line = f"{r.name(d['combatant'])} moves {d['metres']} m."
+    if d.get("start_taken") and d.get("other") and r.visible(d["other"]):  # issue 31
+        line += (
+            f" The table took {r.name(d['other'])} to be at {d['start_taken'].capitalize()} "
+            f"range before the move: now {d['distance_after']} m ({d['band'].capitalize()})."
+        )
+    return line
+
+
 COMMANDS = (
-    Command(
-        "move",
-        move,
-        MOVE_FIELDS,
-        words={"moved": lambda r, d: f"{r.name(d['combatant'])} moves {d['metres']} m."},
-    ),
+    Command("move", move, MOVE_FIELDS, words={"moved": _moved}),
     Command(
         "set_distance", set_distance, ("a", "b", "metres"), words={"distance_set": _distance_set}
     ),

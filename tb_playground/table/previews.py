@@ -7,6 +7,8 @@ docs/notes/0009-combat-panel.md.
 
 from __future__ import annotations
 
+from tb_playground.formatting import chance_words
+
 from .attack_options import attack_pending
 from .odds import pending_odds
 
@@ -66,3 +68,26 @@ def attack_previews(state: dict, attacker: str, visible: list[str]) -> list[dict
             }
         )
     return out
+
+
+def previews_as(previews: list[dict], show: str) -> list[dict]:
+    """``previews`` as an attacker may see them against foes whose numbers are not shared.
+
+    ``show`` is the GM's switch (``privacy.foe_odds``, issue 31): "exact" keeps them, "words"
+    keeps only the chance to hit in words (``formatting.chance_words``) and "none" leaves no
+    odds at all (an empty list).
+    """
+    if show == "exact":
+        return previews
+    if show == "none":
+        return []
+    return [
+        {
+            **a,
+            "targets": [
+                t if "refused" in t else {"target": t["target"], "chance": chance_words(t["p_hit"])}
+                for t in a["targets"]
+            ],
+        }
+        for a in previews
+    ]

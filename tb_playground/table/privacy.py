@@ -8,18 +8,66 @@ table"; rules/004 (a label instead of numbers). Readings: docs/notes/0008-table.
 
 from __future__ import annotations
 
-#: Foe labels from Health (rules/004: a label instead of numbers).
+#: Foe labels (rules/004: a label instead of numbers), from every track: Health, Poise, Sanity.
 LABELS = ("unhurt", "hurt", "bloodied", "down")
+
+#: The tracks a foe's label follows (issue 31: Sanity or Poise harm shows too).
+LABEL_TRACKS = ("health", "poise", "sanity")
 
 
 def label(c: dict) -> str:
-    """unhurt, hurt, bloodied (at or under half Health) or down (0 or below, or out)."""
-    now, top = c["now"]["health"], c["max"]["health"]
-    if c["out"] or now <= 0:
+    """unhurt, hurt, bloodied or down, in words that give no number (rules/004).
+
+    down: out of the fight or Health at 0 or below; unhurt: every track (Health, Poise,
+    Sanity) full; bloodied: some track at or under half; hurt: any other harm. Issue 31: the
+    label follows every track, so Sanity or Poise harm no longer leaves a foe "unhurt".
+    """
+    if c["out"] or c["now"]["health"] <= 0:
         return "down"
-    if now >= top:
-        return "unhurt"
-    return "hurt" if 2 * now > top else "bloodied"
+    worst = "unhurt"
+    for track in LABEL_TRACKS:
+        now, top = c["now"].get(track), c["max"].get(track)
+        if now is None or top is None or now >= top:
+            continue
+        if 2 * now <= top:
+            return "bloodied"
+        worst = "hurt"
+    return worst
+
+
+#: What an attacker's page shows of its odds against a foe whose numbers are not shared: the
+#: GM's choice (issue 31; the texts are silent on whether a player knows a foe's Defense).
+FOE_ODDS = ("exact", "words", "none")
+
+#: Until the GM chooses: the chance in words, which does not pin the foe's Defense down.
+FOE_ODDS_DEFAULT = "words"
+
+#: What each choice reveals, for the GM's switch (its help) and the log.
+FOE_ODDS_WORDS = {
+    "exact": "the exact odds and the TN, from which the foe's Defense can be worked out",
+    "words": 'the chance to hit in words only ("a long shot" under 30%, "a fair chance" under '
+    '70%, "likely"): each covers at least 4 TNs, so the foe\'s Defense stays a guess',
+    "none": "nothing: no TN, no chance",
+}
+
+
+def foe_odds(state: dict) -> str:
+    """What an attacker sees of its odds against a foe: "exact", "words" or "none" (issue 31)."""
+    return state.get("foe_odds", FOE_ODDS_DEFAULT)
+
+
+def attacker_odds(state: dict, d: dict, role: str, seat: str | None) -> str:
+    """How ``role`` at ``seat`` sees the odds of an attack ``d``: "exact", "words" or "none".
+
+    The GM's switch (``foe_odds``) for a player attacking a foe whose numbers are not shared;
+    "exact" for anyone else (whether they see the odds at all is ``attack_numbers``).
+    """
+    if sees_all(role) or state["share_foes"] or seat is None or seat != d.get("attacker"):
+        return "exact"
+    t = state["combatants"].get(d.get("target")) if d.get("target") else None
+    if t is None or t["id"] == seat or not foe(state, t):
+        return "exact"
+    return foe_odds(state)
 
 
 def sees_all(role: str) -> bool:
@@ -79,9 +127,10 @@ def attack_numbers(state: dict, d: dict, role: str, seat: str | None) -> bool:
 
     The GM, the attacker and the target always; everyone when the GM shares the foes' numbers
     or when no foe is in it. A foe's attack on another player shows without them (issue 20).
+    The attacker on a foe only when the GM lets attackers see exact odds (issue 31).
     """
     if sees_all(role) or state["share_foes"] or seat in (d.get("attacker"), d.get("target")):
-        return True
+        return attacker_odds(state, d, role, seat) == "exact"  # the GM's switch (issue 31)
     for key in ("attacker", "target"):
         c = state["combatants"].get(d.get(key)) if d.get(key) else None
         if c is not None and foe(state, c):

@@ -8,6 +8,7 @@ every page escapes. Notes: docs/notes/0008-table.md.
 from __future__ import annotations
 
 from tb_playground.engine.character_stats import vital_conditions
+from tb_playground.formatting import chance_words
 
 from . import chase_phase, fight_end, gifts, results, scars
 from .attack_options import attack_view
@@ -15,8 +16,10 @@ from .fight_rules import can_act, declare_cost, distracted, ki_cost, movement_ra
 from .odds import pending_odds
 from .privacy import (
     attack_numbers,
+    attacker_odds,
     card_name,
     foe,
+    foe_odds,
     label,
     may_read_numbers,
     sees_all,
@@ -161,6 +164,7 @@ def view_for(
             cid for cid in state.get("initiative_order", []) if visible(state, cid, role)
         ],
         "share_foes": state["share_foes"],
+        "foe_odds": foe_odds(state),
         "ruleset": dict(state["ruleset"]),
         "role": role,
         "seat": seat,
@@ -252,6 +256,16 @@ def _pending(state: dict, role: str, seat: str | None) -> dict | None:
         out["gift_check"] = {k: v for k, v in p["gift_check"].items() if k != "then"}
     out["odds"] = pending_odds_for(state, role, seat)
     out["tn"] = p["tn"] if out["odds"] is not None else None
+    out["chance"] = None
+    if attacker_odds(state, p, role, seat) == "words" and p["step"] in ("approach", "to_hit"):
+        hit = pending_odds(state, p).get("p_hit")  # in words only: the GM's switch (issue 31)
+        out["chance"] = chance_words(hit) if hit is not None else None
+    if p["step"] == "prevent" and not (
+        may_read_numbers(state, p["target"], role) or seat == p["target"]
+    ):
+        # How many levels it may prevent (capped by the Health left) and that it has Ki to
+        # spend are a foe's numbers (issue 31): the rolled levels, the GM settles the hit.
+        out.update(step="settle", levels=p["levels"], odds=None, tn=None)
     return out
 
 
@@ -266,9 +280,12 @@ def pending_odds_for(
     the dice typed so far (``odds.pending_odds``; issue 23, the odds as the dice land).
     """
     p = state["pending"]
-    if p is None or not attack_numbers(state, p, role, seat):
+    if p is None or not (visible(state, p["attacker"], role) and visible(state, p["target"], role)):
         return None
-    if not (visible(state, p["attacker"], role) and visible(state, p["target"], role)):
+    if not attack_numbers(state, p, role, seat):
+        if p["step"] == "gift_check" and seat == p["attacker"]:
+            # The attacker's own Gift Check (TN their Ki) tells nothing of the foe (issue 31).
+            return {"gift_check": pending_odds(state, p, typed)["gift_check"]}
         return None
     odds = pending_odds(state, p, typed)
     target_foe = foe(state, state["combatants"][p["target"]])

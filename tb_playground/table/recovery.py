@@ -13,9 +13,13 @@ from tb_playground.engine.validation import require_choice, require_int
 
 from . import command_tools as tools
 from . import fight_rules
+from .attack_options import ROLL_OPTIONS, roll_options
 from .command_record import Command, Event, Reader
 from .log_words import dice_line
 from .state import combatant_path
+
+#: Phases in which a fight or a chase is under way: no rest then (issue 32 item 8).
+FIGHTING = ("declare", "resolve", "chase")
 
 
 def spend_ki(state, command, role, seat, roll) -> list[Event]:
@@ -47,20 +51,35 @@ def shake_off(state, command, role, seat, roll) -> list[Event]:
             raise ValueError(problem)
         changes += fight_rules.spend_action(c, "skill")
     difficulty = require_int("difficulty", command.get("difficulty", 5), 0, 10)
-    mods = fight_rules.roll_advantage(c, "social", fight_rules.distracted_states(c, None))
+    options = roll_options(state, c, command, role, None)  # issue 32, items 1 and 7
+    distracted_now = fight_rules.distracted_states(c, None)
+    mods = fight_rules.roll_advantage(c, "social", distracted_now, **options["modifiers"])
     faces, by = tools.faces(command, "faces", dice_needed(mods), roll)
     reading = read_core_roll(faces, c["wall"]["social"] + difficulty, mods)
-    changes += fight_rules.distracted_spent(c)
+    changes += fight_rules.distracted_spent(c) + options["changes"]
+    if reading.outcome == "catastrophe" and state["phase"] in ("declare", "resolve"):
+        changes += fight_rules.caught_in_catastrophe(state, options["record"]["helpers"])
     if reading.success:
         changes.append([combatant_path(c["id"], "conditions", "Flustered"), None])
     changes += fight_rules.off_balance_after(state, c, reading)  # a kept 20 (rules/000 line ~31)
-    return [("shake_off_rolled", fight_rules.roll_data(c, reading, by), changes)]
+    data = {**fight_rules.roll_data(c, reading, by), **options["record"]}
+    return [("shake_off_rolled", data, changes)]
 
 
 def rest(state, command, role, seat, roll) -> list[Event]:
     """GM: a short rest or a full night for everyone."""
     tools.gm_only(role, "call a rest or the end of a Scene")
     kind = command["type"]
+    if state["phase"] in FIGHTING:
+        what = (
+            "a Short Rest, an hour of downtime (rules/000 line 295),"
+            if kind == "short_rest"
+            else "a Full Night's Rest (rules/000 line 296)"
+        )
+        raise ValueError(
+            f"type: {what} can't be taken while the fight goes on; "
+            "end the Scene first, or rest once the fight is over"
+        )
     return fight_rules.rest_events(state, kind)
 
 
@@ -75,7 +94,14 @@ def _ki_spent(r: Reader, d: dict) -> str:
 
 def _rested(r: Reader, d: dict, kind: str) -> str:
     fixed = " ".join(d.get("clamped", [])) if r.sees_all else ""  # the GM's numbers
-    return f"Everyone takes a {kind.capitalize()}." + (f" {fixed}" if fixed else "")
+    line = f"Everyone takes a {kind.capitalize()}." + (f" {fixed}" if fixed else "")
+    flustered = r.shown(d.get("flustered", []))
+    if flustered:  # the GM's call: did the night end the Scene? (rules/000 "Poise")
+        line += (
+            f" Still Flustered until the Scene ends: {flustered}. Did the night end the "
+            "Scene? The GM ends it to clear Flustered, or it goes on."
+        )
+    return line
 
 
 COMMANDS = (
@@ -89,7 +115,7 @@ COMMANDS = (
     Command(
         "shake_off",
         shake_off,
-        ("combatant", "difficulty", "faces"),
+        ("combatant", "difficulty", "faces", *ROLL_OPTIONS),
         words={"shake_off_rolled": lambda r, d: dice_line(r, d, "Presence to shake off Flustered")},
     ),
     Command("short_rest", rest, words={"short rest": lambda r, d: _rested(r, d, "short rest")}),

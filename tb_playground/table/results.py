@@ -13,8 +13,17 @@ from collections.abc import Callable
 
 from tb_playground.formatting import plural
 
+from .armor_at_table import beat_words, hit_words, worn_name
+
 #: The events of a roll, and the words of a to-hit outcome.
-ROLLS = ("to_hit_rolled", "damage_rolled", "boosted", "attack_resolved", "distracted_rolled")
+ROLLS = (
+    "to_hit_rolled",
+    "damage_rolled",
+    "boosted",
+    "armor_hit",
+    "attack_resolved",
+    "distracted_rolled",
+)
 OUTCOMES = {
     "critical": "Hit, critical!",
     "success": "Hit",
@@ -86,6 +95,22 @@ def _line(state: dict, event: dict, name: Callable, tn_ok: Callable, numbers: Ca
             "text": f"{name(d['attacker'])} rolls to hit, kept {d['total']}{vs}: "
             f"{OUTCOMES.get(d['outcome'], d['outcome'])}",
             "outcome": OUTCOMES.get(d["outcome"], d["outcome"]),
+        }
+    if kind == "damage_rolled" and d.get("armor"):  # against armor (issue 31: name it)
+        hit = "Hit, critical!" if d.get("critical") else "Hit"
+        worn = worn_name(state, d["target"], d["armor"])
+        beat = f": {beat_words(d['levels'])}" if numbers(d["target"]) else ""
+        return {
+            "dice": list(d["faces"]),
+            "text": f"{name(d['attacker'])} rolls damage: {hit}, against "
+            f"{name(d['target'])}'s {worn}{beat}",
+            "outcome": "",
+        }
+    if kind == "armor_hit":
+        return {
+            "dice": [],
+            "text": hit_words(name(d["target"]), d, numbers(d["target"])).rstrip("."),
+            "outcome": "",
         }
     if kind == "damage_rolled":
         hit = "Hit, critical!" if d.get("critical") else "Hit,"

@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .transaction import transaction
+
 log = logging.getLogger(__name__)
 
 #: Seconds a seat stays its holder's after the page closed (a phone asleep): another phone
@@ -56,6 +58,24 @@ CREATE TABLE IF NOT EXISTS seats (
     since REAL NOT NULL,
     PRIMARY KEY (tname, seat)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_requests (
+    tname TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    token TEXT NOT NULL,
+    page TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (tname, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_options (
+    tname TEXT NOT NULL PRIMARY KEY,
+    ask_gm INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_takeovers (
+    tname TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (tname, seat)
+) WITHOUT ROWID;
 """
 
 
@@ -71,6 +91,15 @@ def token_ok(token: object) -> bool:
     return isinstance(token, str) and TOKEN_SHAPE.fullmatch(token) is not None
 
 
+def _asks_gm(conn, tname: str) -> bool:
+    row = conn.execute("SELECT ask_gm FROM seat_options WHERE tname=?", (tname,)).fetchone()
+    return bool(row and row[0])
+
+
+def _forget_takeover(conn, tname: str, seat: str) -> None:
+    conn.execute("DELETE FROM seat_takeovers WHERE tname=? AND seat=?", (tname, seat))
+
+
 def _digest(token: str) -> str:
     # The file keeps only a hash: a copy of it seats no one.
     return hashlib.sha256(token.encode()).hexdigest()
@@ -82,7 +111,8 @@ class Claim:
 
     ``connected``: its page is open now. ``away``: seconds since it was last seen (0 while
     connected). ``held``: another phone would be asked before taking it (connected, or away
-    less than ``GRACE``).
+    less than ``GRACE``). ``taken``: seconds since its phone took it over from another one
+    (None: it sat down in a free seat, or came back); the GM's list says so (issue 31).
     """
 
     seat: str
@@ -90,6 +120,7 @@ class Claim:
     away: float
     held: bool
     since: float
+    taken: float | None = None
 
 
 @dataclass(frozen=True)
@@ -97,8 +128,9 @@ class Sitting:
     """What ``SeatBook.sit`` decided.
 
     ``outcome``: "sat" (a free seat, now this browser's), "back" (this browser's already),
-    "took" (taken over from another phone), or "asked" (another phone holds it: nothing
-    changed; ``connected`` says whether that phone is open now).
+    "took" (taken over from another phone), "asked" (another phone holds it: nothing
+    changed; ``connected`` says whether that phone is open now), or "waiting" (a takeover the
+    GM must say yes to first: ``SeatBook.ask_gm``; issue 31).
     """
 
     outcome: str
@@ -107,7 +139,7 @@ class Sitting:
     @property
     def seated(self) -> bool:
         """Whether the page now holds the seat."""
-        return self.outcome != "asked"
+        return self.outcome not in ("asked", "waiting")
 
 
 class SeatBook:
@@ -134,19 +166,20 @@ class SeatBook:
 
     # -- the file ------------------------------------------------------------------------------
 
-    def _write(self, work: Callable[[sqlite3.Connection, float], object]):
-        """``work(conn, now)`` inside one write transaction of the file."""
+    def _write(
+        self, work: Callable[[sqlite3.Connection, float], object], wait: float | None = None
+    ):
+        """``work(conn, now)`` inside one write transaction of the file.
+
+        Another program holding the file's write lock is waited for in short steps, with the
+        store free for readers between them (``transaction.transaction``; issue 33, item 3),
+        ``wait`` seconds at most (default: the store's ``write_wait``); then
+        ``TableFileError("locked")``, nothing written.
+        """
         store = self._store
-        with store._lock:
-            conn = store._conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                out = work(conn, self._clock())
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        return out
+        wait = store.write_wait if wait is None else wait
+        with transaction(store._conn, store.path, store._lock, wait=wait) as conn:
+            return work(conn, self._clock())
 
     def _row(self, conn, tname: str, seat: str):
         return conn.execute(
@@ -162,10 +195,20 @@ class SeatBook:
 
     # -- a page --------------------------------------------------------------------------------
 
-    def sit(self, table, seat: str, token: str, page: str, take_over: bool = False) -> Sitting:
+    def sit(
+        self,
+        table,
+        seat: str,
+        token: str,
+        page: str,
+        take_over: bool = False,
+        wait: float | None = None,
+    ) -> Sitting:
         """Claim ``seat`` of ``table`` for the browser ``token``, shown on ``page``.
 
-        Raises ValueError for a seat that is not one of ``table.seats()`` or a malformed token.
+        Raises ValueError for a seat that is not one of ``table.seats()`` or a malformed token,
+        and ``TableFileError("locked")`` when another program held the file's write lock for
+        ``wait`` seconds (default: the store's ``write_wait``; nothing claimed).
         """
         if not token_ok(token):
             raise ValueError("token: not a browser token")
@@ -185,19 +228,34 @@ class SeatBook:
                 connected, _away, held = self._state(row[2], row[3], now)
                 if held and not take_over:
                     return Sitting("asked", connected)
+                if held and _asks_gm(conn, tname):  # the GM's yes first (issue 31)
+                    conn.execute(
+                        "INSERT OR REPLACE INTO seat_requests VALUES (?, ?, ?, ?, ?)",
+                        (tname, seat, mine, page, now),
+                    )
+                    return Sitting("waiting", connected)
                 outcome = "took" if held else "sat"
             since = row[4] if outcome == "back" else now
             conn.execute(
                 "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, 1, ?, ?)",
                 (tname, seat, mine, page, now, since),
             )
+            if outcome == "took":  # the GM's list says so at once (issue 31)
+                conn.execute(
+                    "INSERT OR REPLACE INTO seat_takeovers VALUES (?, ?, ?)", (tname, seat, now)
+                )
+            elif outcome == "sat":
+                _forget_takeover(conn, tname, seat)
             return Sitting(outcome)
 
-        sitting = self._write(work)
+        sitting = self._write(work, wait)
         if sitting.seated:
             with self._lock:
                 self._mine.add(page)
             log.info("table %r: seat %r %s", tname, seat, sitting.outcome)
+            self._tell(tname, seat)
+        elif sitting.outcome == "waiting":
+            log.info("table %r: seat %r: a takeover waits for the GM", tname, seat)
             self._tell(tname, seat)
         return sitting
 
@@ -254,9 +312,12 @@ class SeatBook:
             return
 
         def work(conn, _now):
-            return conn.execute(
+            gone = conn.execute(
                 "DELETE FROM seats WHERE tname=? AND seat=? AND page=?", (tname, seat, page)
             ).rowcount
+            if gone:
+                _forget_takeover(conn, tname, seat)
+            return gone
 
         if self._write(work):
             self._tell(tname, seat)
@@ -268,18 +329,23 @@ class SeatBook:
         now = self._clock()
         with self._store._lock:
             rows = self._store._conn.execute(
-                "SELECT seat, live, seen, since FROM seats WHERE tname=?", (tname,)
+                "SELECT s.seat, s.live, s.seen, s.since, t.at FROM seats s LEFT JOIN "
+                "seat_takeovers t ON t.tname = s.tname AND t.seat = s.seat WHERE s.tname=?",
+                (tname,),
             ).fetchall()
         out = {}
-        for seat, live, seen, since in rows:
+        for seat, live, seen, since, taken_at in rows:
             connected, away, held = self._state(live, seen, now)
-            out[seat] = Claim(seat, connected, away, held, since)
+            taken = None if taken_at is None else max(now - taken_at, 0.0)
+            out[seat] = Claim(seat, connected, away, held, since, taken)
         return out
 
     def free(self, tname: str, seat: str) -> bool:
         """Drop the claim on ``seat`` (the GM's "Free"); whether there was one."""
 
         def work(conn, _now):
+            _forget_takeover(conn, tname, seat)
+            conn.execute("DELETE FROM seat_requests WHERE tname=? AND seat=?", (tname, seat))
             return conn.execute(
                 "DELETE FROM seats WHERE tname=? AND seat=?", (tname, seat)
             ).rowcount
@@ -289,6 +355,77 @@ class SeatBook:
             log.info("table %r: the GM freed seat %r", tname, seat)
             self._tell(tname, seat)
         return done
+
+    def asks_gm(self, tname: str) -> bool:
+        """Whether a takeover of a held seat at ``tname`` waits for the GM's yes (issue 31)."""
+        with self._store._lock:
+            return _asks_gm(self._store._conn, tname)
+
+    def set_ask_gm(self, tname: str, on: bool) -> None:
+        """The GM's switch: takeovers wait for the GM's yes (``on``), or happen at once.
+
+        Turned off, the takeovers waiting are dropped: their phones may ask again.
+        """
+        if not isinstance(on, bool):
+            raise ValueError(f"ask_gm must be true or false, got {on!r}")
+
+        def work(conn, _now):
+            conn.execute("INSERT OR REPLACE INTO seat_options VALUES (?, ?)", (tname, int(on)))
+            if not on:
+                return [
+                    r[0]
+                    for r in conn.execute(
+                        "DELETE FROM seat_requests WHERE tname=? RETURNING seat", (tname,)
+                    ).fetchall()
+                ]
+            return []
+
+        for seat in self._write(work) or [""]:
+            self._tell(tname, seat)
+
+    def requests(self, tname: str) -> dict[str, float]:
+        """The takeovers waiting for the GM at ``tname``: seat -> seconds it has waited."""
+        now = self._clock()
+        with self._store._lock:
+            rows = self._store._conn.execute(
+                "SELECT seat, at FROM seat_requests WHERE tname=?", (tname,)
+            ).fetchall()
+        return {seat: max(now - at, 0.0) for seat, at in rows}
+
+    def waiting(self, tname: str, seat: str, page: str) -> bool:
+        """Whether ``page`` waits for the GM's yes to take ``seat`` over."""
+        with self._store._lock:
+            row = self._store._conn.execute(
+                "SELECT page FROM seat_requests WHERE tname=? AND seat=?", (tname, seat)
+            ).fetchone()
+        return row is not None and row[0] == page
+
+    def answer(self, tname: str, seat: str, yes: bool) -> bool:
+        """The GM says yes (the waiting phone takes the seat) or no; whether one was waiting."""
+
+        def work(conn, now):
+            row = conn.execute(
+                "SELECT token, page FROM seat_requests WHERE tname=? AND seat=?", (tname, seat)
+            ).fetchone()
+            if row is None:
+                return None
+            conn.execute("DELETE FROM seat_requests WHERE tname=? AND seat=?", (tname, seat))
+            if yes:
+                conn.execute(
+                    "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, 1, ?, ?)",
+                    (tname, seat, row[0], row[1], now, now),
+                )
+                conn.execute(
+                    "INSERT OR REPLACE INTO seat_takeovers VALUES (?, ?, ?)", (tname, seat, now)
+                )
+            return row[1]
+
+        if self._write(work) is None:
+            return False
+        said = "allowed" if yes else "refused"
+        log.info("table %r: the GM %s a takeover of seat %r", tname, said, seat)
+        self._tell(tname, seat)
+        return True
 
     # -- this process --------------------------------------------------------------------------
 

@@ -15,11 +15,20 @@ from tb_playground.engine.validation import require_bool, require_choice
 
 from . import command_tools as tools
 from . import fight_rules
+from .attack_options import ROLL_OPTIONS, label_sources, roll_options
 from .command_record import Command, Reader
 from .log_words import mine, roll_words
 from .state import combatant_path
 
-SKILL_FIELDS = ("combatant", "skill", "difficulty", "element", "faces", "reroll_faces")
+SKILL_FIELDS = (
+    "combatant",
+    "skill",
+    "difficulty",
+    "element",
+    "faces",
+    "reroll_faces",
+    *ROLL_OPTIONS,
+)
 OPPOSED_FIELDS = (
     "actor",
     "resister",
@@ -32,9 +41,19 @@ OPPOSED_FIELDS = (
     "resister_reroll_faces",
     "surprise",
     "static",
+    *(f"{side}_{option}" for side in ("actor", "resister") for option in ROLL_OPTIONS),
 )
 GROUP_FIELDS = ("members", "skill", "difficulty", "faces", "reroll_faces")
-STABILISE_FIELDS = ("combatant", "target", "how", "difficulty", "faces", "reroll_faces", "gift")
+STABILISE_FIELDS = (
+    "combatant",
+    "target",
+    "how",
+    "difficulty",
+    "faces",
+    "reroll_faces",
+    "gift",
+    *ROLL_OPTIONS,
+)
 
 #: Ways to stabilise the Dying (rules/000 "Getting back up": "First Aid, a trauma kit, a Gift
 #: that says so"), with the action each takes (rules/001 "Actions").
@@ -61,22 +80,39 @@ def _setup(state: dict, c: dict, skill_name: object, element: object = None) -> 
     return {**skill, "element": name}, c["elements"].get(name, 0)
 
 
-def _one_roll(state, command, c, skill, score, difficulty, field, roll, leads=False):
-    """One character's Skill roll: conditions, tier, dice, odds; returns data and changes."""
-    mods = tools.modifiers(state, c, skill["kind"], skill["tier"], leads=leads)
+def _one_roll(state, command, c, skill, score, difficulty, field, roll, leads=False, role=None):
+    """One character's Skill roll: conditions, tier, dice, odds; returns data and changes.
+
+    With ``role`` the command's ``ROLL_OPTIONS`` reach the roll (``field``'s prefix names the
+    side of an opposed roll): the GM's situational sources, the off hand, Taking Your Time and
+    the Help waiting on the roller, spent on it (issue 32, items 1 and 7).
+    """
+    options = None
+    if role is not None:
+        prefix = field.removesuffix("faces")
+        options = roll_options(state, c, command, role, skill["name"], prefix)
+    more = options["modifiers"] if options else {}
+    mods = tools.modifiers(state, c, skill["kind"], skill["tier"], leads=leads, **more)
     tools.refuse_roll(c, mods)
     target = check_target(score, difficulty, skill["tier"])
     odds = tools.odds(state, target, mods.advantage, skill["tier"])
     reading, by = tools.read(state, command, field, target, mods.advantage, skill["tier"], roll)
     data = tools.roll_record(c, reading, by, odds)
+    sources = [[s.label, s.sign] for s in mods.sources]
     data.update(
         skill=skill["name"],
         element=skill["element"],
         tier=skill["tier"],
         difficulty=difficulty,
-        sources=[[s.label, s.sign] for s in mods.sources],
+        sources=label_sources(sources, options["situational"]) if options else sources,
     )
-    return data, tools.off_balance(state, c, reading), reading, odds
+    changes = tools.off_balance(state, c, reading)
+    if options:
+        data.update(options["record"])
+        changes += options["changes"]
+        if reading.outcome == "catastrophe" and tools.in_fight(state):
+            changes += fight_rules.caught_in_catastrophe(state, options["record"]["helpers"])
+    return data, changes, reading, odds
 
 
 def skill_roll(state, command, role, seat, roll) -> list:
@@ -94,8 +130,9 @@ def skill_roll(state, command, role, seat, roll) -> list:
     if state["phase"] == "resolve":
         tools.on_turn(state, c, "use a Skill")
         changes = tools.budget(state, c, "skill")
+    leads = skill["name"] in LEADING_SKILLS
     data, more, _, _ = _one_roll(
-        state, command, c, skill, score, difficulty, "faces", roll, skill["name"] in LEADING_SKILLS
+        state, command, c, skill, score, difficulty, "faces", roll, leads, role
     )
     return [("skill_rolled", data, changes + more)]
 
@@ -145,7 +182,7 @@ def opposed_roll(state, command, role, seat, roll) -> list:
         skill, score = _setup(state, roller, mine)
         field = "actor_faces" if roller is a else "resister_faces"
         rolled, more, reading, odds = _one_roll(
-            state, command, roller, skill, score, number, field, roll
+            state, command, roller, skill, score, number, field, roll, role=role
         )
         changes += more
         won = reading.success  # any success beats the card (engine ``versus_static``)
@@ -158,10 +195,10 @@ def opposed_roll(state, command, role, seat, roll) -> list:
         a_row, a_score = _setup(state, a, a_skill)
         r_row, r_score = _setup(state, r, r_skill)
         a_data, more_a, ra, a_odds = _one_roll(
-            state, command, a, a_row, a_score, difficulty, "actor_faces", roll
+            state, command, a, a_row, a_score, difficulty, "actor_faces", roll, role=role
         )
         r_data, more_r, rr, r_odds = _one_roll(
-            state, command, r, r_row, r_score, difficulty, "resister_faces", roll
+            state, command, r, r_row, r_score, difficulty, "resister_faces", roll, role=role
         )
         changes += more_a + more_r
         winner = a["id"] if tools.opposed_winner(ra, rr, outrank) == "actor" else r["id"]
@@ -254,7 +291,7 @@ def stabilise(state, command, role, seat, roll) -> list:
         _character(c, "First Aid")
         skill, score = _setup(state, c, "First Aid")
         rolled, more, reading, _ = _one_roll(
-            state, command, c, skill, score, tools.difficulty(command), "faces", roll
+            state, command, c, skill, score, tools.difficulty(command), "faces", roll, role=role
         )
         data["roll"] = rolled
         changes += more

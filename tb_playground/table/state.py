@@ -11,6 +11,10 @@ import copy
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from tb_playground.engine.conditions import CONDITION_RULES
+
+from .privacy import FOE_ODDS_DEFAULT
+
 if TYPE_CHECKING:
     from .state_types import Combatant, TableState
 
@@ -19,6 +23,20 @@ def combatant_path(cid: str, *keys: str) -> list:
     """The state path of a combatant's value: ``["combatants", cid, *keys]``."""
     return ["combatants", cid, *keys]
 
+
+#: How the table keeps each of the engine's durations (``CONDITION_RULES``); the others
+#: ("while the track is there", "until an action ends it", ...) are lifted by hand or by rules.
+UNTIL_OF_DURATION = {
+    "round": "round",
+    "end of owner's next turn": "next_turn_end",
+    "scene": "scene",
+    "until a rest": "rest",
+}
+
+#: Each condition's usual duration, from the engine's one list (rules/004 "Conditions").
+DEFAULT_UNTIL = {
+    name: UNTIL_OF_DURATION.get(rule.duration, "manual") for name, rule in CONDITION_RULES.items()
+}
 
 #: Phases of a fight (RULES.md, Combat round).
 PHASES = ("setup", "declare", "resolve", "over", "chase")
@@ -35,8 +53,10 @@ def combatant_state(record: dict) -> Combatant:
     c = copy.deepcopy(record)
     c.setdefault("gifts", [])  # a record stored before issue 19 has no Gifts or scars
     c.setdefault("scars", [])
+    # A file's condition lasts as the condition does (issue 32 item 3): Surprised lapses with
+    # the first round (rules/002 line 176, rules/004 line 122), Flustered with the Scene.
     c["conditions"] = {
-        name: {"until": "manual", "since": 0, "own_turn": False}
+        name: {"until": DEFAULT_UNTIL.get(name, "manual"), "since": 0, "own_turn": False}
         for name in record.get("conditions", [])
     }
     c.update(
@@ -71,6 +91,7 @@ def initial_state(data: dict) -> TableState:
         "party_side": data["sides"][0] if data["sides"] else "Party",
         "ruleset": dict(data["ruleset"]),
         "share_foes": False,
+        "foe_odds": FOE_ODDS_DEFAULT,
         "seed": data["seed"],
         "join_code": data["join_code"],
         "pending": None,

@@ -149,6 +149,7 @@ class TableState(TypedDict):
     party_side: str
     ruleset: dict
     share_foes: bool
+    foe_odds: NotRequired[str]  # "exact", "words" or "none" (privacy.FOE_ODDS; issue 31)
     seed: int
     join_code: str
     pending: PendingAttack | None

@@ -18,6 +18,7 @@ from tb_playground.models.files import KINDS, from_dict, validate_document
 from . import command_tools as tools
 from . import fight_rules
 from .command_record import Command, Event, Reader
+from .privacy import FOE_ODDS
 from .state import combatant_path, combatant_state
 
 
@@ -86,6 +87,17 @@ def share(state, command, role, seat, roll) -> list[Event]:
     tools.gm_only(role, "share the foes' numbers")
     on = require_bool("on", command.get("on"))
     return [("shared", {"on": on}, [[["share_foes"], on]])]
+
+
+def foe_odds_command(state, command, role, seat, roll) -> list[Event]:
+    """GM: what an attacker sees of its odds against a foe (issue 31; the texts are silent).
+
+    "exact" (the odds and the TN, which tell the foe's Defense), "words" (the chance to hit in
+    words, ``formatting.CHANCE_BANDS``) or "none"; sharing the foes' numbers shows it all.
+    """
+    tools.gm_only(role, "choose what attackers see of their odds")
+    show = require_choice("show", command.get("show"), FOE_ODDS)
+    return [("foe_odds_set", {"show": show}, [[["foe_odds"], show]])]
 
 
 def set_range(state, command, role, seat, roll) -> list[Event]:
@@ -225,6 +237,18 @@ def _shared(r: Reader, d: dict) -> str:
     return "The GM shares the foes' numbers." if d["on"] else "The foes' numbers are hidden."
 
 
+def _foe_odds_set(r: Reader, d: dict) -> str:
+    return f"Against a foe, an attacker now sees {_FOE_ODDS_SAID[d['show']]}."
+
+
+#: The log's words for each choice of ``foe_odds_command``.
+_FOE_ODDS_SAID = {
+    "exact": "the exact odds and the TN",
+    "words": "the chance to hit in words only",
+    "none": "no odds",
+}
+
+
 def _range_set(r: Reader, d: dict) -> str:
     return f"{r.name(d['a'])} and {r.name(d['b'])} are at {d['band'].capitalize()} range."
 
@@ -271,6 +295,13 @@ COMMANDS = (
         ("on",),
         words={"shared": _shared},
         called={"shared": "the foes' numbers shared or hidden"},
+    ),
+    Command(
+        "foe_odds",
+        foe_odds_command,
+        ("show",),
+        words={"foe_odds_set": _foe_odds_set},
+        called={"foe_odds_set": "what attackers see of their odds"},
     ),
     Command("set_range", set_range, ("a", "b", "band"), words={"range_set": _range_set}),
     Command(

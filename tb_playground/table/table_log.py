@@ -13,7 +13,7 @@ from bisect import bisect_left
 
 from . import results, scars
 from .commands import EVENT_CALLED, EVENT_WORDS
-from .privacy import attack_numbers, card_name, may_read_numbers, sees_all, visible
+from .privacy import attack_numbers, card_name, foe_odds, may_read_numbers, sees_all, visible
 
 #: How many log entries a view carries (newest last).
 LOG_LENGTH = 200
@@ -213,7 +213,10 @@ def _tn_readable(look: LogReader, kind: str, d: dict) -> bool:
     """Whether this reader may read the TN in ``d`` (it tells a foe's Defense, Element or Ki)."""
     if kind in ("attack_declared", "to_hit_rolled", "attack_ruled") and not look.attack_numbers(d):
         return False
-    if not (look.numbers(d.get("target")) or look.seat in (d.get("attacker"), d.get("target"))):
+    mine = look.seat == d.get("target") or (
+        look.seat == d.get("attacker") and look.attack_numbers(d)  # the GM's switch (issue 31)
+    )
+    if not (look.numbers(d.get("target")) or mine):
         return False
     return kind != "gift_check_rolled" or look.numbers(d["combatant"])
 
@@ -252,7 +255,7 @@ def log_window(
     """
     after, undone = timeline(events, cache)
     hidden = tuple(cid for cid in state["ids"] if state["combatants"][cid]["hidden"])
-    reader = (role, seat, tuple(state["ids"]), hidden, state["share_foes"])
+    reader = (role, seat, tuple(state["ids"]), hidden, state["share_foes"], foe_odds(state))
     count = len(events)
     gm = sees_all(role)
     made = None

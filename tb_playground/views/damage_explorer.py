@@ -44,6 +44,7 @@ from .kit import (
     STACKED_SIDEBAR_CSS,
     TABLE_CSS,
     PlainButtons,
+    TextMultiChoice,
     after_load,
     csv_button,
     csv_text,
@@ -338,7 +339,7 @@ class DamageExplorer(pn.viewable.Viewer):
             pn.widgets.Checkbox.from_param(a.param.off_hand, name="Off hand (-1)"),
             label("Reach"),
             self._radios["reach"],
-            pn.widgets.MultiChoice.from_param(
+            TextMultiChoice.from_param(
                 a.param.attacker_conditions,
                 name="Attacker's conditions",
                 options=CONDITION_LABELS,
@@ -359,7 +360,7 @@ class DamageExplorer(pn.viewable.Viewer):
             slider(a.param.target_defense_stat, name="Atropos / Psyche / Presence (Defense)"),
             slider(a.param.target_wall, name="Wall: Soak / Presence / Psyche"),
             slider(a.param.target_levels, name="Levels on the track"),
-            pn.widgets.MultiChoice.from_param(
+            TextMultiChoice.from_param(
                 a.param.target_conditions,
                 name="Target's conditions",
                 options=CONDITION_LABELS,

@@ -19,7 +19,8 @@ import param
 
 from tb_playground.engine import KI_POLICIES
 from tb_playground.formatting import escape, percent
-from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, TARGET_POLICIES
+from tb_playground.lab import BOOST_POLICIES, BRACKET_POLICIES, ENDS, LEFT_OUT, TARGET_POLICIES
+from tb_playground.lab.prepare import COVER_SETTINGS
 from tb_playground.lab.runs import (
     FILE_NAMES,
     PlannerRun,
@@ -37,6 +38,7 @@ from .kit import (
     PLANNER_CSS,
     READABLE_BUTTONS,
     TABLE_CSS,
+    TextMultiChoice,
     csv_button,
     on_session_end,
     page,
@@ -210,6 +212,10 @@ class PlannerSettings(param.Parameterized):
                                  doc="Whether the first side boosts damage with Ki.")  # fmt: skip
     foes_boost = param.Selector(default="lift", objects=list(BOOST_POLICIES),
                                 doc="Whether the other sides boost damage with Ki.")  # fmt: skip
+    party_cover = param.Selector(default="none", objects=list(COVER_SETTINGS),
+                                 doc="The cover the first side fights from.")  # fmt: skip
+    foes_cover = param.Selector(default="none", objects=list(COVER_SETTINGS),
+                                doc="The cover the other sides fight from.")  # fmt: skip
     end = param.Selector(default="down", objects=list(ENDS), doc="When a side is beaten.")
     fights = param.Integer(default=2_000, bounds=(1, MAX_PAGE_FIGHTS), doc="Fights to play.")
     seed = param.Integer(default=1, bounds=(0, 2**31 - 1), doc="The dice's seed.")
@@ -225,12 +231,29 @@ class PlannerSettings(param.Parameterized):
             "target_policy": pair(self.party_target, self.foes_target),
             "ki_policy": pair(self.party_ki, self.foes_ki),
             "boost_policy": pair(self.party_boost, self.foes_boost),
+            "cover": pair(self.party_cover, self.foes_cover),
             "end": self.end,
         }
 
 
 #: The settings a link carries (all of them).
 SYNCED = tuple(p for p in PlannerSettings.param if p != "name")
+
+
+#: The cover a side fights from, in words (``lab.prepare.COVER_SETTINGS``; rules/001 "Cover").
+COVER_WORDS = {"No cover": "none", "Partial cover (attacks against it at Disadvantage)": "partial"}
+
+
+def left_out_html() -> str:
+    """The rules the simulation leaves out, in words (``lab.LEFT_OUT``; issue 32, item 16)."""
+    items = "".join(f"<li>{escape(words)}</li>" for words in LEFT_OUT)
+    return (
+        "<details><summary>What the simulation leaves out</summary>"
+        '<p class="enc-note">The fights are played by the rules of an attack, the tracks, Ki, '
+        "Gifts, armor, Initiative and the Brackets, Off Balance, Surprised, Exhausted and "
+        "Shattered (led by an ally). These the table plays and the simulation does not:</p>"
+        f"<ul>{items}</ul></details>"
+    )
 
 
 def _html(css_class: str, **kwargs) -> pn.pane.HTML:
@@ -336,11 +359,11 @@ class EncounterPlanner(pn.viewable.Viewer):
             css_classes=["enc-encounter"], **plain,
         )  # fmt: skip
         choices = roster_choices()
-        self.party_pick = pn.widgets.MultiChoice.from_param(
+        self.party_pick = TextMultiChoice.from_param(
             s.param.party, options=choices, label="Party (first side)",
             css_classes=["enc-party"], **plain,
         )  # fmt: skip
-        self.foes_pick = pn.widgets.MultiChoice.from_param(
+        self.foes_pick = TextMultiChoice.from_param(
             s.param.foes, options=choices, label="Foes (second side)",
             css_classes=["enc-foes"], **plain,
         )  # fmt: skip
@@ -365,6 +388,13 @@ class EncounterPlanner(pn.viewable.Viewer):
                 policy(s.param[f"{who}_target"], "target_policy", "Target", f"enc-{who}-target"),
                 policy(s.param[f"{who}_ki"], "ki_policy", "Ki to prevent levels", f"enc-{who}-ki"),
                 policy(s.param[f"{who}_boost"], "boost_policy", "Ki boosts", f"enc-{who}-boost"),
+                pn.widgets.Select.from_param(
+                    s.param[f"{who}_cover"],
+                    options=COVER_WORDS,
+                    label="Cover",
+                    css_classes=[f"enc-{who}-cover"],
+                    **plain,
+                ),  # fmt: skip
             ]
         self.end_select = policy(s.param.end, "fight_end", "Fight", "enc-end")
         self.fights_input = pn.widgets.IntInput.from_param(
@@ -470,6 +500,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.wins,
             self.downloads["wins"],
             *self._result_parts,
+            _html("enc-left-out", object=left_out_html()),
             flex="2 1 340px",
         )
         send = _box(

@@ -43,6 +43,7 @@ from .kit import (
     PHONE_CSS,
     READABLE_BUTTONS,
     TABLE_CSS,
+    TextMultiChoice,
     after_load,
     flex_box,
     html_box,
@@ -377,10 +378,10 @@ class RulesLab(pn.viewable.Viewer):
             for i, (title, make) in enumerate(TABLES.items())
         ]
         # P(win)
-        self._party = pn.widgets.MultiChoice.from_param(
+        self._party = TextMultiChoice.from_param(
             self.param.party, name="Party", options=characters, description=None, **width
         )
-        self._foes = pn.widgets.MultiChoice.from_param(
+        self._foes = TextMultiChoice.from_param(
             self.param.foes, name="Foes", options=creatures, description=None, **width
         )
         self._fights = pn.widgets.Select.from_param(

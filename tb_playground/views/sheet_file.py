@@ -20,6 +20,7 @@ from tb_playground.formatting import escape, reason_line
 from tb_playground.models import Character, FileFormatError, dumps, loads
 from tb_playground.models.files import saved_fields
 from tb_playground.models.roster import example_roster
+from tb_playground.models.skills import switched_home_words
 
 from .kit import UploadBox
 from .sheet_layout import sheet_pane
@@ -60,7 +61,8 @@ class SheetFile:
             options=[PICK_PROMPT, *self._roster_files],
             value=PICK_PROMPT,
             disabled=not self._roster_files,
-            description=roster.problem
+            # The tooltip is read as Markdown (HTML): the problem may quote a file (issue 33).
+            description=escape(roster.problem)
             or "Loads that character into the sheet, as uploading its file would.",
             sizing_mode="stretch_width",
             css_classes=["roster-pick"],
@@ -114,7 +116,10 @@ class SheetFile:
         character.param.update(**values)
         # Poise climbing back from the old sheet's 0 must not mark the new one Flustered.
         character.flustered_this_scene = outcome.flustered_this_scene
-        self.message.object = f"<p>Loaded <b>{escape(outcome.name)}</b>.</p>"
+        ruleset = character.ruleset
+        said = switched_home_words(outcome.skills, bool(ruleset and ruleset.deception_water))
+        notes = "".join(f"<br>{escape(line)}" for line in said)  # issue 32 item 11
+        self.message.object = f"<p>Loaded <b>{escape(outcome.name)}</b>.{notes}</p>"
 
     def load_example(self, name: str) -> None:
         """Load one character of the example roster into the sheet, as an upload would."""

@@ -263,6 +263,7 @@ def test_tracks_shade_the_levels_below_zero():
 
 def test_pending_odds_drawn_for_a_player_without_the_foes_wall(service):
     table = service.create("W", encounter(roster("ronan.json"), foes=[roster("guard_dog.yaml")]))
+    table.apply({"type": "foe_odds", "show": "exact"})  # the GM lets attackers see the odds
     start_and_declare(table, {}, {"ronan": 10, "guard-dog": 1})
     table.apply({"type": "attack", "attacker": "ronan", "target": "guard-dog", "attack": 1})
     table.apply({"type": "roll", "faces": [3, 4]})

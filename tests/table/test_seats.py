@@ -176,3 +176,54 @@ def test_bad_seats_and_tokens_are_refused(setup):
         book.sit(table, "ronan", "not a token!", "page-a")
     assert not book.owner("Friday", "ronan", "not a token!")
     assert book.claims("Friday") == {}
+
+
+def test_a_takeover_shows_in_the_gms_claims_until_the_seat_is_freed(setup):
+    # Issue 31: the GM's list said only "a phone sits here, connected" after a takeover.
+    _, table, book, clock = setup
+    a, b = new_token(), new_token()
+    book.sit(table, "ronan", a, "page-a")
+    assert book.claims("Friday")["ronan"].taken is None
+    book.sit(table, "ronan", b, "page-b", take_over=True)
+    clock.now += 90
+    assert book.claims("Friday")["ronan"].taken == 90
+    assert book.sit(table, "ronan", b, "page-b2").outcome == "back"
+    assert book.claims("Friday")["ronan"].taken == 90  # the same phone, back: still taken
+    book.free("Friday", "ronan")
+    book.sit(table, "ronan", a, "page-a")
+    assert book.claims("Friday")["ronan"].taken is None  # a free seat sat down in
+
+
+def test_takeovers_wait_for_the_gms_yes_when_the_gm_says_so(setup):
+    # Issue 31: "let the GM choose that takeovers wait for the GM's yes".
+    _, table, book, _ = setup
+    a, b, c = new_token(), new_token(), new_token()
+    heard = []
+    book.watch(lambda tname, seat: heard.append(seat))
+    assert not book.asks_gm("Friday")
+    book.set_ask_gm("Friday", True)
+    assert book.asks_gm("Friday")
+    with pytest.raises(ValueError, match="ask_gm"):
+        book.set_ask_gm("Friday", "yes")
+    book.sit(table, "ronan", a, "page-a")
+    waiting = book.sit(table, "ronan", b, "page-b", take_over=True)
+    assert waiting.outcome == "waiting" and not waiting.seated and waiting.connected
+    assert book.holds("Friday", "ronan", "page-a") and book.waiting("Friday", "ronan", "page-b")
+    assert list(book.requests("Friday")) == ["ronan"] and heard[-1] == "ronan"
+    # A free seat needs no yes.
+    assert book.sit(table, "the-brick", c, "page-c").outcome == "sat"
+    # No: the seat stays; yes: it moves, as a takeover the GM's list shows.
+    assert book.answer("Friday", "ronan", False)
+    assert book.holds("Friday", "ronan", "page-a") and book.requests("Friday") == {}
+    assert not book.answer("Friday", "ronan", True)  # nobody asks now
+    book.sit(table, "ronan", b, "page-b", take_over=True)
+    assert book.answer("Friday", "ronan", True)
+    assert book.holds("Friday", "ronan", "page-b") and book.owner("Friday", "ronan", b)
+    assert book.lost("Friday", "ronan", a) == "taken"
+    assert book.claims("Friday")["ronan"].taken == 0
+    # Turned off, a waiting takeover is dropped and the next one happens at once.
+    book.sit(table, "ronan", a, "page-a", take_over=True)
+    assert book.requests("Friday") == {"ronan": 0.0}
+    book.set_ask_gm("Friday", False)
+    assert book.requests("Friday") == {}
+    assert book.sit(table, "ronan", a, "page-a", take_over=True).outcome == "took"

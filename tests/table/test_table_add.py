@@ -134,10 +134,10 @@ def test_the_gm_pages_control_adds_from_a_roster_file_or_an_upload(tmp_path, tab
 
     files = CombatService(tmp_path / "other.sqlite", gm_key="k").creature_files()
     adder = AddCombatant(send, files)
-    assert "grizzly_bear.yaml" in adder.pick.options
+    assert "Grizzly bear" in adder.pick.groups["Creatures"]  # names, not files (issue 31)
     assert adder.add() is False  # nothing picked yet
     assert "Pick a roster file" in adder.message.object
-    adder.pick.value = adder.pick.options["grizzly_bear.yaml"]
+    adder.pick.value = adder.pick.groups["Creatures"]["Grizzly bear"]
     adder.side.value = "Wild"
     adder.hidden.value = True
     assert adder.add() is True

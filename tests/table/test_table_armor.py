@@ -66,6 +66,7 @@ def test_rests_do_not_mend_armor_the_gm_repairs_it(tmp_path):
     t.apply({"type": "attack", "attacker": "grizzly-bear", "target": "ronan"})
     t.apply({"type": "roll", "faces": [3, 4]})
     t.apply({"type": "roll", "faces": [10] * 10})
+    t.apply({"type": "end_scene"})  # no rest while the fight goes on (issue 32 item 8)
     t.apply({"type": "full_night"})
     assert t.state["combatants"]["ronan"]["armor"]["body"]["levels"] == 1
     t.apply({"type": "repair_armor", "combatant": "ronan", "zone": "body"})

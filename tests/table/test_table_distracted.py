@@ -42,14 +42,16 @@ def _ask(t, difficulty=5):
 AIM = roll_modifiers("attack", attack_kind="physical", aim=True)
 
 
-def test_being_asked_changes_nothing(table):
-    # RULES.md (decided): "being asked to roll has no effect by itself"; rules/002 ~167.
+def test_being_asked_makes_the_slow_action_wait_for_the_roll(table):
+    # RULES.md (decided): "being asked to roll has no effect by itself"; rules/002 ~167: the
+    # roll is made before the Slow action (issue 32 item 4: it could be skipped, and Aim went
+    # ahead with its Advantage). Held, the Aim keeps it (next test).
     _slow_ronan(table)
     _ask(table)
     assert table.view_for("gm")["combatants"][0]["distracted"]["state"] == "asked"
-    p = _aim(table)
-    assert p["advantage"] == AIM.advantage == 1
-    assert p["sources"] == [["Aim", 1]] and p["empowered"] == "aim"
+    with pytest.raises(ValueError, match="hold focus"):
+        _aim(table)
+    assert table.state["pending"] is None
 
 
 def test_a_distracted_slow_aim_that_holds_keeps_its_advantage(table):

@@ -353,6 +353,8 @@ def _fight(g: Game) -> None:  # noqa: PLR0915 - one script
     do({"type": "set", "combatant": "ronan", "field": "sanity", "value": 5})
     do({"type": "share", "on": True})
     do({"type": "share", "on": False})
+    do({"type": "foe_odds", "show": "none"})  # issue 31: what attackers see against foes
+    do({"type": "foe_odds", "show": "words"})
     # A chase, then back; the fight ends, goes on, ends, closes with the Scene; rests.
     do({"type": "chase_start", "quarry": "ronan", "pursuers": ["opponent"], "metres": 6,
         "sight_m": 14})  # fmt: skip

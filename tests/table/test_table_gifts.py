@@ -85,8 +85,11 @@ def test_feedback_loop_costs_two_ki_and_its_gift_check(tmp_path):
     assert shown["tn"] == 13
     for key in ("p_success", "p_critical", "p_failure", "p_catastrophe"):
         assert abs(shown[key] - getattr(engine, key)) < 1e-12
-    # The to-hit odds still come with it (the attack is still to come).
-    assert pending["odds"]["p_hit"] > 0
+    # The to-hit odds come with it (the attack is still to come) when the GM lets attackers
+    # see exact odds; by default (the chance in words) the foe's Defense stays the GM's.
+    assert "p_hit" not in pending["odds"]
+    t.apply({"type": "foe_odds", "show": "exact"})
+    assert t.view_for("player", HACKER)["pending"]["odds"]["p_hit"] > 0
     # A kept 11 at TN 13 succeeds: no more Ki, then the to-hit roll.
     events = t.apply({"type": "roll", "faces": [5, 6]}, role="player", seat=HACKER)
     assert events[0]["type"] == "gift_check_rolled"
@@ -95,13 +98,14 @@ def test_feedback_loop_costs_two_ki_and_its_gift_check(tmp_path):
     assert t.state["pending"]["step"] == "to_hit"
 
 
-def test_a_failed_gift_check_loses_one_ki(tmp_path):
+def test_a_failed_gift_check_loses_one_ki_under_the_002_switch(tmp_path):
     # rules/002 line ~131: "Fail, and you lose 1 Ki until it's refilled - either way, the
-    # Gift's effect still happens": the attack goes on to its to-hit roll.
-    t = _hacker_table(tmp_path)
+    # Gift's effect still happens": the attack goes on to its to-hit roll. That is 002's
+    # reading, so it comes with 002's Gift Check switch (issue 32 item 10).
+    t = _hacker_table(tmp_path, Ruleset(gift_check_ki_plus_stamina=True))
     t.apply({"type": "attack", "attacker": HACKER, "target": "opponent", "attack": 2})
-    events = t.apply({"type": "roll", "faces": [9, 10]})
-    assert (events[0]["data"]["outcome"], events[0]["data"]["ki_lost"]) == ("failure", 1)
+    events = t.apply({"type": "roll", "faces": [10, 10]})  # a kept 20 fails at any TN
+    assert (events[0]["data"]["outcome"], events[0]["data"]["ki_lost"]) == ("catastrophe", 1)
     assert t.state["combatants"][HACKER]["ki"] == 12
     assert t.state["pending"]["step"] == "to_hit"
     assert "1 Ki lost" in t.view_for("gm")["log"][-1]["text"]
@@ -190,7 +194,7 @@ def test_a_gift_check_catastrophe_in_a_fight_leaves_off_balance(tmp_path):
     events = t.apply({"type": "use_gift", "combatant": "ronan", "gift": 1, "faces": [10, 10]})
     assert events[0]["data"]["check"]["outcome"] == "catastrophe"
     assert "Off Balance" in t.state["combatants"]["ronan"]["conditions"]
-    assert t.state["combatants"]["ronan"]["ki"] == 11  # 2 for the Gift, 1 lost
+    assert t.state["combatants"]["ronan"]["ki"] == 12  # 2 for the Gift; no loss (000:229)
 
 
 def test_out_of_a_fight_a_gift_takes_no_action_and_is_undone_whole(tmp_path):

@@ -73,6 +73,7 @@ def test_a_foes_attack_on_another_player_shows_without_odds_or_tn(tmp_path):
 def test_players_see_the_odds_of_their_own_attacks(tmp_path):
     t = _table(tmp_path, hidden=False)
     start_and_declare(t, {}, {"ronan": 10, "the-brick": 2, "opponent": 1, "lurker": 3})
+    t.apply({"type": "foe_odds", "show": "exact"})  # the GM's switch (issue 31): exact odds
     t.apply({"type": "attack", "attacker": "ronan", "target": "opponent", "attack": 0})
     mine = t.view_for("player", "ronan")["pending"]
     assert mine["odds"]["p_hit"] > 0 and mine["tn"] is not None

@@ -114,6 +114,8 @@ known = st.sampled_from(
         {"type": "fate_confirm", "combatant": "ronan", "accept": True},
         {"type": "attack", "attacker": "ronan", "target": "opponent", "empowered": "aim"},
         {"type": "attack", "attacker": "the-brick", "target": "opponent", "attack": 3},
+        {"type": "foe_odds", "show": "none"},
+        {"type": "foe_odds", "show": "exact"},
         {"type": "continue"},
         {"type": "end_scene"},
         {"type": "chase_start", "quarry": "ronan", "pursuers": ["opponent"], "metres": 6,

@@ -206,7 +206,8 @@ def test_the_phones_frames_hold_no_trace_of_the_unseen(served, browser):
         state = table.state  # one copy: each read deep-copies the table
         hidden_ids |= {c for c in state["ids"] if state["combatants"][c]["hidden"]}
         p = state["pending"]
-        if not own_odds_seen and p and p["step"] == "to_hit" and "ronan" in (p["attacker"], p["target"]):
+        mine = p and p["step"] == "to_hit" and "ronan" in (p["attacker"], p["target"])
+        if mine and not own_odds_seen:
             own_odds_seen = _drawn_own_odds(pages["ronan"], frames["ronan"])
         time.sleep(0.02)  # the pages draw as a table would be played, only faster
 

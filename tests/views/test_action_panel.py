@@ -101,3 +101,34 @@ def test_the_gms_nod_on_a_players_approach(tmp_path):
     assert p["step"] == "to_hit" and p["element"] == "Earth"
     nod.show(table.state)
     assert not nod.waiting.visible
+
+
+def test_a_done_slow_action_leaves_no_red_refusal(tmp_path):
+    """Issue 31: after a Slow round's one action the panel shows no error for it.
+
+    rules/000 "Action Brackets": a Slow round holds one empowered action; once it is taken, the
+    panel moves to what is still allowed (or shows nothing), never "holds 1 action; this plan
+    takes 2" in red after a success.
+    """
+    table = _table(tmp_path)
+
+    def send(command, then=None):
+        table.apply(command, role="player", seat="ronan")
+        if then is not None:
+            then()
+
+    panel = ActionPanel(
+        "tp", "End my turn", send, lambda ch: menu(table.state, "player", "ronan", None, ch)
+    )
+    panel.show(True)
+    panel.select("study")
+    assert panel.go.label == "Study a Target" and not panel.go.disabled
+    panel.go.clicks += 1
+    assert table.state["combatants"]["ronan"]["actions"] == ["study"]
+    panel.show(True)  # the page redraws after the table's change
+    assert "err" not in panel.detail.object
+    assert "holds" not in panel.detail.object
+    entry = panel.entry()
+    assert entry is None or entry["allowed"]
+    panel.select("aim")  # a refused action chosen by hand still says why
+    assert "Slow round holds 1 action" in panel.detail.object

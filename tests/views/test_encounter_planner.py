@@ -228,3 +228,35 @@ def test_the_source_switch_shows_its_own_pickers(service):
     assert "Ronan, The Brick, The Nerdy Hacker" in view.file_note.object
     view.settings.source = "table"
     assert not view.file_note.visible and not view.encounter_select.visible
+
+
+def test_the_page_lists_in_words_every_rule_the_simulation_leaves_out(service):
+    """Issue 32, item 16: the planner says what its fights do not play, in plain words."""
+    from tb_playground.lab import LEFT_OUT
+
+    page = planner(service)
+    html = "".join(str(p.object) for p in page.__panel__().select(encounter_planner.pn.pane.HTML))
+    assert "What the simulation leaves out" in html
+    for words in ("Help", "Reckless", "Full Defense", "Cover", "Prone", "Belly Down", "Study",
+                  "Grab", "Disarm", "Distracted", "Fate Tokens", "Movement"):  # fmt: skip
+        assert any(words in line for line in LEFT_OUT), words
+    for line in LEFT_OUT:
+        assert encounter_planner.escape(line) in html
+        assert "_" not in line and "policy" not in line  # plain words, no code names
+
+
+def test_a_sides_cover_reaches_that_side_only(service):
+    """Issue 32, item 16: partial cover as a side's setting (rules/001 "Cover")."""
+    view = planner(
+        service, party=["ronan.json"], foes=["guard_dog.yaml"], foes_cover="partial",
+        fights=300, seed=4,
+    )  # fmt: skip
+    run = view.start(wait=True)
+    assert run.result is not None and not run.error
+    enc = build_encounter("", ["ronan.json"], ["guard_dog.yaml"])
+    expected = simulate(enc, 300, 4, cover={"Party": "none", "default": "partial"})
+    np.testing.assert_array_equal(run.result.final, expected.final)
+    plain = simulate(enc, 300, 4)
+    assert not np.array_equal(plain.final, expected.final)
+    labels = [w.label for w in view.policy_widgets["foes"]]
+    assert "Cover" in labels

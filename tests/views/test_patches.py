@@ -436,12 +436,16 @@ def test_the_reconnect_script_runs_the_parts_shown_on_the_served_bokehjs(monkeyp
     passes_buffers = "replace_with_json(doc_json, buffers)" in bokeh_js
     assert parts["buffers"] == (not passes_buffers)
     assert 'new WebSocket(versioned_url, ["bokeh", this.token])' in bokeh_js  # what it rewrites
+    # what the poll calls: a forced try that leaves a connecting or open socket alone
+    assert "async reconnect() {\n            this._try_reconnect(true);" in bokeh_js
+    assert "this.socket?.readyState !== WebSocket.OPEN && this.socket?.readyState" in bokeh_js
     script = js.script("reconnect.js")
     assert "if (!token ||" in script and "if (buffers &&" in script  # each part asks its flag
+    assert "const ok = poll &&" in script
     monkeypatch.setattr(patches, "_version", lambda dist: "9.9.9")
     with caplog.at_level(logging.INFO, logger="tb_playground.views.kit.patches"):
         patches._SAID.discard("reconnect-js")
-        assert patches.reconnect_js_parts() == {"token": False, "buffers": False}
+        assert patches.reconnect_js_parts() == {"token": False, "buffers": False, "poll": False}
     assert any("not shown on bokeh 9.9.9" in r.getMessage() for r in caplog.records)
 
 

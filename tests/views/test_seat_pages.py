@@ -160,3 +160,66 @@ def test_a_page_waiting_for_its_seat_does_not_take_it_from_an_open_page(world):
     assert first.session.role == "spectator"  # not this browser's seat any more
     first.close()
     assert first._seat_watch is None
+
+
+def test_the_ki_bumps_box_starts_at_0_each_round(world):
+    # Issue 31: last round's bumps stayed in the box, so the next Fast declaration was refused.
+    service, table, code = world
+    gm = GMPage(service, key="k" * 16)
+    gm.open_table("Seats")
+    page = phone(service, table, code)
+    assert page.join("ronan")
+    page.refresh()
+    page.bumps.value = 1
+    page.bracket.value = "normal"
+    page._declare()
+    assert table.state["combatants"]["ronan"]["bumps"] == 1
+    gm.refresh()
+    gm.controls.declare_who.value = "the-brick"
+    gm.controls.declare_bumps.value = 1
+    for cid in table.state["ids"]:
+        if table.state["phase"] == "declare" and cid != "ronan":
+            table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    first = table.state["round"]
+    while table.state["round"] == first:
+        table.apply({"type": "end_turn"})
+    assert table.state["phase"] == "declare"
+    page.refresh()
+    gm.refresh()
+    assert page.bumps.value == 0
+    assert gm.controls.declare_bumps.value == 0
+    page.bracket.value = "fast"
+    page._declare()
+    assert page.message.object == ""  # accepted: no "bumped at most 0 step(s)"
+    gm.close()
+    page.close()
+
+
+def test_the_gm_sees_a_takeover_at_once_and_may_make_takeovers_wait(world):
+    # Issue 31: after a takeover the GM's list said "a phone sits here, connected", no more.
+    from tb_playground.views.combat.seat_list import SeatList
+
+    service, table, code = world
+    seats = SeatList(service)
+    seats.show(table)
+    first, second, third = (phone(service, table, code) for _ in range(3))
+    assert first.join("ronan")
+    assert "a phone sits here, connected" in seats.list.object
+    assert second.join("ronan", take_over=True)
+    assert "taken over by another phone just now" in seats.list.object  # heard at once
+    assert "Ronan: the seat was taken over by another phone." in seats.message.object
+    # The GM's switch: the next takeover waits for a yes.
+    seats.ask_gm.value = True
+    assert service.seats.asks_gm(table.name)
+    assert not third.join("ronan", take_over=True)
+    assert "The GM has been asked" in third.join_message.object
+    assert second.session.seat == "ronan" and third.session is None
+    assert seats.asking_row.visible and seats.asking.value == "ronan"
+    assert "asks to take it over" in seats.list.object
+    seats.yes_button.clicks += 1
+    assert third.session.seat == "ronan" and second.session.role == "spectator"
+    assert not seats.asking_row.visible
+    assert "goes to the phone that asked" in seats.message.object
+    for page in (first, second, third):
+        page.close()
+    seats.show(None)

@@ -17,7 +17,7 @@ import panel as pn
 
 from tb_playground.table.menu import GROUPS, approach_ruling
 
-from ..kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, button, row, update
+from ..kit import ACTION_PANEL_CSS, WRAP_BUTTONS, LiveHTML, TextMultiChoice, button, row, update
 from . import combat_render as render
 from .combat_session import parse_faces
 
@@ -120,7 +120,10 @@ class ActionPanel:
         self._busy = False
         self._actor: str | None = None
         self.menu: dict | None = None
-        self.chosen = DEFAULT_ACTION
+        self.chosen: str | None = DEFAULT_ACTION
+        #: An action was just taken: a choice the table now refuses moves to one it allows
+        #: (issue 31: no red "holds 1 action" after a successful Slow action).
+        self._taken = False
         self.head = _pane(f"{prefix}-ap-head")
         self.headings: dict[str, LiveHTML] = {}
         self.groups: dict[str, pn.widgets.RadioButtonGroup] = {}
@@ -179,7 +182,7 @@ class ActionPanel:
                 label=spec["label"], placeholder="e.g. 4 9", css_classes=css, width=220
             )
         elif kind == "multi":
-            widget = pn.widgets.MultiChoice(label=spec["label"], css_classes=css, width=280)
+            widget = TextMultiChoice(label=spec["label"], css_classes=css, width=280)
         else:  # "info": words only
             widget = pn.pane.HTML("", css_classes=css, stylesheets=[ACTION_PANEL_CSS], width=220)
         if kind != "info":
@@ -235,6 +238,7 @@ class ActionPanel:
             if m["actor"] != self._actor:  # someone else's turn: start from their defaults
                 self._actor = m["actor"]
                 self.chosen = DEFAULT_ACTION
+                self._taken = False
                 m = self._menu_of({})
             self._draw(m)
         finally:
@@ -248,6 +252,9 @@ class ActionPanel:
         if self.chosen not in keys:
             first = next((a["key"] for a in shown if a["allowed"]), None)
             self.chosen = DEFAULT_ACTION if DEFAULT_ACTION in keys else first
+        allowed = [a["key"] for a in shown if a["allowed"]]
+        if self._taken and self.chosen not in allowed:
+            self.chosen = allowed[0] if allowed else None  # nothing left: no choice, no error
         for key, group in self.groups.items():
             mine = [a for a in shown if a["group"] == key]
             update(self._boxes[key], visible=bool(mine))
@@ -290,6 +297,7 @@ class ActionPanel:
         if self._busy or event.new is None:
             return
         self.chosen = event.new
+        self._taken = False
         self.refresh()
 
     def _changed(self) -> None:
@@ -321,12 +329,15 @@ class ActionPanel:
                 if spec.get("clear"):
                     widget = self.fields[spec["name"]]
                     update(widget, value=False if spec["kind"] == "bool" else "")
+            self._taken = True
+            self.refresh()
 
         self._send(command, then=clear)
 
     def select(self, key: str) -> None:
         """Choose action ``key`` (as a click on its button does)."""
         self.chosen = key
+        self._taken = False
         self.refresh()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import panel as pn
 
 from tb_playground.formatting import escape, reason_line
-from tb_playground.models.files import parse
+from tb_playground.models.files import FORMATS, FileFormatError, parse
 
 from ..kit import UploadBox, button, html_pane, row
 
@@ -22,6 +22,54 @@ log = logging.getLogger(__name__)
 
 #: Longest file the control reads (a character or creature file is a few kilobytes).
 MAX_FILE_BYTES = 200_000
+
+#: The roster pickers' groups, in order (issue 31: characters and creatures apart).
+GROUPS = {"character": "Characters", "creature": "Creatures"}
+
+
+def _who(path: Path) -> tuple[str, str]:
+    """(kind, name) of a roster file; its file name in words when it cannot be read."""
+    try:
+        doc = parse(path.read_bytes(), FORMATS.get(path.suffix.lower()), path.name)
+        data = doc.get("data")
+        kind, name = doc.get("kind"), data.get("name") if isinstance(data, dict) else None
+    except (FileFormatError, OSError, ValueError, AttributeError):
+        kind, name = None, None
+    if not isinstance(name, str) or not name.strip():
+        name = path.name.split(".")[0].replace("_", " ").capitalize()
+    return (kind if kind in GROUPS else "creature"), name.strip()
+
+
+def roster_groups(files: dict[str, Path]) -> dict[str, dict[str, str]]:
+    """The roster's files for a picker: group ("Characters", "Creatures") -> name -> path.
+
+    Issue 31: the GM picks by the names on the sheets, characters apart from creatures, never
+    by file names ("ronan.json"). Two files of one name are told apart by their file names.
+    """
+    out: dict[str, dict[str, str]] = {group: {} for group in GROUPS.values()}
+    for file_name, path in sorted(files.items()):
+        kind, name = _who(Path(path))
+        group = out[GROUPS[kind]]
+        label = name if name not in group else f"{name} ({file_name})"
+        group[label] = str(path)
+    for group in out.values():
+        ordered = dict(sorted(group.items(), key=lambda item: item[0].casefold()))
+        group.clear()
+        group.update(ordered)
+    return {k: v for k, v in out.items() if v}
+
+
+def roster_labels(files: dict[str, Path]) -> dict[str, str]:
+    """``roster_groups`` flat, for a picker without groups: "Ronan (character)" -> path."""
+    return {
+        f"{name} ({group.lower().removesuffix('s')})": path
+        for group, names in roster_groups(files).items()
+        for name, path in names.items()
+    }
+
+
+#: The picker's choice of an uploaded file instead of the roster's.
+UPLOAD_ONE = "(upload one)"
 
 
 class AddCombatant(pn.viewable.Viewer):
@@ -33,15 +81,16 @@ class AddCombatant(pn.viewable.Viewer):
         ``send(command, then=None)``: the page's way of sending a command as the GM (it shows
         the table's refusal itself, and runs ``then()`` once the table took it).
     files : dict
-        Roster files by label (``CombatService.creature_files()``).
+        Roster files by file name (``CombatService.creature_files()``): the picker shows the
+        names on the sheets, characters and creatures apart (``roster_groups``).
     """
 
     def __init__(self, send: Callable[..., None], files: dict[str, Path], **params):
         super().__init__(**params)
         self._send = send
-        options = {"(upload one)": "", **{k: str(v) for k, v in files.items()}}
+        groups = {"Your own file": {UPLOAD_ONE: ""}, **roster_groups(files)}
         self.pick = pn.widgets.Select(
-            label="Character or creature", options=options, css_classes=["gm-add-pick"], width=220
+            label="Character or creature", groups=groups, css_classes=["gm-add-pick"], width=220
         )
         self.upload = UploadBox(accept=".yaml,.yml,.json", css_classes=["gm-add-upload"], width=220)
         self.side = pn.widgets.TextInput(

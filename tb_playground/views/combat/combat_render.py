@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from tb_playground.formatting import escape, percent, plural
+from tb_playground.formatting import advantage_words, empowered_words, escape, percent, plural
 from tb_playground.table.errors import ConflictError
 
 UNTIL_WORDS = {
@@ -257,12 +257,43 @@ def dice_row(odds: dict) -> str:
     return f'<div>Against {wall}:</div><div class="dice">{"".join(cells)}</div>'
 
 
+#: Each step of an attack under way in words (issue 31: never a code name such as
+#: "gift_check"); a step without words here reads as ``STEP_UNKNOWN``.
 STEP_WORDS = {
+    "approach": "the GM confirms the attack's approach",
+    "gift_check": "the Gift Check next",
     "to_hit": "to-hit roll next",
     "damage": "damage roll next",
     "boost": "the attacker may boost dice with Ki",
     "prevent": "the target may prevent levels with Ki",
+    "settle": "the GM settles the hit",
 }
+STEP_UNKNOWN = "the attack goes on"
+
+
+def armor_html(p: dict, who: dict[str, str]) -> str:
+    """The armor in the way of a pending attack, before the roll (issue 31; rules/002 155).
+
+    The item and its Zone always (it is worn in plain sight); its Hardness and levels when the
+    reader may read the target's numbers (the odds carry them then).
+    """
+    armor = p.get("armor")
+    if not armor:
+        return ""
+    target = escape(who.get(p["target"], "the target"))
+    item = f"{target}'s {escape(armor['name'])} ({escape(armor['zone'])})"
+    known = (p.get("odds") or {}).get("armor")
+    if known:
+        rule = (
+            f"each die must beat its Hardness {known['hardness']}; it loses at most one level "
+            f"an attack ({plural(known['levels'], 'level')} left)"
+        )
+    else:
+        rule = "each die must beat its Hardness; it loses at most one level an attack"
+    return (
+        f'<div class="meta armor">Armor in the way: {item}: {rule}. '
+        f"{target} takes nothing while it holds.</div>"
+    )
 
 
 def pending(view: dict) -> str:
@@ -277,38 +308,49 @@ def pending(view: dict) -> str:
         )
     who = names(view)
     critical = " <b>Critical hit!</b>" if p["critical"] else ""
+    slow = empowered_words(p.get("empowered"), p.get("zone"))  # the Called Shot named (issue 31)
+    slow = f", {escape(slow)}" if slow else ""
     head = (
         f"<div><b>{escape(who.get(p['attacker'], '?'))}</b> attacks "
-        f"<b>{escape(who.get(p['target'], '?'))}</b> with {escape(p['attack'])} "
+        f"<b>{escape(who.get(p['target'], '?'))}</b> with {escape(p['attack'])}{slow} "
         f"({escape(p['kind'])}, against {escape(p['vital'].capitalize())}).{critical}</div>"
-        f'<div class="status">Step: {escape(STEP_WORDS.get(p["step"], p["step"]))}.</div>'
+        f'<div class="status">Step: {escape(STEP_WORDS.get(p["step"], STEP_UNKNOWN))}.</div>'
     )
     extra = []
     if p["tn"] is not None:
         extra.append(f"TN {p['tn']}")
-    if p["advantage"]:
-        word = "Advantage" if p["advantage"] > 0 else "Disadvantage"
-        extra.append(f"{word} {abs(p['advantage'])}")
-    for name, sign in p["sources"]:
-        extra.append(f"{escape(name)} ({'+' if sign > 0 else '−'})")
+    if p.get("chance"):  # the chance in words only (the GM's switch, issue 31)
+        extra.append(f"chance to hit: {escape(p['chance'])}")
+    advantage = advantage_words(p["advantage"], p["sources"])  # binary (issue 31)
+    if advantage:
+        extra.append(escape(advantage))
     if p["faces"]:
         extra.append("dice " + ", ".join(map(str, p["faces"])))
     if p["step"] == "prevent" and p.get("levels") is not None:
         extra.append(f"{plural(p['levels'], 'level')} coming")
     parts = [head, f'<div class="meta">{" · ".join(extra)}</div>' if extra else ""]
+    parts.append(armor_html(p, who))
     odds = p.get("odds")
-    if odds:
+    if odds and "levels" in odds:
         items = []
         if "p_hit" in odds:
             items.append(f"<span>Hit <b class='p-hit'>{percent(odds['p_hit'])}</b></span>")
             items.append(f"<span>Critical <b>{percent(odds['p_critical'])}</b></span>")
-        items.append(f"<span>Expected levels <b>{odds['expected_levels']:.2f}</b></span>")
+        armor = p.get("armor")
+        if armor:  # the wearer loses nothing while it holds: the armor's odds instead
+            if "p_armor_loses" in odds:
+                items.append(
+                    f"<span>{escape(armor['name'])} loses a level "
+                    f"<b class='p-armor'>{percent(odds['p_armor_loses'])}</b></span>"
+                )
+        else:
+            items.append(f"<span>Expected levels <b>{odds['expected_levels']:.2f}</b></span>")
         items.append(
             "<span>Target down after this attack "
             f"<b class='p-down'>{percent(odds['p_down'])}</b></span>"
         )
         parts.append(f'<div class="odds">{"".join(items)}</div>')
-        if p["step"] in ("to_hit", "damage"):
+        if p["step"] in ("to_hit", "damage") and not p.get("armor"):
             parts.append("<div class='meta'>Levels this attack deals:</div>" + bars(odds["levels"]))
         parts.append(dice_row(odds))
     return "".join(parts)
@@ -322,6 +364,8 @@ def attack_table(previews: list[dict], who: dict[str, str]) -> str:
             name = escape(who.get(t["target"], t["target"]))
             if "refused" in t:
                 cells = f'<td colspan="3">{escape(t["refused"])}</td>'
+            elif "chance" in t:  # in words only (the GM's switch, issue 31)
+                cells = f'<td colspan="3">{escape(t["chance"])}</td>'
             else:
                 cells = (
                     f"<td>{percent(t['p_hit'])}</td><td>{t['expected_levels']:.1f}</td>"

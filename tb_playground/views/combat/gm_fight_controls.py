@@ -14,10 +14,26 @@ from collections.abc import Callable
 import panel as pn
 
 from tb_playground.formatting import escape
+from tb_playground.table.privacy import FOE_ODDS_DEFAULT, FOE_ODDS_WORDS
 
 from ..kit import READABLE_BUTTONS, ActionToggle, button, row, update
 from . import combat_render as render
 from .combat_session import BRACKET_LABELS, parse_faces
+
+#: The foe-odds switch's choices (``privacy.FOE_ODDS``), in plain words.
+FOE_ODDS_LABELS = {
+    "Exact odds and TN": "exact",
+    "The chance in words": "words",
+    "No odds": "none",
+}
+
+#: The switch's help: what each choice reveals (the share switch shows everything anyway).
+FOE_ODDS_HELP = (
+    "What a player sees of their own attack's odds against a foe, while the foes' numbers "
+    "are not shared. "
+    + " ".join(f"{label} reveals {FOE_ODDS_WORDS[key]}." for label, key in FOE_ODDS_LABELS.items())
+    + " Other players see no odds of an attack on a foe either way."
+)
 
 
 class FightControls:
@@ -51,6 +67,12 @@ class FightControls:
             label="Share foes' numbers", css_classes=["gm-share"], width=170,
             stylesheets=[READABLE_BUTTONS],
         )  # fmt: skip
+        # What an attacker sees of its odds against a foe (issue 31), beside the share switch.
+        self.foe_odds = pn.widgets.Select(
+            name="Attackers see, against foes", options=FOE_ODDS_LABELS, value=FOE_ODDS_DEFAULT,
+            css_classes=["gm-foe-odds"], width=220, description=FOE_ODDS_HELP,
+        )  # fmt: skip
+        self.foe_odds.param.watch(self._foe_odds, "value")
         self.rotate_button = button("New join code", "gm-rotate")
         self.short_rest = button("Short Rest", "gm-short-rest")
         self.full_night = button("Full Night", "gm-full-night")
@@ -77,6 +99,7 @@ class FightControls:
             label="Ki bumps", value=0, start=0, end=2, width=90
         )
         self.declare_button = button("Declare", "gm-declare", "primary")
+        self._bumps_round: int | None = None  # the round the bumps box was last reset for
         self.declare_button.on_click(lambda _e: self.declare())
         # Another combatant to declare for: its own defaults, not the last one's bumps.
         self.declare_who.param.watch(lambda _e: self._declare_defaults(), "value")
@@ -92,6 +115,7 @@ class FightControls:
             self.undo_button,
             self.redo_button,
             self.share_toggle,
+            self.foe_odds,
             self.rotate_button,
         )  # fmt: skip
         self.scene_buttons = (self.short_rest, self.full_night, self.end_scene)
@@ -124,6 +148,11 @@ class FightControls:
         if view is not None and event.new != view["share_foes"]:
             self._send({"type": "share", "on": bool(event.new)})
 
+    def _foe_odds(self, event) -> None:
+        view = self._view()
+        if view is not None and event.new != view.get("foe_odds"):
+            self._send({"type": "foe_odds", "show": event.new})
+
     def declare(self) -> None:
         """Declare the bracket and Ki bumps chosen, for the combatant chosen."""
         self._send(
@@ -149,9 +178,19 @@ class FightControls:
         update(self.undo_button, disabled=not v["can_undo"])
         update(self.redo_button, disabled=not v["can_redo"])
         update(self.share_toggle, value=v["share_foes"])
+        update(self.foe_odds, value=v.get("foe_odds", FOE_ODDS_DEFAULT))
+        # No rest while a fight or a chase goes on (rules/000 line 295; issue 32 item 8): the
+        # GM ends the Scene first, which ends the fight (a chase is ended first).
+        fighting = phase in ("declare", "resolve", "chase")
+        update(self.short_rest, disabled=fighting)
+        update(self.full_night, disabled=fighting)
+        update(self.end_scene, disabled=phase == "chase")
 
         # Declaring: everyone who can act, the undeclared first.
         self.declare_row.visible = phase == "declare"
+        if phase == "declare" and self._bumps_round != v["round"]:
+            self._bumps_round = v["round"]  # each round's bumps start at 0 (issue 31)
+            update(self.declare_bumps, value=0)
         if phase == "declare":
             able = [c for c in cs if c["can_act"]]
             able.sort(key=lambda c: c["declared"])

@@ -19,7 +19,17 @@ from tb_playground.formatting import escape
 from tb_playground.service import CombatService, get_service
 from tb_playground.table.menu import menu
 
-from ..kit import button, html_pane, on_session_end, page, query_arg, row, set_query
+from ..kit import (
+    button,
+    cookie,
+    forget_query,
+    html_pane,
+    on_session_end,
+    page,
+    query_arg,
+    row,
+    set_query,
+)
 from . import dice_landing
 from .action_panel import ActionPanel, ApproachNod
 from .add_combatant import AddCombatant
@@ -27,7 +37,7 @@ from .combat_session import TableSession
 from .fight_story import FightStory
 from .gm_board import REPLAY_PANES, GMBoard, draw_gm
 from .gm_fight_controls import FightControls
-from .gm_key_gate import GMKeyGate
+from .gm_key_gate import GM_COOKIE, GMKeyGate, KeyCookie
 from .gm_table_chooser import TableChooser
 from .gm_tools import GMTools
 from .seat_list import SeatList
@@ -58,22 +68,31 @@ class GMPage(pn.viewable.Viewer):
         self.gate = GMKeyGate(self.service, lambda key: self._unlocked(key, remember=True))
         self.chooser = TableChooser(self.service, self.open_table, self.message)
         self._build_table()
+        # The key's cookie, and the key out of the address once accepted (issue 33).
+        self.key_cookie = KeyCookie()
         on_session_end(self._session_ended)
         key = key if key is not None else query_arg("key")
-        if self.gate.check(key):
+        if self.service.gm_cookie_ok(cookie(GM_COOKIE)) or self.gate.check(key):
             self._unlocked(key, remember=False)
             wanted = query_arg("table")
             if wanted and wanted in self.service.names():
                 self.open_table(wanted)
         else:
+            forget_query("key")  # a wrong key in a link stays in no address the page writes
             self._layout[:] = [self.gate.layout]
+        self._page = pn.Column(self._layout, self.key_cookie, sizing_mode="stretch_width")
 
     def __panel__(self):
-        return self._layout
+        return self._page
 
-    def _unlocked(self, key: str, remember: bool) -> None:
-        if remember:
-            set_query(key=key)
+    def _unlocked(self, key: str | None, remember: bool) -> None:
+        """The key (or the cookie) was accepted: keep the cookie, clean the address.
+
+        ``remember`` (the key was typed) is kept for callers; the key never goes into the
+        address either way: the cookie opens the page on a reload (issue 33).
+        """
+        forget_query("key")
+        self.key_cookie.token = self.service.gm_cookie()
         self.chooser.refresh()
         self._layout[:] = [self.chooser.layout]
 
@@ -168,8 +187,13 @@ class GMPage(pn.viewable.Viewer):
     ) -> None:
         """Send ``command`` as the GM (off the event loop).
 
-        Shows the reason when the table refuses it, else runs ``then()``.
+        Made on the table as this page last drew it: ``expected_version`` is that version
+        unless given, so a command made on a table someone else has moved since (two GM
+        screens pressing End turn together) is refused in words (issue 33, item 4). Shows
+        the reason when the table refuses it, else runs ``then()``.
         """
+        if expected_version is None and self.view is not None:
+            expected_version = self.view["version"]
         if self.session is not None:
             self.session.submit(
                 command, expected_version, lambda problem: self._sent(problem, then)

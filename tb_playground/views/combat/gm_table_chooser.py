@@ -15,7 +15,8 @@ import panel as pn
 from tb_playground.formatting import escape, reason_line
 from tb_playground.models import Encounter, FileFormatError, load, loads
 
-from ..kit import UploadBox, button, html_pane, row, update
+from ..kit import TextMultiChoice, UploadBox, button, html_pane, row, update
+from .add_combatant import roster_labels
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +50,8 @@ class TableChooser:
             accept=".yaml,.yml,.json", css_classes=["gm-upload"], width=260
         )
         creatures = service.creature_files()
-        self.extra = pn.widgets.MultiChoice(
-            label="Add from the roster", options={k: str(v) for k, v in creatures.items()},
+        self.extra = TextMultiChoice(
+            label="Add from the roster", options=roster_labels(creatures),
             css_classes=["gm-extra"], sizing_mode="stretch_width",
         )  # fmt: skip
         self.new_name = pn.widgets.TextInput(label="Table name", css_classes=["gm-name"], width=260)

@@ -34,6 +34,7 @@ STEP_DOING = {
     "prevent": "prevent levels with Ki or take the damage",
     "gift_check": "roll the Gift Check",
     "approach": "confirm the attack's approach",
+    "settle": "settle the hit",  # a foe's prevention as a phone sees it (issue 31)
 }
 
 #: What a player is asked when the GM asks for a Distracted roll (rules/002).
@@ -53,7 +54,7 @@ def actor(p: dict) -> str | None:
     """
     if p["step"] == "prevent":
         return p["target"]
-    if p["step"] == "approach":
+    if p["step"] in ("approach", "settle"):
         return None
     return p["attacker"]
 

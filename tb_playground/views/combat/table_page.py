@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import panel as pn
@@ -17,7 +19,9 @@ import panel as pn
 from tb_playground.formatting import escape
 from tb_playground.guard import SlowDownError
 from tb_playground.service import CombatService, get_service
+from tb_playground.table.errors import TableFileError
 from tb_playground.table.menu import menu, spends
+from tb_playground.table.previews import previews_as
 from tb_playground.table.seats import new_token
 
 from ..kit import (
@@ -33,6 +37,7 @@ from ..kit import (
     page,
     query_arg,
     row,
+    served,
     set_query,
     update,
 )
@@ -53,6 +58,20 @@ log = logging.getLogger(__name__)
 
 #: The seat value for watching without a seat.
 WATCH = "__watch__"
+
+#: The pages' reads of the table file and their seat claims, off the event loop (issue 33,
+#: item 3): a file locked by another program stalls these threads, never the server.
+_FILE_WORK = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tb-page-file")
+
+#: Seconds a page's seat claim waits for another program's write lock before the page says
+#: ``BUSY``; then it tries again every ``BUSY_RETRY`` seconds.
+BUSY_WAIT = 1.0
+BUSY_RETRY = 0.5
+
+#: What a page says while it reads the file, while the file is locked, and if it failed.
+OPENING = "Opening the table…"
+BUSY = "The table file is busy, retrying…"
+FILE_FAILED = "The table file could not be read: reload the page in a moment."
 
 
 class TablePage(pn.viewable.Viewer):
@@ -77,6 +96,7 @@ class TablePage(pn.viewable.Viewer):
         # Seats (issue 20): this page's id in the seat claims, the browser's token (a cookie),
         # the takeover question and the note of a page that lost its seat (seat_session.py).
         self.page_id = secrets.token_hex(8)
+        self._ended = False  # the session ended: the file work stops retrying
         self.token = browser_token()
         self.cookie = BrowserToken()
         self.seat_prompt = SeatPrompt(lambda seat: self.join(seat, take_over=True))
@@ -88,17 +108,117 @@ class TablePage(pn.viewable.Viewer):
         self._build_table()
         on_session_end(self._session_ended)
         code, name, seat = query_arg("code"), query_arg("table"), query_arg("seat")
-        if name and seat and self._back_to_seat(name, seat, code):
-            return  # this browser holds the seat: back in it, whatever the join code is now
-        looked = bool(code and seat)
-        if looked and self._look_up(code, name) is not None and self.join(seat):
-            return  # a page opened from its own link never builds the join prompt
+        self.busy_note = html_pane("tp-busy")
+        if code or (name and seat):  # the file is read (and a seat claimed) off the loop
+            self._layout[:] = [self.busy_note]
+            self.busy_note.object = f'<p class="status">{escape(OPENING)}</p>'
+            self._off_loop(partial(self._first_look, code, name, seat, client_address()),
+                           partial(self._opened, code, name, seat))  # fmt: skip
+        else:
+            self._layout[:] = [self.join_view]
+
+    # -- the file, off the event loop (issue 33, item 3) ----------------------------------------
+
+    def _off_loop(self, work: Callable[[], object], then: Callable[[object], None]) -> None:
+        """``then(work())``: ``work`` (the file) on a worker thread, ``then`` in the page.
+
+        In a served page ``work`` runs on ``_FILE_WORK`` and ``then`` on the document's next
+        tick, so the event loop never waits for the file (issue 33, item 3). While another
+        program holds the file's write lock, ``work`` raises ``TableFileError("locked")`` after
+        ``BUSY_WAIT`` s: the page then says ``BUSY`` and ``work`` is tried again every
+        ``BUSY_RETRY`` s until it goes through (or the page closes). Outside a server
+        (notebooks, tests) both run here and now.
+        """
+        doc = pn.state.curdoc
+        if doc is None or doc.session_context is None:
+            then(work())
+            return
+
+        def run() -> None:
+            said = False
+            while not self._ended:
+                try:
+                    result = work()
+                except TableFileError as exc:
+                    if exc.kind != "locked":
+                        raise
+                    if not said:
+                        said = True
+                        log.warning("page %s: the table file is busy, retrying", self.page_id)
+                        next_tick(doc, self._say_busy)
+                    time.sleep(BUSY_RETRY)
+                    continue
+                next_tick(doc, partial(then, result))
+                return
+
+        def done(future) -> None:
+            if future.exception() is not None:
+                log.error("page %s: the table file could not be read", self.page_id,
+                          exc_info=future.exception())  # fmt: skip
+                next_tick(doc, partial(self._say_busy, FILE_FAILED))
+
+        _FILE_WORK.submit(run).add_done_callback(done)
+
+    def _say_busy(self, text: str | None = None) -> None:
+        self.busy_note.object = f'<p class="status">{escape(text or BUSY)}</p>'
+        self._layout[:] = [self.busy_note]
+
+    def _first_look(self, code, name, seat, client) -> tuple:
+        """The file work of opening the page (a worker thread): (how, table, refused, sitting).
+
+        ``how`` is "back" (this browser holds ``seat`` of the table ``name``), "code" (the
+        table of the join ``code``, None if none) or "none". A seat of the link is claimed here
+        too (``sitting``: (token, ``Sitting``)), so ``join`` finds it done.
+        """
+        if name and seat and seat != WATCH and self.service.seats.owner(name, seat, self.token):
+            try:
+                table = self.service.open(name)
+            except ValueError:
+                table = None
+            if table is not None:
+                return "back", table, None, self._claim(table, seat, False)
+        if not code:
+            return "none", None, None, None
+        typed = join_code_typed(code)
+        refused = None
+        try:  # wrong codes are limited per address (guard.py)
+            table = self.service.look_up(typed, client, name) if typed else None
+        except SlowDownError as slowed:
+            table, refused = None, str(slowed)
+        sitting = None
+        if table is not None and seat and seat != WATCH and seat in dict(table.seats()):
+            sitting = self._claim(table, seat, False)
+        return "code", table, refused, sitting
+
+    def _claim(
+        self, table, seat: str, take_over: bool, wait: float | None = BUSY_WAIT
+    ) -> tuple[str, object]:
+        """Claim ``seat``: (token, ``Sitting``); ``wait`` s at most for the file's write lock."""
+        token = self.token or new_token()
+        return token, self.service.seats.sit(table, seat, token, self.page_id, take_over, wait=wait)
+
+    def _opened(self, code, name, seat, looked: tuple) -> None:
+        """The page, once ``_first_look`` read the file (in the page's document)."""
+        how, table, refused, sitting = looked
+        if how == "back":
+            self._found = table
+            self.code = join_code_typed(code) if code else None
+            if not table.code_matches(self.code):
+                self.code = None  # the old link's code no longer works: the seat still does
+            if self.join(seat, sitting=sitting):
+                return  # this browser holds the seat: back in it, whatever the join code is
+        elif how == "code":
+            self._found, self._refused = table, refused
+            if table is not None:
+                self.code = join_code_typed(code)
+            if seat and table is not None and self.join(seat, sitting=sitting):
+                return  # a page opened from its own link never builds the join prompt
         self._layout[:] = [self.join_view]
         if code:
             self.code_input.value = code
-            self.find(name, looked_up=looked)
+            self.find(name, looked_up=True)
             if seat and self._found is not None:
-                self.join(seat)  # not a seat at this table: it says so
+                self.join(seat, sitting=sitting)  # not a seat at this table: it says so
 
     def __panel__(self):
         return self._outer
@@ -114,9 +234,10 @@ class TablePage(pn.viewable.Viewer):
 
     def _build_join(self) -> None:
         # A numeric keypad on phones, Enter finds the table (issue 20); spaces and dashes are
-        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``.
+        # fine ("487 915"): ``_look_up`` reads the code with ``join_code_typed``. The grey hint
+        # fits the box on a 390 px phone (issue 31); the label says what the code is.
         self.code_input = CodeInput(
-            on_enter=self.find, label="Join code", placeholder="the code the GM reads out",
+            on_enter=self.find, label="Join code", placeholder="e.g. 487 915 203",
             css_classes=["tp-code"], width=220,
         )  # fmt: skip
         self.find_button = button("Find the table", "tp-find", "primary")
@@ -166,31 +287,17 @@ class TablePage(pn.viewable.Viewer):
             f'<p class="status">Table <b>{escape(table.name)}</b>: pick your seat.</p>'
         )
 
-    def _back_to_seat(self, name: str, seat: str, code: str | None) -> bool:
-        """Sit again in ``seat`` of the table ``name`` if this browser holds it (its token).
-
-        A reload, or a phone back from sleep: no question and no join code (a new code keeps
-        the seated seated); the token is checked in the file before any table is opened.
-        """
-        if seat == WATCH or not self.service.seats.owner(name, seat, self.token):
-            return False
-        try:
-            table = self.service.open(name)
-        except ValueError:
-            return False
-        self._found = table
-        self.code = join_code_typed(code) if code else None
-        if not table.code_matches(self.code):
-            self.code = None  # the old link's code no longer works: the seat still does
-        return self.join(seat)
-
-    def join(self, seat: str, take_over: bool = False) -> bool:
+    def join(self, seat: str, take_over: bool = False, sitting: tuple | None = None) -> bool:
         """Sit at the found table as ``seat`` (a character id) or watch (``WATCH``).
 
-        A seat another phone holds is taken only with ``take_over``; else the page asks.
+        A seat another phone holds is taken only with ``take_over``; else the page asks. In a
+        served page the seat is claimed off the event loop (``_off_loop``), then this runs
+        again with ``sitting`` ((token, ``Sitting``)); True means seated or sitting down.
         """
         table = self._found
-        mine = seat != WATCH and table is not None and self._owns(table, seat)
+        mine = sitting is not None or (
+            seat != WATCH and table is not None and self._owns(table, seat)
+        )
         if table is None or not (mine or table.code_matches(self.code)):
             self.drop("That join code no longer works: ask the GM for the new one.")
             return False
@@ -200,8 +307,16 @@ class TablePage(pn.viewable.Viewer):
             self.join_message.object = '<p class="err">That seat is not at this table.</p>'
             return False
         if seat != WATCH:
-            token = self.token or new_token()
-            sitting = self.service.seats.sit(table, seat, token, self.page_id, take_over)
+            if sitting is None and served():
+                self._off_loop(partial(self._claim, table, seat, take_over),
+                               lambda done: self._found is table and self.join(
+                                   seat, take_over, sitting=done))  # fmt: skip
+                return True
+            token, sitting = sitting or self._claim(table, seat, take_over, None)
+            if sitting.outcome == "waiting":  # the GM's yes first (issue 31)
+                self.token = self.cookie.token = token
+                self._wait_for_gm(table.name, seat, seats[seat])
+                return False
             if not sitting.seated:  # another phone holds it: ask
                 self._layout[:] = [self.join_view]
                 self.seat_select.value = seat
@@ -278,6 +393,36 @@ class TablePage(pn.viewable.Viewer):
         self._unwatch_seat()
         self.join(seat)
 
+    def _wait_for_gm(self, tname: str, seat: str, name: str) -> None:
+        """A takeover asked of the GM (``SeatBook.ask_gm``): sit down once the GM says yes."""
+        self.seat_prompt.hide()
+        self._layout[:] = [self.join_view]
+        said = f"The GM has been asked to let this phone take {name}'s seat: wait a moment."
+        self.join_message.object = f'<p class="status tp-waiting">{escape(said)}</p>'
+        book = self.service.seats
+        doc = pn.state.curdoc
+        served = doc is not None and doc.session_context is not None
+
+        def answered() -> None:
+            if self._seat_watch is None or book.waiting(tname, seat, self.page_id):
+                return
+            self._unwatch_seat()
+            if book.owner(tname, seat, self.token):
+                self.join(seat)
+            else:
+                no = f"The GM kept {name}'s seat for the phone in it."
+                self.join_message.object = f'<p class="err">{escape(no)}</p>'
+
+        def heard(which_table: str, which: str) -> None:
+            if which_table == tname and which in (seat, ""):
+                if served:
+                    next_tick(doc, answered)
+                else:
+                    answered()
+
+        self._unwatch_seat()
+        self._seat_watch = book.watch(heard)
+
     def _unwatch_seat(self) -> None:
         if self._seat_watch is not None:
             self.service.seats.unwatch(self._seat_watch)
@@ -295,7 +440,8 @@ class TablePage(pn.viewable.Viewer):
         """Back to the join prompt (a bad or changed code, or leaving), saying why."""
         s = self.session
         if isinstance(s, SeatSession):  # leaving frees the seat (if this page still holds it)
-            self.service.seats.stand_up(s.table.name, s.seat, self.page_id)
+            stand_up = partial(self.service.seats.stand_up, s.table.name, s.seat, self.page_id)
+            _FILE_WORK.submit(stand_up) if served() else stand_up()
         self.seat_note.hide()
         self.seat_prompt.hide()
         self.close()
@@ -348,6 +494,7 @@ class TablePage(pn.viewable.Viewer):
             options=BRACKET_LABELS, value="normal", css_classes=["tp-bracket"]
         )
         self.bumps = pn.widgets.IntInput(label="Ki bumps", value=0, start=0, end=2, width=90)
+        self._bumps_round: int | None = None  # the round the bumps box was last reset for
         self.declare_button = button("Declare in secret", "tp-declare", "primary")
         self.declare_button.on_click(lambda _e: self._declare())
         self.declare_row = row(self.bracket, self.bumps, self.declare_button)
@@ -380,11 +527,14 @@ class TablePage(pn.viewable.Viewer):
     def send(self, command: dict, then: Callable | None = None) -> None:
         """Send ``command`` as this seat (off the event loop, once the page may still act).
 
-        Shows the reason when the table refuses it, else runs ``then()``.
+        Made on the table as this page last drew it (its version goes with it): a command
+        made on a table that moved on since is refused in words (issue 33, item 4). Shows the
+        reason when the table refuses it, else runs ``then()``.
         """
         if self.session is None or not self._still_here():
             return
-        self.session.submit(command, done=lambda problem: self._sent(problem, then))
+        drawn = self.view["version"] if self.view is not None else None
+        self.session.submit(command, drawn, done=lambda problem: self._sent(problem, then))
 
     def _sent(self, problem: str | None, then: Callable | None) -> None:
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
@@ -400,6 +550,15 @@ class TablePage(pn.viewable.Viewer):
                 "bumps": int(self.bumps.value or 0),
             }
         )
+
+    def _new_round_bumps(self, round_: int) -> None:
+        """The "Ki bumps" box starts at 0 each round (issue 31: last round's bumps refused).
+
+        Only when the round changes: a value typed in this round stays while the page redraws.
+        """
+        if self._bumps_round != round_:
+            self._bumps_round = round_
+            update(self.bumps, value=0)
 
     def _seat(self) -> str | None:
         # Always the seat this session verified on the server, never anything from the browser.
@@ -440,7 +599,8 @@ class TablePage(pn.viewable.Viewer):
         p = v["pending"]
         mine = me is not None
         rows = self.rows
-        rows.show("declare", mine and phase == "declare" and me["can_act"])
+        if rows.show("declare", mine and phase == "declare" and me["can_act"]):
+            self._new_round_bumps(v["round"])
         my_turn = phase == "resolve" and v["up"] == me["id"] if mine else False
         if rows.show("turn", mine and p is None and (my_turn or phase == "chase")):
             self.turn.show(True)
@@ -505,10 +665,16 @@ class TablePage(pn.viewable.Viewer):
         return True
 
     def _session_ended(self) -> None:
+        self._ended = True
+
+        def away() -> None:
+            try:
+                self.service.seats.away(self.page_id)  # the seat stays this browser's a while
+            except Exception:  # noqa: BLE001 - the page is released whatever the file says
+                log.exception("page %s: its seat could not be marked away", self.page_id)
+
         try:
-            self.service.seats.away(self.page_id)  # the seat stays this browser's a while
-        except Exception:  # noqa: BLE001 - the page is released whatever the file says
-            log.exception("page %s: its seat could not be marked away", self.page_id)
+            _FILE_WORK.submit(away)  # off the event loop (issue 33, item 3)
         finally:
             self.close()
             self.service.page_closed()
@@ -525,6 +691,8 @@ class TablePage(pn.viewable.Viewer):
 
 def attacks_html(previews: list[dict], v: dict) -> str:
     """The "Your attacks" table of odds."""
+    if v["role"] != "gm" and not v["share_foes"]:  # the GM's switch (issue 31)
+        previews = previews_as(previews, v.get("foe_odds", "exact"))
     table = render.attack_table(previews, render.names(v))
     return f"<div><b>Your attacks</b></div>{table}" if table else ""
 

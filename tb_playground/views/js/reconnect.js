@@ -1,5 +1,5 @@
 // Each time a page loses the server (kit/shell.py, keep_connected; see RECONNECT_JS there).
-// `token` and `buffers` say which parts were shown on the BokehJS served (patches.py,
+// `token`, `buffers` and `poll` say which parts were shown on the BokehJS served (patches.py,
 // RECONNECT_JS_PARTS); each part also checks the names it uses and stays out without them.
 const lost = (cb_data && cb_data.reconnect) ? cb_data : cb_obj
 const conn = lost && lost.connection && lost.connection.deref && lost.connection.deref()
@@ -62,6 +62,43 @@ if (buffers && conn && !conn.__tb_buffers && typeof conn._pull_doc_json === "fun
   }
 }
 retoken().catch((e) => console.warn("tb_playground: keeping the address failed", e))
-if (lost && lost.timeout == null && lost.reconnect) {
+// Bokeh waits 2, 4, 8 and 16 s between its tries, so a page found a server that was back only up
+// to 16 s later (22 s was seen): try every second while the server is gone (issue 31, "Coming
+// back": within 5 s). And a tap while it is gone was lost in silence (Bokeh drops what it
+// cannot send, and the document the server sends back undoes it): a veil over the page takes
+// the taps and says so, until the page is back.
+const VEIL = "tb-offline-veil"
+const veil = () => {
+  if (document.getElementById(VEIL)) return
+  const v = document.createElement("div")
+  v.id = VEIL
+  v.setAttribute("role", "alert")
+  v.textContent = "Connection lost: nothing you tap is sent. The page comes back by itself."
+  v.style.cssText = "position:fixed;inset:0;z-index:9000;display:flex;align-items:flex-end;" +
+    "justify-content:center;padding:0 1em 5em;background:rgba(0,0,0,0.25);color:#fff;" +
+    "font:600 16px/1.4 system-ui,sans-serif;text-align:center;text-shadow:0 1px 2px #000"
+  document.body.appendChild(v)
+}
+const unveil = () => { const v = document.getElementById(VEIL); if (v) v.remove() }
+const ok = poll && conn && typeof conn.reconnect === "function" && "socket" in conn
+if (ok) {
+  veil()
+  const doc = conn.session && conn.session.document
+  if (doc && typeof doc.on_event === "function" && !doc.__tb_unveil) {
+    doc.__tb_unveil = true
+    doc.on_event("client_reconnected", unveil)  // the server's document is back in the page
+  }
+  if (!conn.__tb_poll) {
+    conn.__tb_poll = setInterval(() => {
+      const state = conn.socket ? conn.socket.readyState : null
+      if (conn.closed_permanently || state === WebSocket.OPEN) {
+        clearInterval(conn.__tb_poll)
+        conn.__tb_poll = null
+      } else if (state !== WebSocket.CONNECTING) {
+        conn.reconnect()
+      }
+    }, 1000)
+  }
+} else if (lost && lost.timeout == null && lost.reconnect) {
   setTimeout(() => lost.reconnect(), 5000)
 }

@@ -4,6 +4,7 @@
 else, and inside a table's refresh skips Panel's per-change work (note 0009). ``CardBoard``
 sends only the cards that changed; ``Slots`` builds a page's rarely shown rows the first time
 they show. ``html_box`` and ``flex_box`` are the other pages' HTML panes and flex items.
+``TextMultiChoice`` is the only multi-choice the pages use: its labels show as text.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable
 
 import panel as pn
 import param
+
+from tb_playground.formatting import escape
 
 from .css import CARD_ROW_CSS, COMBAT_CSS, READABLE_BUTTONS, TABLE_CSS
 
@@ -224,6 +227,22 @@ def flex_box(*objects, flex: str = "1 1 300px", **kwargs) -> pn.Column:
     return pn.Column(
         *objects, sizing_mode="stretch_width", styles={"flex": flex, "min-width": "0"}, **kwargs
     )
+
+
+class TextMultiChoice(pn.widgets.MultiChoice):
+    """A ``MultiChoice`` whose option labels show as text, never as HTML (issue 33).
+
+    Bokeh draws a ``MultiChoice`` with Choices.js, which puts each label (in the list and on
+    each chosen item) into the page as HTML: a character named ``<img src=x onerror=...>``
+    would run its script on the GM page. Here each label is HTML-escaped before it is sent, so
+    Choices.js shows its exact characters; the values (what ``value`` holds) are unchanged, and
+    what the browser sends back is mapped to them as before.
+    """
+
+    @property
+    def labels(self) -> list[str]:
+        """The option labels, HTML-escaped (what Choices.js is given)."""
+        return [escape(label) for label in super().labels]
 
 
 class PlainButtons(pn.widgets.RadioButtonGroup):

@@ -397,35 +397,61 @@ SETTINGS = Patch(
     upstream=False,
 )
 
-#: How long a page request over the limit waits for its answer: a client looping on a page
-#: then asks about once a second per connection, not hundreds of times (``bench_loads.py``:
-#: 4 looping clients cost the loop 850 refusals a second).
+#: How long a request refused as "too many" (a client over ``guard.MAX_PACE``) waits for its
+#: answer: a client looping on a page then asks about once a second per connection, not
+#: hundreds of times (``bench_loads.py``: 4 looping clients cost the loop 850 refusals a second).
 REFUSED_WAIT = 1.0
 
-#: What a client over ``guard.PageLoads``' limit is told (HTTP 429).
-TOO_MANY_PAGES = "Too many pages opened from your address at once: wait a moment, then reload."
+#: What a client over ``guard.PageLoads``' pace is told (HTTP 429): only a client with more
+#: than ``guard.MAX_PACE`` seconds of requests queued, never a person clicking through.
+TOO_MANY_PAGES = "Too many pages opened from your browser at once: wait a moment, then reload."
 
-#: The counter of page loads the installed limit uses (tests read ``refused``).
+#: The counter of page loads the installed limit uses (tests read ``refused`` and ``paced``),
+#: and the gate its builds go through.
 PAGE_LOADS: list[guard.PageLoads] = []
+PAGE_GATES: list[guard.PageGate] = []
+
+#: A year: the browser id's cookie lasts as long as the browser keeps it.
+BROWSER_COOKIE_AGE = 365 * 24 * 3600
 
 
 def _limit_page_loads(shown: Shown) -> None:
     from panel.io import server
 
     loads = guard.PageLoads(burst=guard.page_burst_from_env())
-    PAGE_LOADS[:] = [loads]
+    gate = guard.PageGate()
+    PAGE_LOADS[:], PAGE_GATES[:] = [loads], [gate]
     original = server.DocHandler.get
 
     @wraps(original)
     async def get(self, *args, **kwargs):
-        if not loads.allow(str(self.request.remote_ip or "unknown")):
+        # Who asks (issue 33, item 2): a browser by the id the server gave it, else an address;
+        # a request without a valid id gets one now, which the page's session sees too.
+        address = str(self.request.remote_ip or "unknown")
+        cookie = self.request.cookies.get(guard.BROWSER_COOKIE)
+        known = guard.browser_id(cookie.value if cookie is not None else None) is not None
+        client = guard.client_key(address, cookie.value) if known else address
+        wait = loads.reserve(client, browser=known)
+        if wait is None:  # over the pace by more than MAX_PACE: a script's queue
             await asyncio.sleep(REFUSED_WAIT)
             self.set_status(429)
-            self.set_header("Retry-After", str(math.ceil(1 / guard.PAGE_RATE)))
+            self.set_header("Retry-After", str(math.ceil(guard.MAX_PACE)))
             self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(TOO_MANY_PAGES)
             return None
-        return await original(self, *args, **kwargs)
+        if not known:
+            value = guard.new_browser_cookie()
+            self.set_cookie(guard.BROWSER_COOKIE, value, path="/", httponly=True,
+                            samesite="Lax", max_age=BROWSER_COOKIE_AGE)  # fmt: skip
+            self.request.cookies[guard.BROWSER_COOKIE] = value
+        if wait > 0:  # its turn comes later: no session is made meanwhile
+            await asyncio.sleep(wait)
+        # One build at a time, the least busy client's first (issue 33, item 9).
+        await gate.enter(loads.used(client))
+        try:
+            return await original(self, *args, **kwargs)
+        finally:
+            gate.leave()
 
     server.DocHandler.get = get
 
@@ -434,7 +460,7 @@ _LOAD_NAMES = ("panel.io.server:DocHandler.get",)
 
 PAGE_LOAD_LIMIT = Patch(
     name="page-load-limit",
-    fixes="a script looping plain GETs from a few addresses keeps the event loop busy",
+    fixes="a script looping plain GETs keeps the event loop busy (issues 21 and 33)",
     shown=(Shown({"panel": "1.9.4"}, _LOAD_NAMES), Shown({"panel": "1.10.0"}, _LOAD_NAMES)),
     apply=_limit_page_loads,
     upstream=False,
@@ -627,9 +653,11 @@ NOTEBOOK_LOCAL_RESOURCES = Patch(
 #: checks the names it uses too). The token: a reconnecting page asks for what its address
 #: shows now, not what it was first opened with (3.9.2, 3.10.2). The buffers: BokehJS 3.9
 #: re-read a restarted server's document without its binary buffers (fixed in 3.10).
+#: The poll: tries again every second while the server is gone (its ``ClientConnection``'s
+#: ``reconnect``, ``socket`` and ``closed_permanently``, the same in both).
 RECONNECT_JS_PARTS = {
-    "3.9.2": {"token": True, "buffers": True},
-    "3.10.2": {"token": True, "buffers": False},
+    "3.9.2": {"token": True, "buffers": True, "poll": True},
+    "3.10.2": {"token": True, "buffers": False, "poll": True},
 }
 
 
@@ -639,7 +667,7 @@ def reconnect_js_parts() -> dict[str, bool]:
     parts = RECONNECT_JS_PARTS.get(version or "")
     if parts is None:
         _say_once("reconnect-js", f"the reconnect script stays out: not shown on bokeh {version}")
-        return {"token": False, "buffers": False}
+        return {"token": False, "buffers": False, "poll": False}
     return dict(parts)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import panel as pn
 from bokeh.models import CustomJS
 
-from . import patches
+from . import patches, refused_changes
 from .css import NAV_CSS, SITE_CSS
 from .js import script
 
@@ -212,6 +212,7 @@ def keep_connected() -> None:
     if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
         return  # a notebook or a test: no server to lose
     patches.install()  # the fixes under served pages, if the server's setup did not (issue 29)
+    refused_changes.install()  # a forged value: one log line, not two tracebacks (issue 33)
     doc = pn.state.curdoc
     declared = doc in pn.state._extensions_  # the app's script called pn.extension in it
     # As ``pn.extension`` (its "notifications" loads the toaster's script for this session).

@@ -17,6 +17,8 @@ from urllib.parse import parse_qsl, urlencode
 import panel as pn
 import param
 
+from tb_playground import guard
+
 #: The largest character kept in a URL, decompressed (a sheet is about 3,500 characters).
 MAX_SHEET_CHARS = 200_000
 
@@ -123,14 +125,38 @@ def query_arg(name: str) -> str | None:
 
 
 def client_address() -> str | None:
-    """The browser's address, for the limits on guessing (``guard``); None outside a server.
+    """Who the limits on guessing count (``guard.client_key``); None outside a server.
 
-    The socket's peer: behind a proxy serve with ``--use-xheaders`` so it is the browser's.
+    The browser's address and, where the server gave it one (``serve_setup``'s page-load
+    patch), its browser id: browsers behind one address are counted apart (issue 33, item 2).
+    The address is the socket's peer, or the proxy's ``X-Forwarded-For`` when the server is
+    started with ``--use-xheaders`` (Tornado's ``remote_ip``).
     """
     if not served():
         return None
     request = getattr(pn.state.curdoc.session_context, "request", None)
-    return str(getattr(request, "remote_ip", None) or "unknown")
+    cookies = getattr(request, "cookies", None) or {}
+    return guard.client_key(getattr(request, "remote_ip", None), cookies.get(guard.BROWSER_COOKIE))
+
+
+def cookie(name: str) -> str | None:
+    """The ``name`` cookie the browser sent when it opened this page (None outside a server)."""
+    if not served():
+        return None
+    value = (pn.state.cookies or {}).get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def forget_query(*keys: str) -> None:
+    """Leave ``keys`` out of the query this page writes from now on, without writing it.
+
+    For a secret the address must not keep (the GM key, issue 33): the page's own script takes
+    it out of the address bar with ``history.replaceState``, so no history entry keeps it.
+    """
+    query = _query_state()
+    if query is not None:
+        for key in keys:
+            query.pop(key, None)
 
 
 def query_value(key: str) -> object:
