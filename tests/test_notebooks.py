@@ -12,6 +12,7 @@ After changing a notebook or what it prints, save it with its outputs:
 from __future__ import annotations
 
 import math
+import os
 import re
 from functools import cache
 from html.parser import HTMLParser
@@ -37,6 +38,11 @@ MAX_SAVED_BYTES = 600_000
 #: A lesson run and saved as it is, by a user or JupyterLab's autosave (issue 34).
 MAX_RUN_AND_SAVED_BYTES = 1_500_000
 
+#: The kernel's environment as JupyterLab's gives it: Panel's Jupyter server extension (the
+#: lessons' server, README) announces itself to its kernels with ``PANEL_JUPYTER_ENDPOINT``;
+#: Panel 1.10's loader reads it to take its files from that server (Panel 1.9 ignores it).
+KERNEL_ENV = {**os.environ, "PANEL_JUPYTER_ENDPOINT": "1"}
+
 pytestmark = pytest.mark.notebook
 
 
@@ -49,7 +55,7 @@ def execute(name: str) -> nbformat.NotebookNode:
         kernel_name="python3",
         record_timing=False,
         resources={"metadata": {"path": str(EXAMPLES)}},
-    ).execute()
+    ).execute(env=KERNEL_ENV)
     return nb
 
 

@@ -4,10 +4,11 @@
 so the widgets work on a laptop without Wi-Fi. Two patches make that hold and keep the notebook
 small, where the installed Panel needs them: ``patches.NOTEBOOK_INLINE`` (1.9: an updated
 pane's stylesheets linked to the CDN; Panel 1.10 inlines them itself) and
-``patches.NOTEBOOK_LOCAL_RESOURCES`` (1.9: the loader names Panel's and Bokeh's JavaScript as
-the Jupyter server serves it, ``/panel-preview/static/``, instead of writing 6 MB of it into
-the notebook, which every save then kept; issue 34). Importing the views changes nothing in
-Panel (issue 29). Why and how it is tested: docs/notes/0011-lessons.md.
+``patches.NOTEBOOK_LOCAL_RESOURCES`` (1.9 and 1.10: the loader names Panel's and Bokeh's
+JavaScript as the Jupyter server serves it, ``/panel-preview/static/``, instead of writing 6 MB
+of it into the notebook, which every save then kept; issue 34; on 1.10 only where the kernel's
+Jupyter server serves Panel's extension, ``PANEL_JUPYTER_ENDPOINT``). Importing the views
+changes nothing in Panel (issue 29). Why and how it is tested: docs/notes/0011-lessons.md.
 """
 
 from __future__ import annotations

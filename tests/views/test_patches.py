@@ -372,9 +372,7 @@ def test_names_are_read_as_written():
 #: What the two supported stacks install (README): a new release shows up here first.
 EXPECTED = {
     ("1.9.4", "3.9.2"): {p.name for p in patches.ALL},
-    # Not checked on Panel 1.10 yet (its notebook loader differs): the lessons inline there.
-    ("1.10.0", "3.10.2"): {p.name for p in patches.ALL}
-    - {patches.HELD_CHANGES.name, patches.NOTEBOOK_LOCAL_RESOURCES.name},
+    ("1.10.0", "3.10.2"): {p.name for p in patches.ALL} - {patches.HELD_CHANGES.name},
 }
 
 

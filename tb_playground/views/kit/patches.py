@@ -622,24 +622,34 @@ def _local_notebook_resources(shown: Shown) -> None:
     notebook.bundle_resources = _bundle_resources
 
 
+#: What ``_local_notebook_resources`` uses, on Panel 1.9.4 and 1.10.0.
+_LOCAL_NAMES = (
+    "panel.io.notebook:bundle_resources",
+    "panel.io.notebook:load_notebook",
+    "panel.io.resources:CDN_DIST",
+    "panel.io.resources:set_resource_mode",
+    "panel.io.resources:Resources.from_bokeh",
+    "panel.io.jupyter_server_extension:_load_jupyter_server_extension",
+    "bokeh.embed.bundle:URL",
+)
+
 NOTEBOOK_LOCAL_RESOURCES = Patch(
     name="notebook-local-resources",
     fixes="pn.extension(inline=True) saves 6 MB of BokehJS into every notebook that ran it",
     # Panel 1.9 loads a notebook's JavaScript from the CDN or inlines it, though its Jupyter
-    # server extension serves the same files (/panel-preview/static/). Panel 1.10's loader
-    # differs (``pn.config.notebook_resources``) and is not checked yet: there the patch stays
-    # out and the lessons inline as before. Not a race: no report upstream.
+    # server extension serves the same files (/panel-preview/static/). Panel 1.10 takes them
+    # from its Jupyter server extension itself, but only when not inlined: with ``inline=True``
+    # its loader (``load_notebook``) still bundles ``INLINE``, 6 MB. There the loader calls
+    # ``bundle_resources(..., notebook=True)`` only when the kernel's Jupyter server serves
+    # Panel's extension (``jupyter_endpoint_available``: ``PANEL_JUPYTER_ENDPOINT``, which the
+    # extension sets for its kernels), and ``Resources.from_bokeh(CDN, notebook=True)`` then
+    # names that server's copies (``/panel-preview/static/``), with the CDN as the loader's
+    # fallback; elsewhere (no such server) the patch changes nothing and the files stay
+    # inlined, offline. Not a race: no report upstream.
     shown=(
+        Shown({"panel": "1.9.4"}, _LOCAL_NAMES),
         Shown(
-            {"panel": "1.9.4"},
-            (
-                "panel.io.notebook:bundle_resources",
-                "panel.io.notebook:load_notebook",
-                "panel.io.resources:CDN_DIST",
-                "panel.io.resources:set_resource_mode",
-                "panel.io.resources:Resources.from_bokeh",
-                "panel.io.jupyter_server_extension:_load_jupyter_server_extension",
-            ),
+            {"panel": "1.10.0"}, (*_LOCAL_NAMES, "panel.io.resources:jupyter_endpoint_available")
         ),
     ),
     apply=_local_notebook_resources,
