@@ -148,3 +148,30 @@ def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
     assert table.state["up"] == ids[2]
     assert gm.turn.fields["target"].value == "ronan"  # the second dog does not default to the first
     gm.close()
+
+
+def test_the_prevention_step_spends_nothing_until_the_target_chooses(tmp_path):
+    """Issue 31: the prevention's primary button never starts at the most Ki (a hasty tap).
+
+    The levels start at none at each prevention step: the button asks for a choice and cannot
+    be pressed; choosing levels says what they cost.
+    """
+    import panel as pn
+
+    from tb_playground.views.combat.steps import StepControls
+
+    t, _bear = _hidden_bear_hits_ronan(tmp_path)
+    sent = []
+    steps = StepControls("tp", lambda command, then=None: sent.append(command), pn.pane.HTML())
+    steps.show(t.view_for("player", "ronan"), "ronan")
+    assert steps.prevent_ki.value == 0 and steps.prevent_ki.end == 3
+    assert steps.prevent_button.label == "Prevent: choose levels"
+    assert steps.prevent_button.disabled
+    assert "Choose how many to prevent, or take the damage." in steps.prevent_ask.object
+    steps.prevent_ki.value = 2
+    assert steps.prevent_button.label == "Prevent 2 levels (2 Ki)"
+    assert not steps.prevent_button.disabled
+    steps.show(t.view_for("player", "ronan"), "ronan")  # the same step drawn again: kept
+    assert steps.prevent_ki.value == 2
+    steps.prevent_button.clicks += 1
+    assert sent == [{"type": "prevent", "ki": 2}]

@@ -5,7 +5,8 @@ Vitals: the target's prevention with Ki) says on every page whose move it is ("W
 Ronan to roll damage"; a combatant hidden from the reader is "the GM"), and offers the one who
 makes it one primary button and an explicit "no" ("Keep the dice as rolled", "Take the
 damage"). Boost picks start empty at every boost step and the button says what they cost; the
-prevention button says the Ki the chosen levels cost. A player asked for a Distracted roll
+prevention's levels start at none at every prevention step (a hasty tap spends no Ki: issue
+31) and its button says the Ki the chosen levels cost. A player asked for a Distracted roll
 (rules/002 "What Is Distracted?") rolls it here too. The last roll's result shows above the
 step for a few seconds (a CSS fade: ``views/css/combat.css``) and stays as a line.
 While dice are typed into the box one at a time, the step shows the exact odds given the dice
@@ -377,13 +378,14 @@ class StepControls:
     def _show_prevent(self, p: dict) -> None:
         levels = int(p.get("levels") or 0)
         most = min(levels, affordable(p))
-        if self._new_step(p):
-            update(self.prevent_ki, end=max(levels, 0), value=most)
+        if self._new_step(p):  # nothing chosen: a hasty tap spends no Ki (issue 31)
+            update(self.prevent_ki, end=max(levels, 0), value=0)
         else:
             update(self.prevent_ki, end=max(levels, 0))
         ask = (
             f"Each level prevented costs Ki: the Ki left pays for {plural(most, 'level')} "
-            f"of the {plural(levels, 'level')} coming."
+            f"of the {plural(levels, 'level')} coming. Choose how many to prevent, "
+            "or take the damage."
         )
         update(self.prevent_ask, object=f'<div class="hint">{escape(ask)}</div>')
         self._label_prevent()
