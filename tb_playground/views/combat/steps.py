@@ -177,6 +177,7 @@ class StepControls:
         self._send = send
         self._odds = odds
         self._rolling: tuple | None = None  # the roll the dice box was last typed for
+        self._kept: list[int] = []  # dice of that roll already put in, the box's come after
         self._message = message
         self._typed = (typed_label, typed_button)
         self._p: dict | None = None
@@ -278,11 +279,38 @@ class StepControls:
     # -- sending -------------------------------------------------------------------------------
 
     def _roll(self, typed: bool) -> None:
-        command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
-        if command is not None:
-            self._send(command, then=self._clear_faces)
+        """Roll with the table's dice, or with the dice typed.
+
+        Typed dice add to those already put in for this roll (issue 31: "So far 3, 7", then
+        "2" is "So far 3, 7, 2"): fewer than the roll takes are kept, the box emptied for the
+        next ones, and the landing says how many are still to come; the roll goes once all
+        are in.
+        """
+        if typed and self._kept:
+            so_far = typed_so_far(self.faces.value_input or self.faces.value)
+            if so_far is None:
+                text = "Type the faces as numbers from 1 to 10, e.g. 3 7."
+                self._message.object = f'<p class="err">{escape(text)}</p>'
+                return
+            faces = self._kept + so_far
+        else:
+            command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
+            if command is None:
+                return
+            faces = command.get("faces")
+        most = dice_of(self._p)
+        if faces is not None and most is not None and 0 < len(faces) < most:
+            if problem(faces, most):
+                return self._show_landing()
+            self._kept = list(faces)  # not all in yet: keep them, the next ones add
+            update(self.faces, value="", value_input="")
+            self._show_landing()
+            return
+        command = {"type": "roll"} if faces is None else {"type": "roll", "faces": faces}
+        self._send(command, then=self._clear_faces)
 
     def _clear_faces(self) -> None:
+        self._kept = []
         update(self.faces, value="", value_input="")
         update(self.landing, object="")
 
@@ -341,6 +369,7 @@ class StepControls:
         """The odds given the dice typed so far, under the dice box (one pane's text)."""
         p = self._p
         typed = typed_so_far(self.faces.value_input)
+        typed = None if typed is None else self._kept + typed
         html = ""
         if self._odds is not None and typed and p is not None and p["step"] in ("to_hit", "damage"):
             most = dice_of(p)
