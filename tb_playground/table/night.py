@@ -192,6 +192,8 @@ def _count(event, state, pending, before, rows, rolls, final) -> None:
         for vital, n in ((d["vital"], d["taken"]), ("sanity", d.get("sanity_lost", 0))):
             rows[d["attacker"]]["dealt"][vital] += n
             rows[d["target"]]["took"][vital] += n
+        if pending is not None and pending.get("automatic"):  # no to-hit roll, yet a hit
+            rows[d["attacker"]]["hits"] += 1  # (rules/000: the Nightmare's Cry; issue 31)
     elif kind == "to_hit_rolled" and pending is not None:
         row = rows[d["attacker"]]
         row["hits" if d["outcome"] in ("critical", "success") else "misses"] += 1

@@ -279,3 +279,30 @@ def test_since_the_fight_and_bad_arguments(fight):
         fight.night(since="week")
     with pytest.raises(PermissionError):
         fight.night("player", "opponent")
+
+
+def test_an_automatic_attack_counts_as_a_hit(tmp_path):
+    """Issue 31: the Nightmare's Cry needs no to-hit roll (rules/000), yet it hits: it counts.
+
+    Before, the night's numbers counted hits at the to-hit roll only ("Hits 0 / Misses 0"
+    after two Cries). Each automatic attack that reaches its damage is one hit, no critical.
+    """
+    from table_helpers import fight, start_and_declare
+
+    _, t = new_table(tmp_path, fight())
+    start_and_declare(t, {}, {"nightmare": 10, "ronan": 1, "the-brick": 1, "guard-dog": 1})
+    assert t.state["up"] == "nightmare"
+    cry = [a["name"] for a in t.state["combatants"]["nightmare"]["attacks"]].index("Cry")
+    for target in ("ronan", "the-brick"):
+        t.apply({"type": "attack", "attacker": "nightmare", "target": target, "attack": cry})
+        assert t.state["pending"]["step"] == "damage"  # no to-hit roll
+        t.apply({"type": "roll", "faces": [1] * 11 + [10]})
+        while t.state["pending"] is not None:  # keep the dice, take the damage
+            step = t.state["pending"]["step"]
+            t.apply(
+                {"type": "boost", "dice": []} if step == "boost" else {"type": "prevent", "ki": 0}
+            )
+    night = {c["id"]: c for c in t.night()["combatants"]}
+    assert (night["nightmare"]["hits"], night["nightmare"]["misses"]) == (2, 0)
+    assert night["nightmare"]["criticals"] == night["nightmare"]["catastrophes"] == 0
+    assert night["ronan"]["hits"] == night["ronan"]["misses"] == 0
