@@ -175,3 +175,27 @@ def test_the_prevention_step_spends_nothing_until_the_target_chooses(tmp_path):
     assert steps.prevent_ki.value == 2
     steps.prevent_button.clicks += 1
     assert sent == [{"type": "prevent", "ki": 2}]
+
+
+def test_the_chance_to_go_down_names_the_track_hit(tmp_path):
+    """Issue 31: a Sanity hit's odds say "Target's Sanity at 0 or below", not "Target down"."""
+    from html import unescape
+
+    from table_helpers import fight
+
+    from tb_playground.views.combat import combat_render
+    from tb_playground.views.combat.dice_landing import dice_landing_html
+
+    _, t = new_table(tmp_path, fight())
+    start_and_declare(t, {}, {"nightmare": 10, "ronan": 1, "the-brick": 1, "guard-dog": 1})
+    cry = [a["name"] for a in t.state["combatants"]["nightmare"]["attacks"]].index("Cry")
+    t.apply({"type": "attack", "attacker": "nightmare", "target": "ronan", "attack": cry})
+    view = t.view_for("gm")
+    assert view["pending"]["vital"] == "sanity"
+    html = unescape(combat_render.pending(view))
+    assert "Target's Sanity at 0 or below after this attack" in html
+    assert "Target down" not in html
+    odds = {**t.pending_odds("gm", None, [10]), "typed": [10]}
+    landing = unescape(dice_landing_html(odds, 12, "sanity"))
+    assert "Target's Sanity at 0 or below" in landing
+    assert "Target down" not in landing

@@ -266,6 +266,16 @@ STEP_WORDS = {
 }
 
 
+def down_words(vital: str | None) -> str:
+    """What "down" means for the attacked track, in words ("Target's Sanity at 0 or below").
+
+    An attack's odds give the chance its track (Health, Poise or Sanity) ends at 0 or below
+    (``table.odds``; RULES.md "Vitals"): the words name the track, so a Sanity hit does not
+    read as the target dropping (issue 31).
+    """
+    return f"Target's {vital.capitalize()} at 0 or below" if vital else "Target down"
+
+
 def pending(view: dict) -> str:
     """The attack under way: who, what, the step, and the exact odds of what is still to come."""
     p = view["pending"]
@@ -307,7 +317,7 @@ def pending(view: dict) -> str:
             items.append(f"<span>Critical <b>{percent(odds['p_critical'])}</b></span>")
         items.append(f"<span>Expected levels <b>{odds['expected_levels']:.2f}</b></span>")
         items.append(
-            "<span>Target down after this attack "
+            f"<span>{escape(down_words(p['vital']))} after this attack "
             f"<b class='p-down'>{percent(odds['p_down'])}</b></span>"
         )
         parts.append(f'<div class="odds">{"".join(items)}</div>')

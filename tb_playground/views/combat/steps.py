@@ -377,7 +377,7 @@ class StepControls:
             if wrong:
                 html = f'<div class="landing hint">{escape(wrong)}</div>'
             else:
-                html = dice_landing_html(self._odds(typed), most)
+                html = dice_landing_html(self._odds(typed), most, p.get("vital"))
         update(self.landing, object=html)
 
     def _new_step(self, p: dict) -> bool:
