@@ -199,3 +199,30 @@ def test_the_chance_to_go_down_names_the_track_hit(tmp_path):
     landing = unescape(dice_landing_html(odds, 12, "sanity"))
     assert "Target's Sanity at 0 or below" in landing
     assert "Target down" not in landing
+
+
+def test_the_gms_refusal_goes_once_the_table_moves_on(tmp_path):
+    """Issue 31: a GM error line does not stay after what it refused is done.
+
+    The GM's "end the turn" is refused while brackets are still declared; once the players
+    declare (the table moves on) the line goes. A refusal with no event since stays.
+    """
+    from tb_playground.service import CombatService
+    from tb_playground.views.combat.gm_page import GMPage
+
+    service = CombatService(tmp_path / "t.sqlite", gm_key="secret-key-16-chars")
+    table = service.create("Dogs", encounter(roster("ronan.json"), foes=[roster("guard_dog.yaml")]))
+    ids = table.state["ids"]
+    gm = GMPage(service, key="secret-key-16-chars")
+    gm.open_table("Dogs")
+    table.apply({"type": "start", "initiative": dict(zip(ids, [10, 1], strict=True))})
+    gm.refresh()
+    gm.send({"type": "end_turn"})
+    assert 'class="err"' in gm.message.object
+    gm.refresh()  # the same table: the refusal still holds
+    assert 'class="err"' in gm.message.object
+    for cid in ids:
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    gm.refresh()
+    assert gm.message.object == ""
+    gm.close()
