@@ -226,3 +226,18 @@ def test_the_gms_refusal_goes_once_the_table_moves_on(tmp_path):
     gm.refresh()
     assert gm.message.object == ""
     gm.close()
+
+
+def test_a_bumped_bracket_says_what_the_bump_does():
+    """Issue 31: "Normal +1 bump" acts in the Fast band with Normal's two actions (000:379)."""
+    from html import unescape
+
+    from tb_playground.views.combat.combat_render import bracket_chip
+
+    chip = unescape(bracket_chip({"bracket": "normal", "bumps": 1, "band": "fast"}, "resolve"))
+    assert "Normal +1 bump: acts in the Fast band with Normal's 2 actions" in chip
+    chip = unescape(bracket_chip({"bracket": "slow", "bumps": 2, "band": "fast"}, "resolve"))
+    assert "Slow +2 bumps: acts in the Fast band with Slow's 1 empowered action" in chip
+    assert unescape(bracket_chip({"bracket": "fast", "bumps": 0, "band": "fast"}, "resolve")) == (
+        '<span class="chip bracket">Fast</span>'
+    )
