@@ -193,3 +193,19 @@ def test_the_ki_bumps_box_starts_at_0_each_round(world):
     assert page.message.object == ""  # accepted: no "bumped at most 0 step(s)"
     gm.close()
     page.close()
+
+
+def test_your_attacks_go_when_the_fight_is_over(world):
+    """Issue 31: a downed foe stayed in "Your attacks" after the fight."""
+    service, table, code = world
+    page = phone(service, table, code)
+    assert page.join("ronan")
+    page.refresh()
+    assert "Your attacks" in page.attacks.object
+    for cid in ("guard-dog", "nightmare"):  # Exhausted 5: down, yet not out of the fight
+        table.apply({"type": "set", "combatant": cid, "field": "exhausted", "value": 5})
+    assert table.state["phase"] == "over"
+    assert not table.state["combatants"]["guard-dog"]["out"]
+    page.refresh()
+    assert page.attacks.object == ""
+    page.close()

@@ -481,8 +481,8 @@ class TablePage(pn.viewable.Viewer):
         """
         s = self.session
         me = next((c for c in d["view"]["combatants"] if c["id"] == s.seat), None)
-        if me is None or not me["attacks"]:
-            update(self.attacks, object="")
+        if me is None or not me["attacks"] or d["view"]["phase"] == "over":
+            update(self.attacks, object="")  # after the fight, nobody left to attack (issue 31)
             return
         html = self._attacks_html(d["view"], compute=False)
         if html is None:
