@@ -252,8 +252,13 @@ def test_a_players_numbers_hold_nothing_their_view_could_not(fight):
         text = json.dumps(theirs) + night.to_markdown(theirs) + night.to_csv(theirs, "rolls")
         assert SECRET not in text and "zyxwv" not in text
         assert str(fight.state["seed"]) not in text
-        lines = {line["seq"] for line in _all_lines(fight, role, seat)}
-        assert {r["seq"] for r in theirs["rolls"]} <= lines  # only rolls their log shows
+        seqs = [line["seq"] for line in _all_lines(fight, role, seat)]
+        # their own numbering (issue 31): the events they read, the rolls by their number,
+        # each the roll of the event their log shows under that number
+        assert theirs["events"] == len(seqs) < gm["events"]
+        for r in theirs["rolls"]:
+            assert 1 <= r["seq"] <= len(seqs)
+            assert fight.events[seqs[r["seq"] - 1] - 1]["data"]["faces"] == r["faces"]
         for c in theirs["combatants"]:
             if c["side"] != "Party":
                 assert c["dealt"] is None and c["took"] is None and c["spent"] is None
