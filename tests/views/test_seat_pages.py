@@ -223,3 +223,19 @@ def test_the_gm_sees_a_takeover_at_once_and_may_make_takeovers_wait(world):
     for page in (first, second, third):
         page.close()
     seats.show(None)
+
+
+def test_your_attacks_go_when_the_fight_is_over(world):
+    """Issue 31: a downed foe stayed in "Your attacks" after the fight."""
+    service, table, code = world
+    page = phone(service, table, code)
+    assert page.join("ronan")
+    page.refresh()
+    assert "Your attacks" in page.attacks.object
+    for cid in ("guard-dog", "nightmare"):  # Exhausted 5: down, yet not out of the fight
+        table.apply({"type": "set", "combatant": cid, "field": "exhausted", "value": 5})
+    assert table.state["phase"] == "over"
+    assert not table.state["combatants"]["guard-dog"]["out"]
+    page.refresh()
+    assert page.attacks.object == ""
+    page.close()
