@@ -101,11 +101,15 @@ def test_a_new_join_code_keeps_the_seated_and_drops_the_watchers(world):
     again = TablePage(service)
     again.token = ronan.token
     ronan._session_ended()  # the old page closed
-    assert again._back_to_seat("Seats", "ronan", code)
+    looked = again._first_look(code, "Seats", "ronan", "127.0.0.1")  # off the loop when served
+    assert looked[0] == "back"
+    again._opened(code, "Seats", "ronan", looked)
     assert again.session.seat == "ronan" and again.code is None
     # Another browser with the old link gets nowhere near the seat.
     stranger = TablePage(service)
-    assert not stranger._back_to_seat("Seats", "ronan", code)
+    looked = stranger._first_look(code, "Seats", "ronan", "127.0.0.1")
+    assert looked[0] == "code" and looked[1] is None
+    stranger._opened(code, "Seats", "ronan", looked)
     assert stranger.session is None
 
 

@@ -680,7 +680,10 @@ class TablePage(pn.viewable.Viewer):
                 log.exception("page %s: its seat could not be marked away", self.page_id)
 
         try:
-            _FILE_WORK.submit(away)  # off the event loop (issue 33, item 3)
+            if served():
+                _FILE_WORK.submit(away)  # off the event loop (issue 33, item 3)
+            else:
+                away()  # a page outside a server (a notebook, a test): here and now
         finally:
             self.close()
             self.service.page_closed()
