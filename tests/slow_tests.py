@@ -148,6 +148,7 @@ SLOW = (
     "test_lab_tactics.py::test_down_this_round_matches_fight_odds[6-stay_up-before]",
     "test_lab_tactics.py::test_the_options_relate_as_the_rules_say",
     "test_lab_tactics.py::test_win_change_is_paired_with_the_same_seed",
+    "test_lab_tune.py::test_tuned_chance_lands_near_the_target",
     "test_dice_landing_view.py::test_the_to_hit_odds_shown_after_each_die",
     "test_logging.py::test_a_refused_character_upload_is_one_warning",
     "test_logging.py::test_a_refused_encounter_upload_is_one_warning",

@@ -440,7 +440,7 @@ def tune_encounter(
             return abs(_logit(own[0].p_win, fights) - goal) / b
         return abs(strength[c] - aim())
 
-    for _ in range(CALIBRATION_RUNS):
+    for _ in range(min(CALIBRATION_RUNS, max_runs - 1)):
         fresh = [c for c in grid if c not in played]
         if not fresh:
             break
@@ -453,6 +453,8 @@ def tune_encounter(
     def refine(c) -> None:
         """Scale ``c``'s Health toward the target: regula falsi in log scale once bracketed."""
         if c not in played:
+            if runs >= max_runs:
+                return
             play(c, 1.0)
         for _ in range(REFINE_RUNS):
             if runs >= max_runs:
