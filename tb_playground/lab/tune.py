@@ -62,7 +62,7 @@ CALIBRATION_RUNS = 4
 
 #: Most simulations spent refining one lineup's Health, and the most scale one step moves
 #: (as a log) before the target is bracketed.
-REFINE_RUNS, MAX_SCALE_STEP = 3, 0.4
+REFINE_RUNS, MAX_SCALE_STEP = 4, 0.4
 
 #: Most simulations one search makes, by default.
 MAX_RUNS = 12
@@ -259,8 +259,23 @@ def _strength(counts, on_foe, on_party, scale: float) -> float:
     return math.log(max(k_party * on_foe.shape[0], tiny)) - math.log(max(k_foes * foes, tiny))
 
 
-def _healths(pool: list, scale: float) -> list[int]:
-    return [max(1, min(MAX_CARD_TRACK, round(f.health * scale))) for f in pool]
+def _healths(pool: list, scale: float, counts=None) -> list[int]:
+    """Each pool creature's Health under ``scale``, to the level over the whole lineup.
+
+    The lineup's levels are ``scale`` times its cards' (rounded); each creature takes its
+    scaled Health rounded down, then the kinds with the largest remainders one level more while
+    levels are left, so the lineup's Health moves a level at a time, not a copy count at a time.
+    """
+    counts = [1] * len(pool) if counts is None else [int(k) for k in counts]
+    exact = [f.health * scale for f in pool]
+    out = [max(1, math.floor(x)) for x in exact]
+    left = round(sum(k * x for k, x in zip(counts, exact, strict=True)))
+    left -= sum(k * h for k, h in zip(counts, out, strict=True))
+    for j in sorted(range(len(pool)), key=lambda j: (out[j] - exact[j], j)):
+        if counts[j] and counts[j] <= left:
+            out[j] += 1
+            left -= counts[j]
+    return [min(MAX_CARD_TRACK, h) for h in out]
 
 
 def lineup_encounter(party: list, pool: list, counts, healths=None, ruleset=None) -> Encounter:
@@ -374,7 +389,7 @@ def tune_encounter(
 
     def play(counts, scale: float) -> Lineup:
         nonlocal runs
-        healths = _healths(pool, scale)
+        healths = _healths(pool, scale, counts)
         enc = lineup_encounter(party, pool, counts, healths, ruleset)
         result = simulate(plain_encounter(enc), fights, seed, **policies)
         runs += 1
@@ -433,12 +448,31 @@ def tune_encounter(
         return wanted
 
     def distance(c) -> float:
-        """How far a lineup is from the target, in strength (its own fights when played)."""
+        """How far a lineup is from the target, in strength.
+
+        A played lineup by its own fights; another from its nearest played neighbour (fewest
+        creatures added or taken away), moved along the model's slope by their difference in
+        strength, so the square law's errors stay local (fights all but decided tell only a
+        side: then the distance to ``aim``).
+        """
         b = fit()[1]
         own = [lu for ls, lu in played.get(c, []) if ls == 0.0]
         if own:
             return abs(_logit(own[0].p_win, fights) - goal) / b
-        return abs(strength[c] - aim())
+        doubtful = [
+            (k, ls, lu)
+            for k, tried in played.items()
+            for ls, lu in tried
+            if SATURATED < lu.p_win < 1 - SATURATED
+        ]
+        if not doubtful:  # only one-sided fights so far: the square law and the bracket
+            return abs(strength[c] - aim())
+        near = min(
+            doubtful,
+            key=lambda t: (sum(abs(x - y) for x, y in zip(t[0], c, strict=True)), abs(t[1])),
+        )
+        guess = _logit(near[2].p_win, fights) + b * (strength[c] - strength[near[0]] + near[1])
+        return abs(guess - goal) / b
 
     for _ in range(min(CALIBRATION_RUNS, max_runs - 1)):
         fresh = [c for c in grid if c not in played]
@@ -475,20 +509,29 @@ def tune_encounter(
                 step = (_logit(near[1].p_win, fights) - goal) / fit()[1]
                 log_scale = near[0] + min(max(step, -MAX_SCALE_STEP), MAX_SCALE_STEP)
             log_scale = min(max(log_scale, math.log(low)), math.log(high))
-            healths = _healths(pool, math.exp(log_scale))
-            if any(_healths(pool, math.exp(t[0])) == healths for t in tried):
+            mine = [j for j, k in enumerate(c) if k]
+            healths = [_healths(pool, math.exp(log_scale), c)[j] for j in mine]
+            if any([_healths(pool, math.exp(t[0]), c)[j] for j in mine] == healths for t in tried):
                 return  # the Health bounds or the rounding leave nothing new to play
             play(c, math.exp(log_scale))
 
     def reached_by(c) -> bool:
         return any(abs(t[1].p_win - target) <= tolerance for t in played.get(c, []))
 
+    def within_reach(c) -> bool:
+        """Played, in doubt, and the model's Health scale for the target is in bounds."""
+        own = [lu for ls, lu in played.get(c, []) if ls == 0.0]
+        if not own or not SATURATED < own[0].p_win < 1 - SATURATED:
+            return False
+        log_scale = (_logit(own[0].p_win, fights) - goal) / fit()[1]
+        return math.log(low) <= log_scale <= math.log(high)
+
     done: list[tuple] = []
     while runs < max_runs and sum(reached_by(c) for c in done) < lineups:
         left = [c for c in grid if c not in done]
         if not left:
             break
-        c = min(left, key=lambda c: (distance(c), sum(c), c))
+        c = min(left, key=lambda c: (not within_reach(c), distance(c), sum(c), c))
         refine(c)
         done.append(c)
     best_of = [
