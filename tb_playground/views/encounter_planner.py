@@ -743,9 +743,12 @@ def _wide() -> dict:
 
 def encounter_page(service=None) -> pn.template.BaseTemplate:
     """The whole encounter planner page, one per session."""
+    from .encounter_tuner import EncounterTuner
+
+    planner = EncounterPlanner(service)
     return page(
         "Encounter planner",
-        [EncounterPlanner(service)],
+        [planner, EncounterTuner(planner)],
         current="encounter",
         raw_css=[PHONE_CSS],
     )
