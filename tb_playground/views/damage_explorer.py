@@ -53,6 +53,9 @@ from .kit import (
 )
 from .ruleset_badge import RulesetBadge
 
+#: The answer line shows only while the sidebar stacks above the page (stacked_sidebar.css).
+ANSWER_LINE_CSS = "@media (min-width: 701px) { :host { display: none !important; } }"
+
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
 
@@ -133,6 +136,28 @@ def _stats_html(attack: Attack) -> str:
     return (
         f'<div class="dmg-stats">{"".join(cells)}</div>{why_html}'
         f'<p class="dmg-summary">{summary}</p>'
+    )
+
+
+def answer_html(attack: Attack) -> str:
+    """The page's answer in one line, above the controls on a phone (issue 34).
+
+    The same numbers as the headline (to hit, levels per attack, rounds until the target is
+    down), shown only while the controls sit above the page (a narrow screen): it follows
+    every change of them.
+    """
+    if not attack.allowed:
+        text = f"No attack: {attack.modifiers.reason}"
+    else:
+        vital = display_name("vital", attack.rules.vital)
+        text = (
+            f"{percent(attack.to_hit.p_hit)} to hit, {attack.expected_per_attack:.2f} "
+            f"{vital} levels per attack on average, down after "
+            f"{_rounds(attack.fight.mean_rounds_to_down)} rounds on average."
+        )
+    return (
+        f'<p class="dmg-answer"><b>{escape(text)}</b> '
+        "The charts and the details are under the controls.</p>"
     )
 
 
@@ -390,6 +415,14 @@ class DamageExplorer(pn.viewable.Viewer):
         self._stats = pn.pane.HTML(
             css_classes=["dmg-headline"], stylesheets=[DAMAGE_CSS], sizing_mode="stretch_width"
         )
+        # The answer above the controls while they sit above the page (a phone; issue 34).
+        self._answer = pn.pane.HTML(
+            css_classes=["dmg-answer-line"],
+            stylesheets=[DAMAGE_CSS, ANSWER_LINE_CSS],
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        )
+        self._controls.insert(0, self._answer)
         self.param.update(**self._chart_inputs())
         self._levels = pn.pane.HoloViews(
             hv.DynamicMap(pn.bind(self._levels_chart, self.param.plotted_levels)),
@@ -568,6 +601,7 @@ class DamageExplorer(pn.viewable.Viewer):
     def _refresh(self, *events) -> None:
         with pn.io.hold():
             self._stats.object = _stats_html(self.attack)
+            self._answer.object = answer_html(self.attack)
             self._armor.object = _armor_html(self.attack)
 
     @property
