@@ -103,10 +103,7 @@ def _headline_html(odds) -> str:
             f"{escape(percent(getattr(odds, attribute)))}</span>"
             f'<span class="lbl">{escape(label)}</span></div>'
         )
-    return (
-        f'<div class="odds-stats">{"".join(cells)}</div>'
-        f'<p class="odds-sum">{escape(HEADLINE_SUM)}</p>'
-    )
+    return f'<div class="odds-stats">{"".join(cells)}</div>'
 
 
 def _summary_html(check: Check) -> str:
@@ -156,7 +153,10 @@ def rule_html(check: Check) -> str:
         f"A total of {crit} is a critical success, whatever the target. {escape(catastrophe)}",
     ]
     items = "".join(f"<li>{line}</li>" for line in lines)
-    return f'<ul class="odds-rule">{items}</ul>'
+    return (
+        f'<p class="odds-rule-title">The rule</p><ul class="odds-rule">{items}</ul>'
+        f'<p class="odds-sum">{escape(HEADLINE_SUM)}</p>'
+    )
 
 
 def sources_html(check: Check) -> str:
@@ -419,7 +419,6 @@ class OddsPlayground(pn.viewable.Viewer):
             pn.pane.Markdown("### Your odds", margin=(0, 10)),
             self._headline,
             self._summary,
-            pn.pane.Markdown("### The rule", margin=(0, 10)),
             self._rule,
             self._csv["odds"],
             css_classes=["odds-answer"],
