@@ -53,9 +53,6 @@ from .kit import (
 )
 from .ruleset_badge import RulesetBadge
 
-#: The answer line shows only while the sidebar stacks above the page (stacked_sidebar.css).
-ANSWER_LINE_CSS = "@media (min-width: 701px) { :host { display: none !important; } }"
-
 #: Largest pool on the heatmap.
 GRID_MAX_DICE = 12
 
@@ -415,10 +412,11 @@ class DamageExplorer(pn.viewable.Viewer):
         self._stats = pn.pane.HTML(
             css_classes=["dmg-headline"], stylesheets=[DAMAGE_CSS], sizing_mode="stretch_width"
         )
-        # The answer above the controls while they sit above the page (a phone; issue 34).
+        # The answer above the controls while they sit above the page (a phone; issue 34);
+        # damage.css hides it on a wider screen.
         self._answer = pn.pane.HTML(
             css_classes=["dmg-answer-line"],
-            stylesheets=[DAMAGE_CSS, ANSWER_LINE_CSS],
+            stylesheets=[DAMAGE_CSS],
             sizing_mode="stretch_width",
             margin=(0, 10),
         )

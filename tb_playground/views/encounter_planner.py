@@ -55,9 +55,6 @@ NO_FILE = "No file: pick the sides yourself"
 #: The answer before the first run (it sits above the controls on a phone).
 NO_RUN = "No run yet: pick the sides and press Run."
 
-#: On a wide screen the controls come left of the answer; a phone keeps the page's order.
-CONTROLS_FIRST_CSS = "@media (min-width: 760px) { .enc-controls { order: -1; } }"
-
 #: Most fights one run of the page plays (a shared server's CPU is everyone's).
 MAX_PAGE_FIGHTS = 200_000
 
@@ -506,10 +503,10 @@ class EncounterPlanner(pn.viewable.Viewer):
             **_wide(),
         )
         # The answer first in the page (a phone shows it first, issue 34); on a wide screen
-        # the controls on its left.
+        # the controls on its left (planner.css).
         return pn.Column(
             intro,
-            pn.FlexBox(results, controls, send, stylesheets=[CONTROLS_FIRST_CSS], **_wide()),
+            pn.FlexBox(results, controls, send, stylesheets=[PLANNER_CSS], **_wide()),
             **_wide(),
         )
 

@@ -79,10 +79,6 @@ DICE_WORDS = {
     1: "Advantage: roll three dice and keep the lowest two (better, since low is good).",
 }
 
-#: Flex order of the two boxes on a wide screen: the controls left of the answer. On a phone
-#: the answer (first in the page) comes first, above the controls (issue 34).
-ODDS_ORDER_CSS = "@media (min-width: 760px) { .odds-controls { order: -1; } }"
-
 
 def _html_pane(css_class: str, **kwargs) -> pn.pane.HTML:
     """An HTML pane carrying the playground's stylesheet into its own shadow root."""
@@ -425,8 +421,8 @@ class OddsPlayground(pn.viewable.Viewer):
         )
         return pn.Column(
             # The answer first in the page (a phone shows it first); the controls on its left
-            # on a wide screen.
-            pn.FlexBox(odds, controls, sizing_mode="stretch_width", stylesheets=[ODDS_ORDER_CSS]),
+            # on a wide screen (odds.css).
+            pn.FlexBox(odds, controls, sizing_mode="stretch_width", stylesheets=[ODDS_CSS]),
             pn.FlexBox(
                 # Drawn once the page has loaded: a plain GET never pays for the plots.
                 box(after_load(self._distribution, min_height=360), flex="1 1 320px"),
