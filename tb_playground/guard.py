@@ -5,7 +5,7 @@ Panel-free. Every limit counts per *client*: the browser (a signed cookie the se
 when served with ``--use-xheaders``). Nothing is refused for everyone: what one client does
 never refuses another (issue 33, item 2); the join code's length does the rest. The limits and
 the figures behind them: docs/notes/0009-combat-panel.md, "Issue 21: guessing", and
-docs/notes/0025-session-15-b.md.
+docs/notes/0025-guards-and-locks.md.
 """
 
 from __future__ import annotations

@@ -170,7 +170,7 @@ class ArmorItem(param.Parameterized):
 class Flaw(param.Parameterized):
     """A Flaw: invoking it in a scene earns a Fate Token (rules/004 "Fate Tokens")."""
 
-    name = param.String(default="Flaw", constant=False, doc="The Flaw's name.")
+    name = param.String(default="New flaw", constant=False, doc="The Flaw's name.")
     notes = param.String(default="", doc="What it does.")
 
 

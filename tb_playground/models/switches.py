@@ -32,8 +32,9 @@ class Switch:
     sentence : str
         What is true when it is on, as a page shows it ("Deception rolls Water, not Fire.").
     doc : str
-        The help text of its ``Ruleset`` parameter: the reading, the default it replaces, and
-        the engine argument it sets.
+        The help text of its ``Ruleset`` parameter, shown on the character sheet in plain
+        words: the reading and the default it replaces (no code names: the engine argument
+        it sets is in ``Ruleset``'s properties, issue 34).
     label : str
         A few words for the sheet's checkbox.
     title : str
@@ -96,7 +97,7 @@ SWITCH_LIST: list[Switch] = [
         doc=(
             "Variant 002 (RULES.md, Core Roll: Gift Check): a Gift Check's TN is current Ki + "
             "Stamina instead of current Ki, and a failed one loses 1 Ki (rules/002 'How Do I "
-            "Use a Gift?'; the table, issue 32 item 10)."
+            "Use a Gift?')."
         ),
         label="Gift Check TN is Ki + Stamina",
         title="Gift Check against Ki + Stamina",
@@ -270,7 +271,7 @@ SWITCH_LIST: list[Switch] = [
         doc=(
             "Variant 002 ('What Are Advantage and Disadvantage?': 'an Expert or Master Skill "
             "Training Tier'): a tier's own Advantage starts at Expert, so an Adept rolls plainly."
-            " Default (rules/000, 004): from Adept. Engine argument of tier_rules and check_odds."
+            " Default (rules/000, 004): from Adept."
         ),
         label="Tier Advantage from Expert",
         title="Training Advantage from Expert",
@@ -334,7 +335,7 @@ SWITCH_LIST: list[Switch] = [
             "Reading of rules/000 'Opposed Rolls' (silent on criticals): when both succeed, a "
             "critical success beats any ordinary success whatever the margins. Default: a "
             "critical's margin is its TN minus its kept total, like any success (a critical at TN"
-            " 8 with a kept 2 is 6 under). Engine argument of contest/opposed_odds."
+            " 8 with a kept 2 is 6 under)."
         ),
         label="Opposed: a critical beats any success",
         title="Criticals outrank in opposed rolls",
@@ -356,7 +357,7 @@ SWITCH_LIST: list[Switch] = [
         doc=(
             "Reading of rules/004 ('Water carries Deception'): Deception's home Element is Water."
             " Default (rules/000 'Which Skill, and Which Element'): Fire, with the other Social "
-            "Skills. Argument of skills.home_element."
+            "Skills."
         ),
         label="Deception rolls Water",
         title="Deception rolls Water",

@@ -177,7 +177,7 @@ def night_numbers(
             turn = (up, now)
         if readable(event):
             _count(event, state, pending, before, rows, rolls, final)
-    return _report(final, role, seat, since, events, rows, rolls)
+    return _report(final, role, seat, since, events, rows, rolls, seen)
 
 
 def _count(event, state, pending, before, rows, rolls, final) -> None:
@@ -192,6 +192,8 @@ def _count(event, state, pending, before, rows, rolls, final) -> None:
         for vital, n in ((d["vital"], d["taken"]), ("sanity", d.get("sanity_lost", 0))):
             rows[d["attacker"]]["dealt"][vital] += n
             rows[d["target"]]["took"][vital] += n
+        if pending is not None and pending.get("automatic"):  # no to-hit roll, yet a hit
+            rows[d["attacker"]]["hits"] += 1  # (rules/000: the Nightmare's Cry; issue 31)
     elif kind == "to_hit_rolled" and pending is not None:
         row = rows[d["attacker"]]
         row["hits" if d["outcome"] in ("critical", "success") else "misses"] += 1
@@ -224,8 +226,16 @@ def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 12) if values else None
 
 
-def _report(final, role, seat, since, events, rows, rolls) -> dict:
+def _report(final, role, seat, since, events, rows, rolls, seen=None) -> dict:
+    """The numbers; ``seen``: the seqs a non-GM reader may read (None: the GM, every one).
+
+    A reader counts the events and numbers the rolls as their log does (1, 2, ... with no
+    gap where an event they may not see was: issue 31), the table's own numbers for the GM.
+    """
     shown_rolls = [r for r in rolls if privacy.visible(final, r["who"], role)]
+    if seen is not None:
+        number = {seq: i for i, seq in enumerate(sorted(seen), 1)}
+        shown_rolls = [{**r, "seq": number[r["seq"]]} for r in shown_rolls]
     combatants = []
     for cid in final["ids"]:
         if not privacy.visible(final, cid, role):
@@ -264,7 +274,7 @@ def _report(final, role, seat, since, events, rows, rolls) -> dict:
         "role": role,
         "seat": seat,
         "since": since,
-        "events": len(events),
+        "events": len(events) if seen is None else len(seen),
         "rounds": final["round"],
         "combatants": combatants,
         "rolls": shown_rolls,

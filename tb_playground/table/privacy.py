@@ -39,8 +39,10 @@ def label(c: dict) -> str:
 #: GM's choice (issue 31; the texts are silent on whether a player knows a foe's Defense).
 FOE_ODDS = ("exact", "words", "none")
 
-#: Until the GM chooses: the chance in words, which does not pin the foe's Defense down.
-FOE_ODDS_DEFAULT = "words"
+#: Until the GM chooses: the exact odds, as every table had them before the switch (a table in
+#: play keeps what its players know; new players learn the roll-under curve from the numbers).
+#: A GM who keeps the foes' Defense secret turns it to "words" beside "share the foes' numbers".
+FOE_ODDS_DEFAULT = "exact"
 
 #: What each choice reveals, for the GM's switch (its help) and the log.
 FOE_ODDS_WORDS = {

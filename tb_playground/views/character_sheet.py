@@ -95,6 +95,7 @@ class CharacterSheet(pn.viewable.Viewer):
         self.deck = CardDeck()  # the cards, made with the layout (sheet_layout.py)
         self.file = SheetFile(lambda: self.character)  # downloads, uploads, the roster
         self.odds = SheetOdds(self)  # derived values, Skill odds, attacks (sheet_odds.py)
+        self.odds.summary.styles = {"flex": "1 1 100%"}
         self.inputs = SheetInputs(c, self._on_character, self.deck.retitle)
         self._pending = False
         self._dirty = False
@@ -307,6 +308,7 @@ class CharacterSheet(pn.viewable.Viewer):
             collapsed=True,
         )
         return pn.FlexBox(
+            odds.summary,  # the answer first (issue 34), a whole row
             identity,
             elements,
             sub_stats,
@@ -334,7 +336,8 @@ def character_page(
         pn.state.on_session_destroyed(lambda context: sheet.dispose())
     return page(
         "Character sheet",
-        [RulesetBadge(owner=sheet.character), sheet],
+        # One card for both: the answer starts higher on a phone (issue 34).
+        [pn.Column(RulesetBadge(owner=sheet.character), sheet, sizing_mode="stretch_width")],
         current="character",
         main_max_width="1400px",
         raw_css=[SHEET_PAGE_CSS],

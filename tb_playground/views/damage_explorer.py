@@ -136,6 +136,28 @@ def _stats_html(attack: Attack) -> str:
     )
 
 
+def answer_html(attack: Attack) -> str:
+    """The page's answer in one line, above the controls on a phone (issue 34).
+
+    The same numbers as the headline (to hit, levels per attack, rounds until the target is
+    down), shown only while the controls sit above the page (a narrow screen): it follows
+    every change of them.
+    """
+    if not attack.allowed:
+        text = f"No attack: {attack.modifiers.reason}"
+    else:
+        vital = display_name("vital", attack.rules.vital)
+        text = (
+            f"{percent(attack.to_hit.p_hit)} to hit, {attack.expected_per_attack:.2f} "
+            f"{vital} levels per attack on average, down after "
+            f"{_rounds(attack.fight.mean_rounds_to_down)} rounds on average."
+        )
+    return (
+        f'<p class="dmg-answer"><b>{escape(text)}</b> '
+        "The charts and the details are under the controls.</p>"
+    )
+
+
 def _armor_html(attack: Attack) -> str:
     """What one ordinary hit does against the target's armor (rules/002, Armor)."""
     armor = attack.armor()
@@ -390,6 +412,15 @@ class DamageExplorer(pn.viewable.Viewer):
         self._stats = pn.pane.HTML(
             css_classes=["dmg-headline"], stylesheets=[DAMAGE_CSS], sizing_mode="stretch_width"
         )
+        # The answer above the controls while they sit above the page (a phone; issue 34);
+        # damage.css hides it on a wider screen.
+        self._answer = pn.pane.HTML(
+            css_classes=["dmg-answer-line"],
+            stylesheets=[DAMAGE_CSS],
+            sizing_mode="stretch_width",
+            margin=(0, 10),
+        )
+        self._controls.insert(0, self._answer)
         self.param.update(**self._chart_inputs())
         self._levels = pn.pane.HoloViews(
             hv.DynamicMap(pn.bind(self._levels_chart, self.param.plotted_levels)),
@@ -568,6 +599,7 @@ class DamageExplorer(pn.viewable.Viewer):
     def _refresh(self, *events) -> None:
         with pn.io.hold():
             self._stats.object = _stats_html(self.attack)
+            self._answer.object = answer_html(self.attack)
             self._armor.object = _armor_html(self.attack)
 
     @property

@@ -50,6 +50,12 @@ from .kit import (
 #: A link with at most this many fights runs as soon as the page opens.
 AUTO_RUN_FIGHTS = 5_000
 
+#: The encounter file choice that starts from no file (the sides picked by hand).
+NO_FILE = "No file: pick the sides yourself"
+
+#: The answer before the first run (it sits above the controls on a phone).
+NO_RUN = "No run yet: pick the sides and press Run."
+
 #: Most fights one run of the page plays (a shared server's CPU is everyone's).
 MAX_PAGE_FIGHTS = 200_000
 
@@ -353,7 +359,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             label="", color="success", variant="outline", css_classes=["enc-source"],
             **plain,
         )  # fmt: skip
-        files = {"None": "", **encounter_choices()}
+        files = {NO_FILE: "", **encounter_choices()}
         self.encounter_select = pn.widgets.Select.from_param(
             s.param.encounter, options=files, label="Start from an encounter file",
             css_classes=["enc-encounter"], **plain,
@@ -415,9 +421,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             value=0, max=100, visible=False, css_classes=["enc-progress"], **wide
         )
         self.status = _html("enc-status")
-        self.wins = _html(
-            "enc-wins", object='<p class="enc-note enc-no-run">No run yet: press Run.</p>'
-        )
+        self.wins = _html("enc-wins", object=f'<p class="enc-note enc-no-run">{escape(NO_RUN)}</p>')
         self.plot = pn.pane.HoloViews(None, css_classes=["enc-rounds-plot"], **wide)
         self.tables = {key: _html(f"enc-{key}") for key in ("rounds", "characters", "damage")}
         self.downloads = {}
@@ -476,6 +480,7 @@ class EncounterPlanner(pn.viewable.Viewer):
             self.cancel_button,
             self.status,
             flex="1 1 420px",
+            css_classes=["enc-controls"],
         )
 
         def titled(title, pane, key):
@@ -527,7 +532,13 @@ class EncounterPlanner(pn.viewable.Viewer):
             css_classes=["enc-intro"],
             **_wide(),
         )
-        return pn.Column(intro, pn.FlexBox(controls, results, send, **_wide()), **_wide())
+        # The answer first in the page (a phone shows it first, issue 34); on a wide screen
+        # the controls on its left (planner.css).
+        return pn.Column(
+            intro,
+            pn.FlexBox(results, controls, send, stylesheets=[PLANNER_CSS], **_wide()),
+            **_wide(),
+        )
 
     # -- URL -----------------------------------------------------------------------------------
 
@@ -743,9 +754,12 @@ def _wide() -> dict:
 
 def encounter_page(service=None) -> pn.template.BaseTemplate:
     """The whole encounter planner page, one per session."""
+    from .encounter_tuner import EncounterTuner
+
+    planner = EncounterPlanner(service)
     return page(
         "Encounter planner",
-        [EncounterPlanner(service)],
+        [planner, EncounterTuner(planner)],
         current="encounter",
         raw_css=[PHONE_CSS],
     )

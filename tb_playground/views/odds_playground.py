@@ -72,6 +72,13 @@ TIER_HELP = {
 #: Why the Element slider is off for an Untrained check.
 ELEMENT_OFF = "Element is not used Untrained: the Target Number is the Difficulty alone."
 
+#: What each net roll does to the dice (rules/004 "Advantage and Disadvantage").
+DICE_WORDS = {
+    -1: "Disadvantage: roll three dice and keep the highest two (worse, since low is good).",
+    0: "A normal roll: two dice.",
+    1: "Advantage: roll three dice and keep the lowest two (better, since low is good).",
+}
+
 
 def _html_pane(css_class: str, **kwargs) -> pn.pane.HTML:
     """An HTML pane carrying the playground's stylesheet into its own shadow root."""
@@ -92,25 +99,86 @@ def _headline_html(odds) -> str:
             f"{escape(percent(getattr(odds, attribute)))}</span>"
             f'<span class="lbl">{escape(label)}</span></div>'
         )
-    return (
-        f'<div class="odds-stats">{"".join(cells)}</div>'
-        f'<p class="odds-sum">{escape(HEADLINE_SUM)}</p>'
-    )
+    return f'<div class="odds-stats">{"".join(cells)}</div>'
 
 
 def _summary_html(check: Check) -> str:
     odds = check.odds
     roll = ADVANTAGE_LABELS[odds.advantage]
     crit = "2" if odds.crit_max == 2 else f"2 to {odds.crit_max}"
+    dice = {-1: "3d10, keep the highest two", 0: "2d10", 1: "3d10, keep the lowest two"}
     parts = [
         f"<b>TN {odds.target}</b>",
         f"{escape(check.tier_name)}",
-        f"{escape(roll)} ({'3d10' if odds.advantage else '2d10'})",
+        f"{escape(roll)} ({dice[odds.advantage]})",
         f"critical on {crit}",
     ]
     if odds.reroll_catastrophe:
         parts.append("a 20 is rerolled once")
     return " &middot; ".join(parts)
+
+
+def rule_html(check: Check) -> str:
+    """The rule in words, for the numbers beside it (rules/004 "20 Below at a Glance").
+
+    Says what the dice are, that low is good, why a higher Element helps (it raises the
+    Target Number), what the net roll does to the dice, and what a critical and a
+    catastrophe are at the current tier (RULES.md, Core Roll; rules/004 "Training Tiers").
+    """
+    odds = check.odds
+    if tier_rules(check.tier).uses_element:
+        target = (
+            f"Your Target Number is {odds.target} = Element {check.element} + Difficulty "
+            f"{check.difficulty}: a higher Element or an easier Difficulty raises it, so more "
+            "totals succeed."
+        )
+    else:
+        target = (
+            f"Your Target Number is {odds.target} = the Difficulty alone (Untrained: your "
+            "Element does not count)."
+        )
+    crit = "2 (both dice showing 1)" if odds.crit_max == 2 else "2 or 3"
+    catastrophe = "A 20 (both dice showing 10) is a catastrophe: the roll fails and something "
+    catastrophe += "else goes wrong"
+    catastrophe += " (a Master rerolls it once)." if odds.reroll_catastrophe else "."
+    lines = [
+        "Roll two ten-sided dice and add them: <b>at or under</b> your Target Number "
+        "succeeds. <b>Low is good.</b>",
+        escape(target),
+        escape(DICE_WORDS[odds.advantage]),
+        f"A total of {crit} is a critical success, whatever the target. {escape(catastrophe)}",
+    ]
+    items = "".join(f"<li>{line}</li>" for line in lines)
+    return (
+        f'<p class="odds-rule-title">The rule</p><ul class="odds-rule">{items}</ul>'
+        f'<p class="odds-sum">{escape(HEADLINE_SUM)}</p>'
+    )
+
+
+def sources_html(check: Check) -> str:
+    """How the Advantage and Disadvantage sources cancel, and the net roll (rules/004).
+
+    Both are binary: after cancelling one for one, any net Advantage is the same roll
+    (3d10, keep the lowest two), so 1, 3 or 10 sources give the same odds.
+    """
+    own = tier_rules(check.tier).advantage_sources
+    advantage = check.advantage_sources + own
+    disadvantage = check.disadvantage_sources
+    net = check.net_advantage
+    parts = [f"{advantage} Advantage" + (f" ({own} from your tier)" if own else "")]
+    parts.append(f"{disadvantage} Disadvantage")
+    if net > 0:
+        result = "net Advantage"
+    elif net < 0:
+        result = "net Disadvantage"
+    else:
+        result = "they cancel out: a normal roll" if advantage else "a normal roll"
+    text = f"{' and '.join(parts)}: {result}."
+    if abs(net) > 1:
+        text += " More than one net source changes nothing: Advantage is on or off."
+    elif not advantage and not disadvantage:
+        text += " Sources cancel one for one; one net source is all that counts."
+    return f'<p class="odds-help odds-sources">{escape(text)}</p>'
 
 
 def _ladder_html(current: int) -> str:
@@ -232,10 +300,8 @@ class OddsPlayground(pn.viewable.Viewer):
 
         self._element = slider(check.param.element, name="Element")
         self._difficulty = slider(check.param.difficulty, name="Difficulty")
-        self._advantage = slider(check.param.advantage_sources, name="Advantage sources (+1 each)")
-        self._disadvantage = slider(
-            check.param.disadvantage_sources, name="Disadvantage sources (-1 each)"
-        )
+        self._advantage = slider(check.param.advantage_sources, name="Advantage sources")
+        self._disadvantage = slider(check.param.disadvantage_sources, name="Disadvantage sources")
         # No tooltip from the parameter's doc (a Bokeh tooltip runs off a phone's screen):
         # the tier's rule is written under the buttons instead.
         self._tier = pn.widgets.RadioButtonGroup.from_param(
@@ -254,6 +320,8 @@ class OddsPlayground(pn.viewable.Viewer):
         self._difficulty_name = _html_pane("difficulty-name", margin=(0, 10))
         self._headline = _html_pane("odds-headline")
         self._summary = _html_pane("odds-summary")
+        self._rule = _html_pane("odds-rule-box")
+        self._sources = _html_pane("odds-sources-box", margin=(0, 10))
         self._ladder = _html_pane("odds-ladder")
         self._distribution = pn.pane.HoloViews(
             hv.DynamicMap(pn.bind(distribution_plot, odds=self.param.plotted_odds)),
@@ -323,6 +391,8 @@ class OddsPlayground(pn.viewable.Viewer):
             )
             self._element_note.visible = untrained
             self._tier_help.object = f'<p class="odds-help">{escape(TIER_HELP[check.tier])}</p>'
+            self._rule.object = rule_html(check)
+            self._sources.object = sources_html(check)
 
     def __panel__(self) -> pn.viewable.Viewable:
         box = flex_box
@@ -337,16 +407,22 @@ class OddsPlayground(pn.viewable.Viewer):
             self._tier_help,
             self._advantage,
             self._disadvantage,
+            self._sources,
             flex="0 1 440px",
+            css_classes=["odds-controls"],
         )
         odds = box(
             pn.pane.Markdown("### Your odds", margin=(0, 10)),
             self._headline,
             self._summary,
+            self._rule,
             self._csv["odds"],
+            css_classes=["odds-answer"],
         )
         return pn.Column(
-            pn.FlexBox(controls, odds, sizing_mode="stretch_width"),
+            # The answer first in the page (a phone shows it first); the controls on its left
+            # on a wide screen (odds.css).
+            pn.FlexBox(odds, controls, sizing_mode="stretch_width", stylesheets=[ODDS_CSS]),
             pn.FlexBox(
                 # Drawn once the page has loaded: a plain GET never pays for the plots.
                 box(after_load(self._distribution, min_height=360), flex="1 1 320px"),
@@ -374,7 +450,8 @@ def odds_page() -> pn.template.BaseTemplate:
     """The whole "Roll-under playground" page, one per session."""
     return page(
         "Roll-under playground",
-        [RulesetBadge(), OddsPlayground()],
+        # One card for both: the answer starts higher on a phone (issue 34).
+        [pn.Column(RulesetBadge(), OddsPlayground(), sizing_mode="stretch_width")],
         current="odds",
         raw_css=[PHONE_CSS],
     )

@@ -95,7 +95,7 @@ def distribution_plot(odds: Odds) -> hv.Overlay:
     )
     top = float(stacked[:, -1].max()) if len(rows) else 15.0
     return (bars * marker).opts(
-        xlabel="Kept total of the roll",
+        xlabel="Total of the two dice you keep (low is good)",
         ylabel="Chance (%)",
         xlim=(1.4, 20.6),
         ylim=(0, max(15.0, 1.1 * top)),

@@ -1,6 +1,6 @@
 """The ruleset badge: one line that says which rules reading a page plays.
 
-"The sheet and every page show which switches are on": "Rules: default reading", or
+"The sheet and every page show which switches are on": "Rules: as written", or
 "Rules: 2 switches on — ..." in plain words (``Ruleset.switches_on_text``).
 """
 
@@ -15,10 +15,10 @@ from tb_playground.models.ruleset import Ruleset
 def badge_text(ruleset: Ruleset) -> str:
     """The badge's Markdown line for ``ruleset`` (plain sentences, no code names)."""
     if ruleset.roll_over:
-        return "**Rules:** the roll-over draft (rules/003), a different dice system"
+        return "**Rules:** the older roll-over draft, a different dice system"
     sentences = ruleset.switches_on_text()
     if not sentences:
-        return "**Rules:** default reading (rules/000 and 004)"
+        return "**Rules:** as written (no optional reading switched on)"
     count = f"{len(sentences)} switch{'es' if len(sentences) > 1 else ''} on"
     return f"**Rules:** {count} — " + " ".join(sentences)
 

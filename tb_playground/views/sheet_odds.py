@@ -25,6 +25,7 @@ from .sheet_render import (
     plain,
     skill_odds_csv,
     skill_odds_html,
+    summary_html,
     versus_card_csv,
     vitals_html,
 )
@@ -55,6 +56,7 @@ class SheetOdds:
     def __init__(self, sheet: param.Parameterized):
         self._sheet = sheet
         self._cache: dict[tuple, list] = {}
+        self.summary = sheet_pane("sheet-answer", margin=(0, 10))
         self.defenses = sheet_pane("sheet-defenses")
         self.vitals = sheet_pane("sheet-vitals")
         self.ki = sheet_pane("sheet-ki")
@@ -139,6 +141,7 @@ class SheetOdds:
         """Redraw the derived values and the Skill odds."""
         c = self._sheet.character
         with pn.io.hold():
+            self.summary.object = summary_html(c)
             self.defenses.object = defenses_html(c)
             self.vitals.object = vitals_html(c)
             self.ki.object = ki_html(c)

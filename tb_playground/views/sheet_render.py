@@ -51,6 +51,27 @@ def _shade(p: float) -> str:
     return f"background: rgba(46, 139, 87, {0.08 + 0.5 * p:.2f})"
 
 
+def summary_html(c: Character) -> str:
+    """The sheet's answer in one line, at its top (issue 34: a phone showed inputs first).
+
+    Defenses, Vitals now / maximum and Ki now / pool (RULES.md, Vitals), the numbers the
+    "Derived" card details; it follows every input.
+    """
+    vitals = ", ".join(
+        f"{vital.title()} {getattr(c, f'{vital}_now')} / {getattr(c, f'{vital}_max')}"
+        for vital in ("health", "poise", "sanity")
+    )
+    text = (
+        f"Defense {c.defense_physical} Physical, {c.defense_social} Social, "
+        f"{c.defense_mental} Mental; {vitals}; Ki {c.ki_now} / {c.ki_pool}; moves "
+        f"{c.movement.rate} m."
+    )
+    return (
+        f'<p class="sheet-answer-line"><b>{escape(c.name or "This character")}:</b> '
+        f"{escape(text)} The details and the Skills' odds are in the cards below.</p>"
+    )
+
+
 def defenses_html(c: Character) -> str:
     """The three Defenses and the three walls."""
     return _stats(

@@ -16,7 +16,15 @@ import panel as pn
 from tb_playground.models.switches import switches_markdown
 from tb_playground.texts import DIGEST, SOURCES, rules_names, rules_text
 
-from .kit import LANDING_CSS, MARKDOWN_TABLE_CSS, PAGES, PROJECT, RULES_TEXT_CSS, page
+from .kit import (
+    LANDING_CSS,
+    MARKDOWN_TABLE_CSS,
+    PAGES,
+    PROJECT,
+    RULES_TEXT_CSS,
+    TABLE_CSS,
+    page,
+)
 
 
 def picture_uri(name: str) -> str | None:
@@ -84,8 +92,50 @@ def switches_pane() -> pn.pane.Markdown:
     )
 
 
+#: Where rules/004's "At a Glance" starts, and the heading of its next section.
+GLANCE_START, GLANCE_END = "20 Below at a Glance", "Getting Around"
+
+#: rules/004's headings inside "At a Glance" (shown as headings, not paragraphs).
+GLANCE_HEADINGS = ("Advantage and Disadvantage", "What Your Target Is Worth")
+
+
+def at_a_glance_html() -> str:
+    """rules/004's "20 Below at a Glance", the core roll on one page, as HTML (issue 34).
+
+    The text's own words (004:3-37), escaped: a tab-separated line is a table row, a heading
+    of the text a heading, any other line a paragraph. The Rules page opens on it.
+    """
+    text = rules_text(next(n for n in rules_names() if n.startswith("004")))
+    lines = text.split(GLANCE_START, 1)[1].split(GLANCE_END, 1)[0].splitlines()
+    parts: list[str] = []
+    rows: list[list[str]] = []
+
+    def flush() -> None:
+        if rows:
+            head, *body = rows
+            cells = "".join(f"<th>{html.escape(c)}</th>" for c in head)
+            trs = "".join(
+                "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                for row in body
+            )
+            parts.append(f'<table class="tb glance-table"><tr>{cells}</tr>{trs}</table>')
+            rows.clear()
+
+    for line in (raw.strip() for raw in lines):
+        if "\t" in line:
+            rows.append(line.split("\t"))
+            continue
+        flush()
+        if line in GLANCE_HEADINGS:
+            parts.append(f"<h3>{html.escape(line)}</h3>")
+        elif line:
+            parts.append(f"<p>{html.escape(line)}</p>")
+    flush()
+    return f'<div class="glance">{"".join(parts)}</div>'
+
+
 def rules_page() -> pn.template.BaseTemplate:
-    """The "Rules" page: the digest, then each source text in a section of its own."""
+    """The "Rules" page: "At a Glance", the digest, then each source text in its own section."""
     digest = pn.pane.Markdown(
         _digest_markdown(),
         css_classes=["rules-digest"],
@@ -110,10 +160,20 @@ def rules_page() -> pn.template.BaseTemplate:
                 css_classes=["rules-source"],
             )
         )
-    intro = pn.pane.Markdown(
-        "The digest below is what the pages implement; where the texts disagree it says which "
-        "reading is the default and which are switches. The source texts follow (pages cite "
-        "them as rules/000 to rules/004). Open a text below to read it whole.",
+    glance = pn.Column(
+        pn.pane.Markdown("## 20 Below at a Glance", margin=(0, 10)),
+        pn.pane.HTML(
+            at_a_glance_html(),
+            css_classes=["rules-glance"],
+            sizing_mode="stretch_width",
+            stylesheets=[TABLE_CSS],
+        ),
+        pn.pane.Markdown(
+            "The game's own quick reference (rules/004). Below it: the digest the pages "
+            "follow, which says which reading is the default where the texts disagree, the "
+            "switches, and each source text whole.",
+            sizing_mode="stretch_width",
+        ),
         sizing_mode="stretch_width",
     )
-    return page("Rules", [intro, digest, switches_pane(), *sources], current="rules")
+    return page("Rules", [glance, digest, switches_pane(), *sources], current="rules")

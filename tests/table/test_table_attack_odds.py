@@ -16,10 +16,12 @@ from table_helpers import encounter, new_table, roster, soak7, start_and_declare
 from tb_playground.engine import damage_distribution, roll_modifiers, to_hit_odds
 from tb_playground.engine.armor import Armor, armor_distribution
 from tb_playground.table import gifts
+from tb_playground.table.help_action import attack_need, trained
 
 MINE = ("Off Balance", "Surprised", "Belly Down", "Flustered")
 THEIRS = ("Prone", "Belly Down", "Surprised")
 TARGETS = ("grizzly-bear", "opponent", "ronan-2", "the-brick-2")
+HELPERS = ("the-brick", "the-nerdy-hacker")  # each spent their Help on Ronan this round
 
 
 def _sync(t, cid: str, wanted: set[str]) -> None:
@@ -85,7 +87,8 @@ def test_pending_odds_equal_the_engines_for_500_attacks(tmp_path):
         index = int(rng.integers(0, 3))
         spec = a["attacks"][index]
         empowered = [None, "aim", "called shot"][int(rng.integers(0, 3))]
-        eligible = ["the-brick"] + (["the-nerdy-hacker"] if spec["skill"] is None else [])
+        need = attack_need(a, index)  # who may help is issue 32 item 9's rule (its own tests)
+        eligible = [h for h in HELPERS if trained(t.state["combatants"][h], need)]
         named = None if rng.random() < 0.5 else [h for h in eligible if rng.random() < 0.5]
         helpers = eligible if named is None else named
         plus, minus = int(rng.integers(0, 3)), int(rng.integers(0, 3))

@@ -86,10 +86,12 @@ def test_feedback_loop_costs_two_ki_and_its_gift_check(tmp_path):
     for key in ("p_success", "p_critical", "p_failure", "p_catastrophe"):
         assert abs(shown[key] - getattr(engine, key)) < 1e-12
     # The to-hit odds come with it (the attack is still to come) when the GM lets attackers
-    # see exact odds; by default (the chance in words) the foe's Defense stays the GM's.
-    assert "p_hit" not in pending["odds"]
-    t.apply({"type": "foe_odds", "show": "exact"})
-    assert t.view_for("player", HACKER)["pending"]["odds"]["p_hit"] > 0
+    # see exact odds (the default); with the chance in words, the Gift Check's odds alone.
+    assert pending["odds"]["p_hit"] > 0
+    t.apply({"type": "foe_odds", "show": "words"})
+    worded = t.view_for("player", HACKER)["pending"]["odds"]
+    assert "p_hit" not in worded
+    assert abs(worded["gift_check"]["p_success"] - engine.p_success) < 1e-12
     # A kept 11 at TN 13 succeeds: no more Ki, then the to-hit roll.
     events = t.apply({"type": "roll", "faces": [5, 6]}, role="player", seat=HACKER)
     assert events[0]["type"] == "gift_check_rolled"

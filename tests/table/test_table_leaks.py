@@ -129,7 +129,8 @@ def _leaky_command(rng: random.Random, t, ever_hidden: set[str]) -> dict | None:
     return {"type": "set", "combatant": who, "field": field, "value": rng.choice([-1, 1, 2])}
 
 
-@pytest.mark.parametrize("seed", range(3))
+# Seeds whose games play every kind below (1002's no longer spends a foe's Ki since issue 32).
+@pytest.mark.parametrize("seed", [0, 1, 3])
 def test_a_long_random_game_with_hidden_joiners_never_leaks(tmp_path, seed):
     rng = random.Random(1000 + seed)
     t = _game(tmp_path)

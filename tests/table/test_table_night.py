@@ -252,8 +252,13 @@ def test_a_players_numbers_hold_nothing_their_view_could_not(fight):
         text = json.dumps(theirs) + night.to_markdown(theirs) + night.to_csv(theirs, "rolls")
         assert SECRET not in text and "zyxwv" not in text
         assert str(fight.state["seed"]) not in text
-        lines = {line["seq"] for line in _all_lines(fight, role, seat)}
-        assert {r["seq"] for r in theirs["rolls"]} <= lines  # only rolls their log shows
+        seqs = [line["seq"] for line in _all_lines(fight, role, seat)]
+        # their own numbering (issue 31): the events they read, the rolls by their number,
+        # each the roll of the event their log shows under that number
+        assert theirs["events"] == len(seqs) < gm["events"]
+        for r in theirs["rolls"]:
+            assert 1 <= r["seq"] <= len(seqs)
+            assert fight.events[seqs[r["seq"] - 1] - 1]["data"]["faces"] == r["faces"]
         for c in theirs["combatants"]:
             if c["side"] != "Party":
                 assert c["dealt"] is None and c["took"] is None and c["spent"] is None
@@ -279,3 +284,30 @@ def test_since_the_fight_and_bad_arguments(fight):
         fight.night(since="week")
     with pytest.raises(PermissionError):
         fight.night("player", "opponent")
+
+
+def test_an_automatic_attack_counts_as_a_hit(tmp_path):
+    """Issue 31: the Nightmare's Cry needs no to-hit roll (rules/000), yet it hits: it counts.
+
+    Before, the night's numbers counted hits at the to-hit roll only ("Hits 0 / Misses 0"
+    after two Cries). Each automatic attack that reaches its damage is one hit, no critical.
+    """
+    from table_helpers import fight, start_and_declare
+
+    _, t = new_table(tmp_path, fight())
+    start_and_declare(t, {}, {"nightmare": 10, "ronan": 1, "the-brick": 1, "guard-dog": 1})
+    assert t.state["up"] == "nightmare"
+    cry = [a["name"] for a in t.state["combatants"]["nightmare"]["attacks"]].index("Cry")
+    for target in ("ronan", "the-brick"):
+        t.apply({"type": "attack", "attacker": "nightmare", "target": target, "attack": cry})
+        assert t.state["pending"]["step"] == "damage"  # no to-hit roll
+        t.apply({"type": "roll", "faces": [1] * 11 + [10]})
+        while t.state["pending"] is not None:  # keep the dice, take the damage
+            step = t.state["pending"]["step"]
+            t.apply(
+                {"type": "boost", "dice": []} if step == "boost" else {"type": "prevent", "ki": 0}
+            )
+    night = {c["id"]: c for c in t.night()["combatants"]}
+    assert (night["nightmare"]["hits"], night["nightmare"]["misses"]) == (2, 0)
+    assert night["nightmare"]["criticals"] == night["nightmare"]["catastrophes"] == 0
+    assert night["ronan"]["hits"] == night["ronan"]["misses"] == 0

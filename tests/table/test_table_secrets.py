@@ -130,7 +130,7 @@ def _ronan_attacks(tmp_path, show: str | None):
 
 def test_the_gm_alone_chooses_and_a_bad_choice_is_named(tmp_path):
     t = _table(tmp_path)
-    assert t.view_for("player", "ronan")["foe_odds"] == "words"  # until the GM chooses
+    assert t.view_for("player", "ronan")["foe_odds"] == "exact"  # until the GM chooses
     with pytest.raises(PermissionError):
         t.apply({"type": "foe_odds", "show": "exact"}, role="player", seat="ronan")
     with pytest.raises(ValueError, match="show"):

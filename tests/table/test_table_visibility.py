@@ -38,7 +38,10 @@ def _game(tmp_path):
 def _random_command(rng: random.Random, t) -> tuple[dict, str, str | None]:
     ids = t.state["ids"]
     kind = rng.choice(
-        [c for c in COMMANDS if c not in ("hide", "show")] + ["end_turn"] * 4 + ["declare"] * 3
+        [c for c in COMMANDS if c not in ("hide", "show")]
+        + ["end_turn"] * 4
+        + ["declare"] * 3
+        + ["start", "start", "chase_end"]  # a Scene's end ends the fight (issue 32): another
     )
     cmd = {"type": kind}
     cmd["combatant"] = rng.choice(ids)
@@ -117,7 +120,9 @@ def test_a_long_random_game_never_leaks(tmp_path, seed):
                             assert not any(b in line["text"] for b in ("Fast", "Normal", "Slow")), (
                                 line
                             )
-    assert accepted > 50
+    # > 30: issue 32's rules refuse more random commands (no rest in a fight, a Scene's end
+    # ends it, a Slow action waits for its Distracted roll); 34 to 52 of 400 go through.
+    assert accepted > 30
 
 
 def test_the_gm_sees_everything_but_players_see_labels(tmp_path):

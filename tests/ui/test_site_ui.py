@@ -127,3 +127,34 @@ def test_no_page_scrolls_sideways_on_a_phone_a_tablet_or_a_laptop(page, site, ro
         for info in PAGES:
             box = page.locator(f".site-nav a.nav-{info.route}").bounding_box()
             assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= inner
+
+
+#: The first answer of each playground page (issue 34): what a new player must see first.
+FIRST_ANSWER = {
+    "odds": ".odds-headline",
+    "damage": ".dmg-answer-line",
+    "character": ".sheet-answer",
+    "encounter": ".enc-wins",
+}
+
+
+def test_a_phone_shows_each_pages_first_answer_and_the_rule_in_its_first_screen(browser, site):
+    """Issue 34: on a 390 x 844 phone the answer (and on /odds the rule) is in the first screen.
+
+    It was at 2,237 px on /damage, 1,770 px on /encounter and 1,308 px on /character. The busy
+    icon is drawn whole inside the screen on each page (it was cut at 390 px).
+    """
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    for route, selector in FIRST_ANSWER.items():
+        page.goto(f"{site}/{route}")
+        answer = page.locator(selector).first
+        expect(answer).to_be_visible(timeout=30_000)
+        box = answer.bounding_box()
+        assert box is not None and box["y"] + 24 <= 844, f"/{route}: answer at {box}"
+        if route == "odds":
+            rule = page.locator(".odds-rule").first
+            expect(rule).to_contain_text("at or under")
+            box = rule.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844, f"the rule at {box}"
+        busy = page.locator("#header .pn-busy-container .loader").bounding_box()
+        assert busy is not None and busy["x"] >= 0 and busy["x"] + busy["width"] <= 390

@@ -204,8 +204,8 @@ def test_a_players_cursor_stands_at_the_tables_event(served, browser, gate):  # 
     ronan.goto(f"{base}/table?code={code}&seat=ronan&at=5&theme=dark")
     expect(ronan.locator(".tp-replay-banner")).to_contain_text("Replaying event 5 of")
     expect(ronan.locator(".win-at")).to_contain_text("Replaying event 5:")  # their numbering
-    expect(ronan.locator(".win-at")).to_contain_text(f"at the table's event {seqs[4]}")
-    ronan.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === {seqs[4]})")
+    expect(ronan.locator(".win-at")).not_to_contain_text("table's event")  # issue 31
+    ronan.wait_for_function(f"({CURSOR_JS})().some(c => c[1] && c[0] === 5)")  # their x axis
     ronan.locator(".win-chart").scroll_into_view_if_needed()
     ronan.wait_for_timeout(400)
     assert ronan.evaluate("document.documentElement.scrollWidth <= innerWidth")

@@ -275,7 +275,7 @@ def _odds_link(page, base: str, extra: str) -> None:
     expect(page.locator(".odds-critical .pct")).to_have_text(percent(want.p_critical))
     controls = _controls(page)
     assert controls["Element"] == [7] and controls["Difficulty"] == [4]
-    assert controls["Advantage sources (+1 each)"] == [1]
+    assert controls["Advantage sources"] == [1]
     assert "Expert" in controls["RadioButtonGroup"]
     # A change goes into the address, so the link copied next shows it.
     page.evaluate(

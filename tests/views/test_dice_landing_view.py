@@ -148,3 +148,35 @@ def test_the_dice_box_as_it_is_typed():
     assert problem([3, 11], 2) == "A die shows 1 to 10."
     assert problem([3, 4, 5], 2) == "This roll takes 2 dice."
     assert problem([3, 4], 2) == ""
+
+
+def test_typed_dice_add_to_those_put_in_before(service):
+    """Issue 31: "So far 3, 7", then "2" is "So far 3, 7, 2" (typed dice never replace).
+
+    Fewer dice than the roll takes are kept when "Use my dice" is pressed; the box empties for
+    the next ones and the roll goes, with every die put in, once all are there.
+    """
+    import panel as pn
+
+    from tb_playground.views.combat.steps import StepControls
+
+    t = _attack(service)  # the to-hit roll: two dice or more
+    dice = dice_needed(t.state["pending"]["advantage"])
+    sent = []
+    steps = StepControls(
+        "gm", lambda command, then=None: sent.append(command) or (then and then()), pn.pane.HTML(),
+        odds=lambda typed: dice_landing.dice_landing_odds(service, t, "gm", None, typed),
+    )  # fmt: skip
+    steps.show(t.view_for("gm"), None)
+    steps.faces.value = steps.faces.value_input = "3"
+    steps.faces_button.clicks += 1
+    assert sent == [] and steps.faces.value_input == ""
+    assert f"So far 3 (1 of {dice} dice typed)" in steps.landing.object
+    steps.show(t.view_for("gm"), None)  # the page drawn again: the dice stay
+    steps.faces.value_input = "7"
+    assert f"So far 3, 7 (2 of {dice} dice typed)" in steps.landing.object
+    rest = [7] + [1] * (dice - 2)
+    steps.faces.value = steps.faces.value_input = " ".join(map(str, rest))
+    steps.faces_button.clicks += 1
+    assert sent == [{"type": "roll", "faces": [3, *rest]}]
+    assert steps.landing.object == "" and steps._kept == []

@@ -260,3 +260,18 @@ def test_a_sides_cover_reaches_that_side_only(service):
     assert not np.array_equal(plain.final, expected.final)
     labels = [w.label for w in view.policy_widgets["foes"]]
     assert "Cover" in labels
+
+
+def test_the_file_choice_says_no_file_in_words(service):
+    """Issue 34: "Start from an encounter file" offered a literal ``None``."""
+    labels = list(planner(service).encounter_select.options)
+    assert "None" not in labels
+    assert labels[0] == "No file: pick the sides yourself"
+
+
+def test_the_answer_comes_before_the_controls_in_the_page(service):
+    """Issue 34: a phone shows the page in order, so "Who wins" comes before the controls."""
+    view = EncounterPlanner(service)
+    boxes = view.__panel__()[1]
+    assert view.wins in boxes[0]
+    assert "enc-controls" in boxes[1].css_classes

@@ -78,3 +78,55 @@ def test_ladder_highlights_the_difficulty():
     )
     view.check.difficulty = 10
     assert re.search(r'<tr class="current"><td>10</td><td>Trivial</td>', view._ladder.object)
+
+
+def _text(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def test_the_page_states_the_rule_in_words_next_to_the_numbers():
+    """Issue 34: "at or under", "low is good", keep the lowest two, critical and catastrophe."""
+    view = OddsPlayground()
+    rule = _text(view._rule.object)
+    assert "at or under your Target Number" in rule and "Low is good." in rule
+    assert "Target Number is 11 = Element 5 + Difficulty 6" in rule
+    assert "a higher Element" in rule
+    assert "critical success" in rule and "catastrophe" in rule
+    view.check.advantage_sources = 1
+    assert "keep the lowest two" in _text(view._rule.object)
+    view.check.param.update(advantage_sources=0, disadvantage_sources=2)
+    assert "keep the highest two" in _text(view._rule.object)
+    view.check.tier = 0
+    assert "the Difficulty alone" in _text(view._rule.object)
+    view.check.tier = 3
+    assert "A total of 2 or 3 is a critical success" in _text(view._rule.object)
+    view.check.tier = 4
+    assert "rerolls it once" in _text(view._rule.object)
+
+
+@pytest.mark.parametrize(
+    ("advantage", "disadvantage", "tier", "said"),
+    [
+        (0, 0, 1, "0 Advantage and 0 Disadvantage: a normal roll."),
+        (1, 0, 1, "1 Advantage and 0 Disadvantage: net Advantage."),
+        (2, 2, 1, "2 Advantage and 2 Disadvantage: they cancel out: a normal roll."),
+        (10, 0, 1, "Advantage is on or off"),
+        (0, 1, 2, "1 Advantage (1 from your tier) and 1 Disadvantage: they cancel out"),
+        (1, 3, 1, "net Disadvantage. More than one net source changes nothing"),
+    ],
+)
+def test_advantage_sources_show_what_cancels_and_the_net_roll(advantage, disadvantage, tier, said):
+    """Issue 34: 1, 3 or 10 sources give the same odds; the page says why (rules/004:30)."""
+    view = OddsPlayground()
+    view.check.param.update(
+        advantage_sources=advantage, disadvantage_sources=disadvantage, tier=tier
+    )
+    assert said in _text(view._sources.object)
+
+
+def test_the_answer_comes_before_the_controls_in_the_page():
+    """Issue 34: a phone shows the page in order, so the odds come first (wide: side by side)."""
+    layout = OddsPlayground().__panel__()
+    first_row = layout[0]
+    assert "odds-answer" in first_row[0].css_classes
+    assert "odds-controls" in first_row[1].css_classes

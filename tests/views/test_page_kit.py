@@ -260,3 +260,16 @@ def test_the_combat_pages_text_comes_back_as_typed(values, monkeypatch):
     for key, value in values.items():
         assert kit.query_arg(key) == value  # "0042" stays text, not the number 42
     assert kit.query_arg("missing") is None
+
+
+def test_no_page_asks_for_a_web_font():
+    """Issue 34: every page linked Google's Open Sans (blocked offline, a quiet fallback)."""
+    template = kit.page("Fonts", [pn.pane.Markdown("x")])
+    resources = template.resolve_resources()
+    urls = [
+        str(url)
+        for kind in resources.values()
+        for url in (kind.values() if isinstance(kind, dict) else kind)
+    ]
+    assert urls and not [url for url in urls if "fonts.googleapis" in str(url)]
+    assert template.font == kit.shell.FONT

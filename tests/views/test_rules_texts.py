@@ -12,7 +12,7 @@ from panel.theme import DarkTheme, DefaultTheme
 import tb_playground
 from tb_playground import rules_names, rules_text
 from tb_playground.views.kit import PAGES, nav_html, page
-from tb_playground.views.site import landing_html
+from tb_playground.views.site import at_a_glance_html, landing_html, rules_page
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tb_playground"
@@ -119,3 +119,12 @@ def test_every_app_reads_the_theme_before_it_builds_a_widget():
     for path in sorted((ROOT / "apps").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert 0 < text.find("use_known_theme()") < text.find("pn.extension("), path.name
+
+
+def test_the_rules_page_opens_on_at_a_glance():
+    """Issue 34: /rules opened on a table of hashed file names, not on "At a Glance"."""
+    glance = at_a_glance_html()
+    assert "Low is good." in glance and "keep the lowest two" in glance
+    assert "<td>55%</td>" in glance and "Getting Around" not in glance
+    first = rules_page().main[1]  # after the navigation
+    assert first.objects[1].object == glance

@@ -10,7 +10,7 @@ from tb_playground.views.ruleset_badge import RulesetBadge, badge_text
 
 
 def test_badge_text():
-    assert badge_text(Ruleset()) == "**Rules:** default reading (rules/000 and 004)"
+    assert badge_text(Ruleset()) == "**Rules:** as written (no optional reading switched on)"
     one = badge_text(Ruleset(deception_water=True))
     assert one == "**Rules:** 1 switch on — Deception rolls Water, not Fire."
     two = badge_text(Ruleset(never_moira=True, criticals_outrank=True))
@@ -23,7 +23,7 @@ def test_badge_text():
 def test_badge_follows_its_owner_and_the_switches():
     c = Character()
     badge = RulesetBadge(owner=c)
-    assert "default reading" in badge.text
+    assert "as written" in badge.text
     c.ruleset.flustered_shaken_off = True
     assert "1 switch on" in badge.text and "Flustered" in badge.text
     c.ruleset = Ruleset.quick_reference()
@@ -33,8 +33,8 @@ def test_badge_follows_its_owner_and_the_switches():
     old.never_moira = False
     assert "12 switches on" in badge.text  # no longer watching
     a = Attack()
-    assert "default reading" in RulesetBadge(owner=a).text
-    assert "default reading" in RulesetBadge().text
+    assert "as written" in RulesetBadge(owner=a).text
+    assert "as written" in RulesetBadge().text
 
 
 def _badges(page):
@@ -49,3 +49,9 @@ def _badges(page):
 def test_every_page_shows_a_badge():
     for page in (odds_page(), damage_page(), character_page()):
         assert len(_badges(page)) == 1
+
+
+def test_the_badge_names_no_file():
+    """Issue 34: "Rules: default reading (rules/000 and 004)" named files, not rules."""
+    for ruleset in (Ruleset(), Ruleset.roll_over_draft()):
+        assert "rules/" not in badge_text(ruleset)

@@ -101,11 +101,15 @@ def test_a_new_join_code_keeps_the_seated_and_drops_the_watchers(world):
     again = TablePage(service)
     again.token = ronan.token
     ronan._session_ended()  # the old page closed
-    assert again._back_to_seat("Seats", "ronan", code)
+    looked = again._first_look(code, "Seats", "ronan", "127.0.0.1")  # off the loop when served
+    assert looked[0] == "back"
+    again._opened(code, "Seats", "ronan", looked)
     assert again.session.seat == "ronan" and again.code is None
     # Another browser with the old link gets nowhere near the seat.
     stranger = TablePage(service)
-    assert not stranger._back_to_seat("Seats", "ronan", code)
+    looked = stranger._first_look(code, "Seats", "ronan", "127.0.0.1")
+    assert looked[0] == "code" and looked[1] is None
+    stranger._opened(code, "Seats", "ronan", looked)
     assert stranger.session is None
 
 
@@ -223,3 +227,19 @@ def test_the_gm_sees_a_takeover_at_once_and_may_make_takeovers_wait(world):
     for page in (first, second, third):
         page.close()
     seats.show(None)
+
+
+def test_your_attacks_go_when_the_fight_is_over(world):
+    """Issue 31: a downed foe stayed in "Your attacks" after the fight."""
+    service, table, code = world
+    page = phone(service, table, code)
+    assert page.join("ronan")
+    page.refresh()
+    assert "Your attacks" in page.attacks.object
+    for cid in ("guard-dog", "nightmare"):  # Exhausted 5: down, yet not out of the fight
+        table.apply({"type": "set", "combatant": cid, "field": "exhausted", "value": 5})
+    assert table.state["phase"] == "over"
+    assert not table.state["combatants"]["guard-dog"]["out"]
+    page.refresh()
+    assert page.attacks.object == ""
+    page.close()

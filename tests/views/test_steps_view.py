@@ -148,3 +148,96 @@ def test_the_gm_page_resets_bumps_and_target_for_the_next_combatant(tmp_path):
     assert table.state["up"] == ids[2]
     assert gm.turn.fields["target"].value == "ronan"  # the second dog does not default to the first
     gm.close()
+
+
+def test_the_prevention_step_spends_nothing_until_the_target_chooses(tmp_path):
+    """Issue 31: the prevention's primary button never starts at the most Ki (a hasty tap).
+
+    The levels start at none at each prevention step: the button asks for a choice and cannot
+    be pressed; choosing levels says what they cost.
+    """
+    import panel as pn
+
+    from tb_playground.views.combat.steps import StepControls
+
+    t, _bear = _hidden_bear_hits_ronan(tmp_path)
+    sent = []
+    steps = StepControls("tp", lambda command, then=None: sent.append(command), pn.pane.HTML())
+    steps.show(t.view_for("player", "ronan"), "ronan")
+    assert steps.prevent_ki.value == 0 and steps.prevent_ki.end == 3
+    assert steps.prevent_button.label == "Prevent: choose levels"
+    assert steps.prevent_button.disabled
+    assert "Choose how many to prevent, or take the damage." in steps.prevent_ask.object
+    steps.prevent_ki.value = 2
+    assert steps.prevent_button.label == "Prevent 2 levels (2 Ki)"
+    assert not steps.prevent_button.disabled
+    steps.show(t.view_for("player", "ronan"), "ronan")  # the same step drawn again: kept
+    assert steps.prevent_ki.value == 2
+    steps.prevent_button.clicks += 1
+    assert sent == [{"type": "prevent", "ki": 2}]
+
+
+def test_the_chance_to_go_down_names_the_track_hit(tmp_path):
+    """Issue 31: a Sanity hit's odds say "Target's Sanity at 0 or below", not "Target down"."""
+    from html import unescape
+
+    from table_helpers import fight
+
+    from tb_playground.views.combat import combat_render
+    from tb_playground.views.combat.dice_landing import dice_landing_html
+
+    _, t = new_table(tmp_path, fight())
+    start_and_declare(t, {}, {"nightmare": 10, "ronan": 1, "the-brick": 1, "guard-dog": 1})
+    cry = [a["name"] for a in t.state["combatants"]["nightmare"]["attacks"]].index("Cry")
+    t.apply({"type": "attack", "attacker": "nightmare", "target": "ronan", "attack": cry})
+    view = t.view_for("gm")
+    assert view["pending"]["vital"] == "sanity"
+    html = unescape(combat_render.pending(view))
+    assert "Target's Sanity at 0 or below after this attack" in html
+    assert "Target down" not in html
+    odds = {**t.pending_odds("gm", None, [10]), "typed": [10]}
+    landing = unescape(dice_landing_html(odds, 12, "sanity"))
+    assert "Target's Sanity at 0 or below" in landing
+    assert "Target down" not in landing
+
+
+def test_the_gms_refusal_goes_once_the_table_moves_on(tmp_path):
+    """Issue 31: a GM error line does not stay after what it refused is done.
+
+    The GM's "end the turn" is refused while brackets are still declared; once the players
+    declare (the table moves on) the line goes. A refusal with no event since stays.
+    """
+    from tb_playground.service import CombatService
+    from tb_playground.views.combat.gm_page import GMPage
+
+    service = CombatService(tmp_path / "t.sqlite", gm_key="secret-key-16-chars")
+    table = service.create("Dogs", encounter(roster("ronan.json"), foes=[roster("guard_dog.yaml")]))
+    ids = table.state["ids"]
+    gm = GMPage(service, key="secret-key-16-chars")
+    gm.open_table("Dogs")
+    table.apply({"type": "start", "initiative": dict(zip(ids, [10, 1], strict=True))})
+    gm.refresh()
+    gm.send({"type": "end_turn"})
+    assert 'class="err"' in gm.message.object
+    gm.refresh()  # the same table: the refusal still holds
+    assert 'class="err"' in gm.message.object
+    for cid in ids:
+        table.apply({"type": "declare", "combatant": cid, "bracket": "normal"})
+    gm.refresh()
+    assert gm.message.object == ""
+    gm.close()
+
+
+def test_a_bumped_bracket_says_what_the_bump_does():
+    """Issue 31: "Normal +1 bump" acts in the Fast band with Normal's two actions (000:379)."""
+    from html import unescape
+
+    from tb_playground.views.combat.combat_render import bracket_chip
+
+    chip = unescape(bracket_chip({"bracket": "normal", "bumps": 1, "band": "fast"}, "resolve"))
+    assert "Normal +1 bump: acts in the Fast band with Normal's 2 actions" in chip
+    chip = unescape(bracket_chip({"bracket": "slow", "bumps": 2, "band": "fast"}, "resolve"))
+    assert "Slow +2 bumps: acts in the Fast band with Slow's 1 empowered action" in chip
+    assert unescape(bracket_chip({"bracket": "fast", "bumps": 0, "band": "fast"}, "resolve")) == (
+        '<span class="chip bracket">Fast</span>'
+    )

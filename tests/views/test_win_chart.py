@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from test_momentum import _warehouse
 
-from tb_playground.lab.momentum import Point
+from tb_playground.lab.momentum import Marker, Point
 from tb_playground.lab.win_chance import WinChance
 from tb_playground.views.combat import win_chart
 from tb_playground.views.combat.win_chart import WinChart, _pct, down_table, headline
@@ -154,13 +155,15 @@ def test_the_cursor_follows_the_replay(tmp_path, small_runs):
         assert span.location == table.version - 2
         replay.back_to_live()
         assert chart.cursor is None and not span.visible and chart.at.object == ""
-        # a player replays their own numbering: the line stands at the table's event behind it
+        # a player replays their own numbering: the chance is the table's event's behind it,
+        # the line stands at their number (their chart counts as they do: issue 31)
         replay.bind(table, "player", "ronan")
         seqs = sorted(readable_seqs(table.state, table.events, "player", "ronan"))
         assert len(seqs) < table.version  # the hidden foe's events are not theirs
         for n in (1, 3, len(seqs)):
             replay.go(n)
-            assert chart.cursor == seqs[n - 1] == span.location
+            assert chart.cursor == seqs[n - 1] and span.location == n
+            assert "table's event" not in chart.at.object
         replay.back_to_live()
         assert not span.visible
     finally:
@@ -173,3 +176,70 @@ def test_past_points_say_their_fights(tmp_path):
     points = [Point(1, _chance(fights=5000)), Point(2, _chance(exact=True))]
     assert series_data(points)[0]["how"] == ["over 5,000 simulated fights", "exactly"]
     assert how_worked_out(_chance(fights=20_000)) == "over 20,000 simulated fights"
+
+
+def test_a_players_numbers_agree_on_every_part_of_the_page(tmp_path, small_runs):
+    """Issue 31: the chart's "after event N", x axis and replay count as the player's log does.
+
+    The log and header number the events the player sees 1, 2, ... with no gap where a hidden
+    foe's event was; the chance's headline, its points and markers, and the replay's words say
+    the same numbers (never the table's own, which would hint at the hidden events).
+    """
+    from test_momentum import _played
+
+    from tb_playground.table.table_log import readable_seqs
+    from tb_playground.views.combat.combat_render import counter
+    from tb_playground.views.combat.replay_panel import ReplayPanel
+
+    table = _played(tmp_path, 20)
+    table.apply({"type": "table_option", "option": "share_chance", "on": True})
+    seqs = sorted(readable_seqs(table.state, table.events, "player", "ronan"))
+    assert len(seqs) < table.version  # events the player never saw
+    view = table.view_for("player", "ronan")
+    assert view["events_seen"] == len(seqs) == view["log"][-1]["seq"]
+    assert counter(view).endswith(f"event {len(seqs)}")
+    chart = WinChart("players")
+    chart.bind(table, seqs=lambda: seqs)
+    replay = ReplayPanel(_Service(), lambda _v: {"header": ""}, ["header"], "tp", lambda _on: None)
+    try:
+        _until(lambda: "after event" in chart.head.object and not chart.momentum.filling)
+        _until(lambda: chart.momentum.latest("players").version == table.version)
+        chart.refresh()
+        assert re.findall(r"after event (\d+)", chart.head.object) == [str(len(seqs))]
+        line, marks = chart._data
+        assert line["event"] and set(line["event"]) <= set(range(1, len(seqs) + 1))
+        assert max(line["event"]) == len(seqs)
+        assert set(marks["event"]) <= set(range(1, len(seqs) + 1))
+        replay.bind(table, "player", "ronan")
+        chart.follow(replay)
+        replay.go(len(seqs))
+        assert f"Replaying event {len(seqs)}:" in chart.at.object
+        assert "table's event" not in chart.at.object and chart._cursor_x() == len(seqs)
+    finally:
+        chart.unbind()
+
+
+def test_the_marks_are_drawn_in_the_legends_colours():
+    """Issue 31: the marks took grey while the legend showed coloured squares.
+
+    The page's figure is made before any mark: HoloViews took the empty "color" column for
+    numbers and mapped the colour names through a colour scale (grey). Each glyph of the marks
+    reads the column's colours as they are, the ones the legend shows (``MARKER_STYLE``).
+    """
+    import holoviews as hv
+    from bokeh.models import ColorMapper
+
+    from tb_playground.views.combat.win_chart import FIGURE_OPTS, MARKER_STYLE, _line, _marks
+
+    line, marks = win_chart.series_data([])
+    figure = hv.render((_line(line) * _marks(marks)).opts(**FIGURE_OPTS))
+    renderer = figure.renderers[-1]
+    for name in ("glyph", "nonselection_glyph", "hover_glyph"):
+        glyph = getattr(renderer, name)
+        for color in (glyph.fill_color, glyph.line_color):
+            assert color.field == "color" and not isinstance(color.transform, ColorMapper)
+    point = Point(2, _chance(), (Marker(2, "critical", "A critical", ()),), {})
+    assert win_chart.series_data([point])[1]["color"] == [MARKER_STYLE["critical"][0]]
+    legend = down_table(_Fixed(point), "gm")
+    assert '<span class="win-key critical">▲</span> a critical' in legend  # its mark's shape
+    assert "■" not in legend

@@ -72,16 +72,28 @@ def chips(c: dict) -> str:
     return "".join(out)
 
 
+#: What each declared bracket gives, in words (RULES.md "Combat round").
+BRACKET_ACTIONS = {"fast": "1 action", "normal": "2 actions", "slow": "1 empowered action"}
+
+
 def bracket_chip(c: dict, phase: str) -> str:
-    """What a card says of the bracket: the bracket, "declared" or "waiting"."""
+    """What a card says of the bracket: the bracket, "declared" or "waiting".
+
+    A bumped bracket says what the bump does (issue 31): it acts in the band it was bumped
+    to and keeps the actions of the bracket declared ("A bumped action keeps everything it
+    was", 000:379): "Normal +1 bump: acts in the Fast band with Normal's 2 actions".
+    """
     if c["bracket"]:
         band = c.get("band")
         bumps = c.get("bumps") or 0
-        text = c["bracket"].capitalize()
+        bracket = c["bracket"]
+        text = bracket.capitalize()
         if bumps:
             text += f" +{bumps} bump{'s' if bumps > 1 else ''}"
-        if band and band != c["bracket"]:
-            text += f" → acts {band.capitalize()}"
+        if band and band != bracket:
+            actions = BRACKET_ACTIONS.get(bracket)
+            keeps = f" with {bracket.capitalize()}'s {actions}" if actions else ""
+            text += f": acts in the {band.capitalize()} band{keeps}"
         return f'<span class="chip bracket">{escape(text)}</span>'
     if phase == "declare":
         word = "declared" if c["declared"] else "not declared yet"
@@ -296,6 +308,16 @@ def armor_html(p: dict, who: dict[str, str]) -> str:
     )
 
 
+def down_words(vital: str | None) -> str:
+    """What "down" means for the attacked track, in words ("Target's Sanity at 0 or below").
+
+    An attack's odds give the chance its track (Health, Poise or Sanity) ends at 0 or below
+    (``table.odds``; RULES.md "Vitals"): the words name the track, so a Sanity hit does not
+    read as the target dropping (issue 31).
+    """
+    return f"Target's {vital.capitalize()} at 0 or below" if vital else "Target down"
+
+
 def pending(view: dict) -> str:
     """The attack under way: who, what, the step, and the exact odds of what is still to come."""
     p = view["pending"]
@@ -346,7 +368,7 @@ def pending(view: dict) -> str:
         else:
             items.append(f"<span>Expected levels <b>{odds['expected_levels']:.2f}</b></span>")
         items.append(
-            "<span>Target down after this attack "
+            f"<span>{escape(down_words(p['vital']))} after this attack "
             f"<b class='p-down'>{percent(odds['p_down'])}</b></span>"
         )
         parts.append(f'<div class="odds">{"".join(items)}</div>')

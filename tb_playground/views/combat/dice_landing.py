@@ -13,7 +13,7 @@ from __future__ import annotations
 from tb_playground.engine.roll_reading import dice_needed
 from tb_playground.formatting import escape, percent, plural
 
-from .combat_render import bars
+from .combat_render import bars, down_words
 
 #: What each to-hit chance is called on the page, and the odds' key.
 TO_HIT_WORDS = (("Hit", "p_hit"), ("Critical", "p_critical"), ("Catastrophe", "p_catastrophe"))
@@ -70,7 +70,7 @@ def _chance(label: str, css: str, p: float) -> str:
     return f'<span>{escape(label)} <b class="{css}" data-p="{float(p)!r}">{percent(p)}</b></span>'
 
 
-def dice_landing_html(odds: dict | None, dice: int | None = None) -> str:
+def dice_landing_html(odds: dict | None, dice: int | None = None, vital: str | None = None) -> str:
     """The odds given the dice typed so far, as the step shows them ("" for none).
 
     Parameters
@@ -79,6 +79,8 @@ def dice_landing_html(odds: dict | None, dice: int | None = None) -> str:
         ``Table.pending_odds(role, seat, typed)`` (with its "typed"), or None (not shown).
     dice : int, optional
         How many dice the roll takes (said as "2 of 3 dice typed").
+    vital : str, optional
+        The track the attack hits: the chance to go down names it (``down_words``).
 
     Returns
     -------
@@ -110,7 +112,7 @@ def dice_landing_html(odds: dict | None, dice: int | None = None) -> str:
             f'<span>Expected levels <b class="l-expected" data-x="{expected!r}">'
             f"{expected:.2f}</b></span>"
         )
-    items.append(_chance("Target down", "l-down", odds["p_down"]))
+    items.append(_chance(down_words(vital), "l-down", odds["p_down"]))
     body = f'<div class="odds">{"".join(items)}</div>'
     if odds["step"] == "damage":
         body += f'<div class="l-levels">{bars(odds["levels"])}</div>'

@@ -29,6 +29,7 @@ from ..kit import (
     query_arg,
     row,
     set_query,
+    update,
 )
 from . import dice_landing
 from .action_panel import ActionPanel, ApproachNod
@@ -65,6 +66,7 @@ class GMPage(pn.viewable.Viewer):
         self.view: dict | None = None
         self._layout = pn.Column(sizing_mode="stretch_width")
         self.message = html_pane("gm-message")
+        self._refused_at: int | None = None  # the table's version when a command was refused
         self.gate = GMKeyGate(self.service, lambda key: self._unlocked(key, remember=True))
         self.chooser = TableChooser(self.service, self.open_table, self.message)
         self._build_table()
@@ -201,6 +203,10 @@ class GMPage(pn.viewable.Viewer):
 
     def _sent(self, problem: str, then: Callable | None) -> None:
         self.message.object = f'<p class="err">{escape(problem)}</p>' if problem else ""
+        # A refusal holds for the table as it is: the next event may have done what was
+        # refused (a player declared, the GM did it another way), so it goes then (issue 31).
+        s = self.session
+        self._refused_at = s.table.version if problem and s is not None else None
         if not problem and then is not None:
             then()
 
@@ -224,6 +230,9 @@ class GMPage(pn.viewable.Viewer):
             return
         d = self.service.drawn(self.session.table, "gm", None, draw_gm)
         v = self.view = d["view"]
+        if self._refused_at is not None and v["version"] > self._refused_at:
+            self._refused_at = None  # the table moved on since the refusal (``_sent``)
+            update(self.message, object="")
         by_id = {c["id"]: c for c in v["combatants"]}
         phase = v["phase"]
         self.board.show(d, self.service.store.gm_loss(self.session.table.name))

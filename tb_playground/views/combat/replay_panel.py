@@ -32,6 +32,21 @@ def story_pane(css_class: str) -> LiveHTML:
     )  # fmt: skip
 
 
+def reader_seqs(service, table, role: str, seat: str | None) -> list[int] | None:
+    """The table's events ``role`` (at ``seat``) sees, in order; None for the GM (every one).
+
+    A player or spectator numbers the events they see 1, 2, ... with no gap where an event
+    they may not see was (their log's rule, issue 20): the replay and the chance's chart count
+    them so (issue 31). Read once per table version and reader (``service.drawing``).
+    """
+    if table is None or role == "gm":
+        return None
+    return service.drawing(
+        table, table.version, "reader seqs", (role, seat),
+        lambda: sorted(readable_seqs(table.state, table.events, role, seat)),
+    )  # fmt: skip
+
+
 class ReplayCursor(param.Parameterized):
     """Live, or replaying event ``at`` of the ``count`` events so far (no Panel objects).
 
@@ -211,13 +226,7 @@ class ReplayPanel(ReplayCursor, pn.viewable.Viewer):
         A player or spectator replays their own numbering, as their log counts (1, 2, ... with
         no gap where an event they may not see was: issue 20); read once per table version.
         """
-        t, role, seat = self.table, self.role, self.seat
-        if t is None or role == "gm":
-            return None
-        return self.service.drawing(
-            t, t.version, "reader seqs", (role, seat),
-            lambda: sorted(readable_seqs(t.state, t.events, role, seat)),
-        )  # fmt: skip
+        return reader_seqs(self.service, self.table, self.role, self.seat)
 
     def seen(self) -> int:
         """How many events this reader sees in all (the slider's end)."""

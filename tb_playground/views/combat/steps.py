@@ -5,7 +5,8 @@ Vitals: the target's prevention with Ki) says on every page whose move it is ("W
 Ronan to roll damage"; a combatant hidden from the reader is "the GM"), and offers the one who
 makes it one primary button and an explicit "no" ("Keep the dice as rolled", "Take the
 damage"). Boost picks start empty at every boost step and the button says what they cost; the
-prevention button says the Ki the chosen levels cost. A player asked for a Distracted roll
+prevention's levels start at none at every prevention step (a hasty tap spends no Ki: issue
+31) and its button says the Ki the chosen levels cost. A player asked for a Distracted roll
 (rules/002 "What Is Distracted?") rolls it here too. The last roll's result shows above the
 step for a few seconds (a CSS fade: ``views/css/combat.css``) and stays as a line.
 While dice are typed into the box one at a time, the step shows the exact odds given the dice
@@ -176,6 +177,7 @@ class StepControls:
         self._send = send
         self._odds = odds
         self._rolling: tuple | None = None  # the roll the dice box was last typed for
+        self._kept: list[int] = []  # dice of that roll already put in, the box's come after
         self._message = message
         self._typed = (typed_label, typed_button)
         self._p: dict | None = None
@@ -277,11 +279,38 @@ class StepControls:
     # -- sending -------------------------------------------------------------------------------
 
     def _roll(self, typed: bool) -> None:
-        command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
-        if command is not None:
-            self._send(command, then=self._clear_faces)
+        """Roll with the table's dice, or with the dice typed.
+
+        Typed dice add to those already put in for this roll (issue 31: "So far 3, 7", then
+        "2" is "So far 3, 7, 2"): fewer than the roll takes are kept, the box emptied for the
+        next ones, and the landing says how many are still to come; the roll goes once all
+        are in.
+        """
+        if typed and self._kept:
+            so_far = typed_so_far(self.faces.value_input or self.faces.value)
+            if so_far is None:
+                text = "Type the faces as numbers from 1 to 10, e.g. 3 7."
+                self._message.object = f'<p class="err">{escape(text)}</p>'
+                return
+            faces = self._kept + so_far
+        else:
+            command = with_typed_faces({"type": "roll"}, typed, self.faces, self._message)
+            if command is None:
+                return
+            faces = command.get("faces")
+        most = dice_of(self._p)
+        if faces is not None and most is not None and 0 < len(faces) < most:
+            if problem(faces, most):
+                return self._show_landing()
+            self._kept = list(faces)  # not all in yet: keep them, the next ones add
+            update(self.faces, value="", value_input="")
+            self._show_landing()
+            return
+        command = {"type": "roll"} if faces is None else {"type": "roll", "faces": faces}
+        self._send(command, then=self._clear_faces)
 
     def _clear_faces(self) -> None:
+        self._kept = []
         update(self.faces, value="", value_input="")
         update(self.landing, object="")
 
@@ -340,6 +369,7 @@ class StepControls:
         """The odds given the dice typed so far, under the dice box (one pane's text)."""
         p = self._p
         typed = typed_so_far(self.faces.value_input)
+        typed = None if typed is None else self._kept + typed
         html = ""
         if self._odds is not None and typed and p is not None and p["step"] in ("to_hit", "damage"):
             most = dice_of(p)
@@ -347,7 +377,7 @@ class StepControls:
             if wrong:
                 html = f'<div class="landing hint">{escape(wrong)}</div>'
             else:
-                html = dice_landing_html(self._odds(typed), most)
+                html = dice_landing_html(self._odds(typed), most, p.get("vital"))
         update(self.landing, object=html)
 
     def _new_step(self, p: dict) -> bool:
@@ -377,13 +407,14 @@ class StepControls:
     def _show_prevent(self, p: dict) -> None:
         levels = int(p.get("levels") or 0)
         most = min(levels, affordable(p))
-        if self._new_step(p):
-            update(self.prevent_ki, end=max(levels, 0), value=most)
+        if self._new_step(p):  # nothing chosen: a hasty tap spends no Ki (issue 31)
+            update(self.prevent_ki, end=max(levels, 0), value=0)
         else:
             update(self.prevent_ki, end=max(levels, 0))
         ask = (
             f"Each level prevented costs Ki: the Ki left pays for {plural(most, 'level')} "
-            f"of the {plural(levels, 'level')} coming."
+            f"of the {plural(levels, 'level')} coming. Choose how many to prevent, "
+            "or take the damage."
         )
         update(self.prevent_ask, object=f'<div class="hint">{escape(ask)}</div>')
         self._label_prevent()

@@ -50,6 +50,7 @@ from .combat_session import (
     TableSession,
 )
 from .fight_story import FightStory
+from .replay_panel import reader_seqs
 from .seat_session import BrowserToken, SeatNote, SeatPrompt, SeatSession, browser_token
 from .steps import StepControls
 from .win_chart import WinChart
@@ -332,12 +333,17 @@ class TablePage(pn.viewable.Viewer):
         else:
             self.session = SeatSession(table, seat, self.refresh, self.service.seats, self.page_id)
         self.service.sessions.add(self.session)
-        self.chance.bind(table)
+        self.chance.bind(table, seqs=self._reader_seqs)  # numbered as this page's log does
         set_query(table=table.name, code=self.code, seat=seat)
         self.message.object = ""
         self._layout[:] = [self.table_view]
         self.refresh()  # after: a link's replay (``?at=``) takes the page's place
         return True
+
+    def _reader_seqs(self) -> list[int] | None:
+        """The table's events this page's reader sees (``replay_panel.reader_seqs``)."""
+        s = self.session
+        return None if s is None else reader_seqs(self.service, s.table, s.role, s.seat)
 
     def _owns(self, table, seat: str) -> bool:
         return self.service.seats.owner(table.name, seat, self.token)
@@ -623,8 +629,8 @@ class TablePage(pn.viewable.Viewer):
         """
         s = self.session
         me = next((c for c in d["view"]["combatants"] if c["id"] == s.seat), None)
-        if me is None or not me["attacks"]:
-            update(self.attacks, object="")
+        if me is None or not me["attacks"] or d["view"]["phase"] == "over":
+            update(self.attacks, object="")  # after the fight, nobody left to attack (issue 31)
             return
         html = self._attacks_html(d["view"], compute=False)
         if html is None:
@@ -674,7 +680,10 @@ class TablePage(pn.viewable.Viewer):
                 log.exception("page %s: its seat could not be marked away", self.page_id)
 
         try:
-            _FILE_WORK.submit(away)  # off the event loop (issue 33, item 3)
+            if served():
+                _FILE_WORK.submit(away)  # off the event loop (issue 33, item 3)
+            else:
+                away()  # a page outside a server (a notebook, a test): here and now
         finally:
             self.close()
             self.service.page_closed()

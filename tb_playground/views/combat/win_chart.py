@@ -18,11 +18,14 @@ import math
 import os
 import threading
 import weakref
+from bisect import bisect_right
+from collections.abc import Callable
 
 import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401 - registers the backend: the options apply at once
 import panel as pn
 import param
+from bokeh.core.properties import field
 from bokeh.models import Span
 from panel.io.document import hold
 from panel.io.state import set_curdoc
@@ -54,6 +57,9 @@ MARKER_STYLE = {
     "down": ("#d6336c", "x"),
     "fate": ("#e0a100", "diamond"),
 }
+
+#: The legend's sign for each kind: the shape of its mark (``MARKER_STYLE``), in its colour.
+MARKER_SIGNS = {"critical": "▲", "catastrophe": "▼", "down": "✕", "fate": "◆"}
 
 _LINE_COLOR = "#1c7ed6"
 
@@ -93,11 +99,25 @@ def _line(data: dict, hooks=()) -> hv.Overlay:
     return band * curve
 
 
+def _own_colors(plot, _element) -> None:
+    """Each mark in its own colour, the legend's (issue 31: they were all grey).
+
+    A figure made before any mark (the page's, with no data yet) has HoloViews take the
+    "color" column for numbers and map it through a colour scale, which paints the colour
+    names grey: the glyphs read the column's colours as they are instead.
+    """
+    renderer = plot.handles["glyph_renderer"]
+    for name in ("glyph", "nonselection_glyph", "selection_glyph", "hover_glyph", "muted_glyph"):
+        glyph = getattr(renderer, name, None)
+        if hasattr(glyph, "fill_color"):
+            glyph.fill_color = glyph.line_color = field("color")
+
+
 def _marks(data: dict, hooks=()) -> hv.Points:
     return hv.Points(data, ["event", "chance"], ["what", "color", "marker"]).opts(
         color="color", marker="marker", size=14, line_width=2,  # color: fill and line
         tools=["hover"],
-        hooks=list(hooks),
+        hooks=[_own_colors, *hooks],
         hover_tooltips=[("", "@what")],
     )  # fmt: skip
 
@@ -135,20 +155,43 @@ def down_plot(points: list, title: str = "") -> hv.Overlay:
     return hv.Overlay(curves).opts(**opts, legend_position="top_left", title=title)
 
 
-def series_data(points: list) -> tuple[dict, dict]:
-    """The line's and the markers' columns for ``points`` (``Momentum.series``)."""
+def _same(version: int) -> int:
+    """The table's own numbering (the GM's): an event's number is its count."""
+    return version
+
+
+def reader_numbering(seqs: list[int] | None) -> Callable[[int], int]:
+    """The reader's number of the table's event count ``version`` (issue 31).
+
+    ``seqs``: the table's events this reader sees, in order (``table_log.readable_seqs``);
+    None: the GM, who sees every event and numbers them as the table does. A player numbers
+    the events they see 1, 2, ... with no gap where an event they may not see was (their log
+    and header's rule, issue 20): the table's count ``version`` is, to them, the number of the
+    last event they saw at or before it.
+    """
+    if seqs is None:
+        return _same
+    return lambda version: bisect_right(seqs, version)
+
+
+def series_data(points: list, number: Callable[[int], int] = _same) -> tuple[dict, dict]:
+    """The line's and the markers' columns for ``points`` (``Momentum.series``).
+
+    ``number``: the reader's number of a table's event count (``reader_numbering``): the x
+    axis counts the events as the reader's log does.
+    """
     line = {"event": [], "chance": [], "low": [], "high": [], "how": []}
     marks = {"event": [], "chance": [], "what": [], "color": [], "marker": []}
     for p in points:
         c = p.chance
-        line["event"].append(p.version)
+        line["event"].append(number(p.version))
         line["chance"].append(100 * c.p_win)
         line["low"].append(100 * c.p_win_interval[0])
         line["high"].append(100 * c.p_win_interval[1])
         line["how"].append(how_worked_out(c))
         for m in p.markers:
             color, marker = MARKER_STYLE[m.kind]
-            marks["event"].append(m.version)
+            marks["event"].append(number(m.version))
             marks["chance"].append(100 * c.p_win)
             marks["what"].append(m.text)
             marks["color"].append(color)
@@ -170,12 +213,12 @@ def at_event(points: list, n: int | None, label: int | None = None) -> str:
     """The chance as it stood at the table's event ``n`` (the replay's), in words; "" live.
 
     ``label``: the event as the reader numbers it (a player's log skips what they may not
-    see), when it is not the table's ``n``.
+    see), when it is not the table's ``n``: the only number said (issue 31: each reader's
+    numbering is the one on every part of their page).
     """
     if n is None:
         return ""
     label = n if label is None else label
-    where = "" if label == n else f", at the table's event {n}"
     before = [p for p in points if p.version <= n]
     if not before:
         return f'<p class="status win-then">Replaying event {label}: no chance worked out yet.</p>'
@@ -183,12 +226,15 @@ def at_event(points: list, n: int | None, label: int | None = None) -> str:
     since = "" if p.version == n else " (the chance last worked out before it)"
     return (
         f'<p class="status win-then">Replaying event {label}: {_pct(p.chance.p_win)} chance '
-        f"to win then{since} · the dashed line on the chart{where}.</p>"
+        f"to win then{since} · the dashed line on the chart.</p>"
     )
 
 
-def headline(momentum: Momentum | None, audience: str) -> str:
-    """The chance, its interval and the rounds left, in words (and "working..." meanwhile)."""
+def headline(momentum: Momentum | None, audience: str, number: Callable[[int], int] = _same) -> str:
+    """The chance, its interval and the rounds left, in words (and "working..." meanwhile).
+
+    ``number``: the reader's number of a table's event count (``reader_numbering``).
+    """
     if momentum is None:
         return ""
     point = momentum.latest(audience)
@@ -212,7 +258,7 @@ def headline(momentum: Momentum | None, audience: str) -> str:
         note = f' · <span class="err">{escape(error)}</span>'
     return (
         f'<p class="status win-head"><b>{side}: {_pct(c.p_win)}</b> chance to win from here '
-        f"({how}) · {rounds} · after event {point.version}{note}</p>"
+        f"({how}) · {rounds} · after event {number(point.version)}{note}</p>"
     )
 
 
@@ -228,7 +274,8 @@ def down_table(momentum: Momentum | None, audience: str) -> str:
         if cid in point.names
     )
     legend = " ".join(
-        f'<span class="win-key {k}">■</span> {escape(words)}' for k, words in MARKER_WORDS.items()
+        f'<span class="win-key {k}">{MARKER_SIGNS[k]}</span> {escape(words)}'
+        for k, words in MARKER_WORDS.items()
     )
     return (
         f'<table class="tb win-down"><tr><th>Down by the end of round {c.next_round}</th>'
@@ -249,7 +296,8 @@ class WinChart(pn.viewable.Viewer):
         The GM page's ``send(command)``, for the switch.
 
     The replay's cursor (``follow(replay)``): while the page replays event N, a dashed line
-    stands at the table's event N and the headline says the chance then; back at live it goes.
+    stands at event N (as the reader numbers it, like the x axis) and the headline says the
+    chance then; back at live it goes.
     """
 
     cursor = param.Integer(
@@ -275,6 +323,7 @@ class WinChart(pn.viewable.Viewer):
         self.span: Span | None = None  # the replay's cursor on the drawn figure
         self._replay = None
         self._label: int | None = None  # the event replayed as the reader numbers it
+        self._seqs: Callable[[], list[int] | None] | None = None  # the reader's events (bind)
         self.head = _pane("win-now")
         self.at = _pane("win-at")
         self.down = _pane("win-chances")
@@ -358,7 +407,7 @@ class WinChart(pn.viewable.Viewer):
 
     def _show_cursor(self) -> None:
         """The dashed line at ``cursor`` (hidden when live), the x range holding it too."""
-        n = self.cursor
+        n = self._cursor_x()
         if self.span is not None:
             if n is not None:
                 self.span.location = n
@@ -372,6 +421,16 @@ class WinChart(pn.viewable.Viewer):
             if (x.start, x.end) != (start - pad, end + pad):
                 x.start, x.end = start - pad, end + pad
 
+    def _number(self) -> Callable[[int], int]:
+        """The reader's number of a table's event count (``reader_numbering``, ``bind``)."""
+        return reader_numbering(self._seqs() if self._seqs is not None else None)
+
+    def _cursor_x(self) -> int | None:
+        """Where the replay's line stands: the event replayed, as the reader counts."""
+        if self.cursor is None:
+            return None
+        return self._label if self._label is not None else self._number()(self.cursor)
+
     @param.depends("cursor", watch=True)
     def _cursor_moved(self) -> None:
         self._show_cursor()
@@ -382,10 +441,10 @@ class WinChart(pn.viewable.Viewer):
         update(self.at, object=text)
 
     def follow(self, replay) -> None:
-        """Put the cursor where ``replay`` (a ``ReplayPanel``) is: its ``at``, as the table counts.
+        """Put the cursor where ``replay`` (a ``ReplayPanel``) is: its ``at``.
 
-        A player replays their own numbering; ``replay.table_event()`` maps it to the table's
-        event count, which the chart's x axis counts.
+        A player replays their own numbering, the one of the chart's x axis (``bind``);
+        ``replay.table_event()`` maps it to the table's event count, whose point it shows.
         """
         if self._replay is not None:
             return
@@ -400,9 +459,15 @@ class WinChart(pn.viewable.Viewer):
 
     # -- binding to a table ---------------------------------------------------------------------
 
-    def bind(self, table, doc=None) -> None:
-        """Show ``table``'s chance (its one ``Momentum``), updated on this page's loop."""
+    def bind(self, table, doc=None, seqs: Callable[[], list[int] | None] | None = None) -> None:
+        """Show ``table``'s chance (its one ``Momentum``), updated on this page's loop.
+
+        ``seqs()``: the table's events this page's reader sees, in order, or None for the GM
+        (``replay_panel.reader_seqs``): the headline, x axis and replay's words number the
+        events as the reader's log and header do (issue 31). None: the table's numbering.
+        """
         self.unbind()
+        self._seqs = seqs
         if RUN_OPTIONS["fights"] <= 0:  # turned off for this server
             self._layout.visible = False
             return
@@ -458,12 +523,13 @@ class WinChart(pn.viewable.Viewer):
             if self.audience != "gm":
                 self._layout.extend(self._items)
             self._make_figure()
-        update(self.head, object=headline(m, self.audience))
+        number = self._number()
+        update(self.head, object=headline(m, self.audience, number))
         points = m.series(self.audience)
         key = (len(points), points[-1].version if points else -1)
         if key != self._shown_points:
             self._shown_points = key
-            self._data = series_data(points)
+            self._data = series_data(points, number)
             self._show()
             update(self.down, object=down_table(m, self.audience))
             if self.cursor is not None:  # a past point came in under the replay's cursor
@@ -484,5 +550,6 @@ __all__ = [
     "headline",
     "how_worked_out",
     "momentum_plot",
+    "reader_numbering",
     "series_data",
 ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import panel as pn
 from bokeh.models import CustomJS
+from panel.theme.fast import Fast as PanelFast
 
 from . import patches, refused_changes
 from .css import NAV_CSS, SITE_CSS
@@ -34,6 +35,22 @@ VIEWPORT = "width=device-width, initial-scale=1"
 #: What a page's ``?theme=`` may say, and Panel's theme for it. Panel knows only "default" and
 #: "dark"; "light" is what a person types for the first. Anything else is the default.
 THEMES = {"default": "default", "light": "default", "dark": "dark"}
+
+
+#: The pages' font: the device's own (no web font to fetch; issue 34).
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+
+
+class Fast(PanelFast):
+    """Panel's Fast design without its web font (Open Sans from Google's servers).
+
+    Every page asked for it; offline (a table without internet) the request failed and the
+    page fell back quietly to another font. The pages use the device's own font (``FONT``)
+    instead (issue 34). The class keeps the name ``Fast``: Panel builds the addresses of the
+    design's own files from it.
+    """
+
+    _resources = {kind: res for kind, res in PanelFast._resources.items() if kind != "font"}
 
 
 @dataclass(frozen=True)
@@ -288,6 +305,8 @@ def page(
         title=heading or f"20 Below: {title}",
         main=[nav(current), *main],
         accent=ACCENT,
+        design=Fast,
+        font=FONT,
         meta_viewport=VIEWPORT,
         meta_description=f"{PROJECT}: {title}",
         raw_css=[SITE_CSS, *(raw_css or [])],
