@@ -19,6 +19,7 @@ from tb_playground.lab.levers import levers
 from tb_playground.lab.tune import DIFFICULTIES, tune_encounter
 from tb_playground.models.files import load
 from tb_playground.models.roster import example_roster
+from tb_playground.views.kit import TextMultiChoice
 
 #: Lineups the section shows.
 SHOWN = 3
@@ -91,10 +92,10 @@ class EncounterTuner(pn.viewable.Viewer):
 
     def _build(self) -> None:
         s = self.settings
-        self.party_pick = pn.widgets.MultiChoice.from_param(
+        self.party_pick = TextMultiChoice.from_param(
             s.param.party, options=_roster_options("character"), label="Party"
         )
-        self.pool_pick = pn.widgets.MultiChoice.from_param(
+        self.pool_pick = TextMultiChoice.from_param(
             s.param.pool, options=_roster_options("creature"), label="Creatures on offer"
         )
         self.difficulty = pn.widgets.Select.from_param(

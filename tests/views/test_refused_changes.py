@@ -46,6 +46,19 @@ def _forge(select: pn.widgets.Select, doc: Document, value: str) -> None:
     asyncio.run(handler.handle(_Message(), connection))
 
 
+@pytest.fixture(autouse=True)
+def without_the_installed_filter():
+    """A served page in another test of this process may have installed the filter: out here."""
+    loggers = [logging.getLogger(PANEL[0]), logging.getLogger(BOKEH[0])]
+    had = [refused_changes._FILTER in logger.filters for logger in loggers]
+    for logger in loggers:
+        logger.removeFilter(refused_changes._FILTER)
+    yield
+    for logger, was in zip(loggers, had, strict=True):
+        if was:
+            logger.addFilter(refused_changes._FILTER)
+
+
 @pytest.fixture
 def quiet():
     clock = _Clock()

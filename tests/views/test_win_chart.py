@@ -16,7 +16,7 @@ import time
 import pytest
 from test_momentum import _warehouse
 
-from tb_playground.lab.momentum import Marker, Point
+from tb_playground.lab.momentum import Point
 from tb_playground.lab.win_chance import WinChance
 from tb_playground.views.combat import win_chart
 from tb_playground.views.combat.win_chart import WinChart, _pct, down_table, headline
@@ -217,29 +217,3 @@ def test_a_players_numbers_agree_on_every_part_of_the_page(tmp_path, small_runs)
         assert "table's event" not in chart.at.object and chart._cursor_x() == len(seqs)
     finally:
         chart.unbind()
-
-
-def test_the_marks_are_drawn_in_the_legends_colours():
-    """Issue 31: the marks took grey while the legend showed coloured squares.
-
-    The page's figure is made before any mark: HoloViews took the empty "color" column for
-    numbers and mapped the colour names through a colour scale (grey). Each glyph of the marks
-    reads the column's colours as they are, the ones the legend shows (``MARKER_STYLE``).
-    """
-    import holoviews as hv
-    from bokeh.models import ColorMapper
-
-    from tb_playground.views.combat.win_chart import FIGURE_OPTS, MARKER_STYLE, _line, _marks
-
-    line, marks = win_chart.series_data([])
-    figure = hv.render((_line(line) * _marks(marks)).opts(**FIGURE_OPTS))
-    renderer = figure.renderers[-1]
-    for name in ("glyph", "nonselection_glyph", "hover_glyph"):
-        glyph = getattr(renderer, name)
-        for color in (glyph.fill_color, glyph.line_color):
-            assert color.field == "color" and not isinstance(color.transform, ColorMapper)
-    point = Point(2, _chance(), (Marker(2, "critical", "A critical", ()),), {})
-    assert win_chart.series_data([point])[1]["color"] == [MARKER_STYLE["critical"][0]]
-    legend = down_table(_Fixed(point), "gm")
-    assert '<span class="win-key critical">▲</span> a critical' in legend  # its mark's shape
-    assert "■" not in legend

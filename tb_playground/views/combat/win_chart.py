@@ -25,7 +25,6 @@ import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401 - registers the backend: the options apply at once
 import panel as pn
 import param
-from bokeh.core.properties import field
 from bokeh.models import Span
 from panel.io.document import hold
 from panel.io.state import set_curdoc
@@ -99,25 +98,11 @@ def _line(data: dict, hooks=()) -> hv.Overlay:
     return band * curve
 
 
-def _own_colors(plot, _element) -> None:
-    """Each mark in its own colour, the legend's (issue 31: they were all grey).
-
-    A figure made before any mark (the page's, with no data yet) has HoloViews take the
-    "color" column for numbers and map it through a colour scale, which paints the colour
-    names grey: the glyphs read the column's colours as they are instead.
-    """
-    renderer = plot.handles["glyph_renderer"]
-    for name in ("glyph", "nonselection_glyph", "selection_glyph", "hover_glyph", "muted_glyph"):
-        glyph = getattr(renderer, name, None)
-        if hasattr(glyph, "fill_color"):
-            glyph.fill_color = glyph.line_color = field("color")
-
-
 def _marks(data: dict, hooks=()) -> hv.Points:
     return hv.Points(data, ["event", "chance"], ["what", "color", "marker"]).opts(
         color="color", marker="marker", size=14, line_width=2,  # color: fill and line
         tools=["hover"],
-        hooks=[_own_colors, *hooks],
+        hooks=list(hooks),
         hover_tooltips=[("", "@what")],
     )  # fmt: skip
 
