@@ -89,9 +89,8 @@ def main() -> None:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             wait_for_http(f"{base}/table", timeout=90)
             gm = browser.new_context().new_page()
-            gm.goto(f"{base}/gm?key={KEY}")
-            gm.locator(".gm-open button").click()
-            gm.locator(".gm-log").wait_for(timeout=30_000)
+            gm.goto(f"{base}/gm?key={KEY}&table=Bench")
+            gm.locator(".gm-log").wait_for(timeout=60_000)
             pages = {"GM": gm}
             for seat in SEATS[: args.phones]:
                 page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
