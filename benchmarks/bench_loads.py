@@ -219,18 +219,11 @@ def pages(moves: int, pause: float) -> None:
                 stop = threading.Event()
                 gets = [0, 0]
 
-                def loop() -> None:
-                    while not stop.is_set():
-                        try:
-                            with urllib.request.urlopen(f"{base}/odds", timeout=30) as r:
-                                r.read()
-                            gets[0] += 1
-                        except urllib.error.HTTPError as refused:
-                            gets[1] += refused.code == 429
-                        except OSError:
-                            pass
-
-                threads = [threading.Thread(target=loop, daemon=True) for _ in range(4)]
+                threads = [
+                    threading.Thread(target=_get_loop, args=(f"{base}/odds", stop, gets, 30),
+                                     daemon=True)
+                    for _ in range(4)
+                ]  # fmt: skip
                 began = time.monotonic()
                 for t in threads:
                     t.start()
@@ -249,6 +242,19 @@ def pages(moves: int, pause: float) -> None:
             proc.kill()
             proc.wait()
         print(f"  (GET loops: {rate[0]:.1f} pages/s served, {rate[1]:.1f}/s refused with 429)")
+
+
+def _get_loop(url: str, stop, gets: list, timeout: float) -> None:
+    """Plain GETs of ``url`` until ``stop``: ``gets`` counts the answered and the 429s."""
+    while not stop.is_set():
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as r:
+                r.read()
+            gets[0] += 1
+        except urllib.error.HTTPError as refused:
+            gets[1] += refused.code == 429
+        except OSError:
+            pass
 
 
 def _timed_get(opener, url: str) -> float:
@@ -279,18 +285,11 @@ def builds(samples: int = 30) -> None:
             quiet = [_timed_get(person, f"{base}/odds") for _ in range(10)]
             stop, gets = threading.Event(), [0, 0]
 
-            def loop() -> None:
-                while not stop.is_set():
-                    try:
-                        with urllib.request.urlopen(f"{base}/odds", timeout=60) as r:
-                            r.read()
-                        gets[0] += 1
-                    except urllib.error.HTTPError as refused:
-                        gets[1] += refused.code == 429
-                    except OSError:
-                        pass
-
-            threads = [threading.Thread(target=loop, daemon=True) for _ in range(4)]
+            threads = [
+                threading.Thread(target=_get_loop, args=(f"{base}/odds", stop, gets, 60),
+                                 daemon=True)
+                for _ in range(4)
+            ]  # fmt: skip
             for t in threads:
                 t.start()
             began = time.monotonic()
