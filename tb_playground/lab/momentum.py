@@ -63,6 +63,10 @@ MARKER_WORDS = {
 #: the previous version's chance without a run).
 NOT_THE_FIGHT = frozenset({"version", "join_code", "name", "options", "share_foes", "seed"})
 
+#: The phases ``win_from_here`` works a chance out in (a fight's, before it or over): a past
+#: event in any other (a chase's, say) is skipped without a run, as it would only be refused.
+FIGHT_PHASES = frozenset({"setup", "declare", "resolve", "over"})
+
 #: Seconds an event waits before its run is asked for: the pages' fan-out goes first (and the
 #: events of one command come as one run).
 SETTLE = 0.08
@@ -547,6 +551,9 @@ class Momentum:
         state = table.replay(n)
         key = self._past_keys[n] = _fight_key(state)
         if n > 1 and key == self._past_key(table, n - 1):  # nothing the fight reads changed
+            self._past_done(n)
+            return
+        if state.get("phase") not in FIGHT_PHASES:  # a chase, say: no chance, so no run
             self._past_done(n)
             return
         hidden = any(c.get("hidden") for c in state["combatants"].values())

@@ -160,7 +160,7 @@ def test_the_exact_duel_steps_aside_when_the_chains_are_coupled(tmp_path):
 
 def _expected_conditions(c: dict) -> set[str]:
     names = {k for k in c["conditions"] if k in CONDITIONS and k != "Distracted"}
-    if c["now"]["sanity"] == 0:
+    if c["now"]["sanity"] <= 0:  # Shattered is still Overwhelmed (vital_conditions, issue 32)
         names.add("Overwhelmed")
     if c["now"]["poise"] <= 0:
         names.add("Flustered")
