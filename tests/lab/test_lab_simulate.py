@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from table_helpers import roster
 
 from tb_playground.engine import (
     KI_POLICIES,
@@ -40,7 +41,6 @@ from tb_playground.table.boost_offer import room
 from tb_playground.table.commands import decide
 from tb_playground.table.fight_end import able
 from tb_playground.table.state import apply_changes, initial_state
-from tests.table_helpers import roster
 
 #: z for comparisons made many at a time: each check fails by chance about once in 100,000.
 Z = 4.4

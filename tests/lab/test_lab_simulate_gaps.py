@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from table_helpers import roster
 
 from tb_playground.engine import damage_distribution, to_hit_odds
 from tb_playground.lab import simulate
 from tb_playground.models import Creature, Encounter
 from tb_playground.models.combatants import encounter_records
-from tests.table_helpers import roster
 
 #: z of a check made once: it fails by chance about once in 100,000.
 Z = 4.4

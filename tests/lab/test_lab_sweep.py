@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from table_helpers import roster
 
 from tb_playground.lab import simulate, sweep
 from tb_playground.lab.prepare import plain_encounter
 from tb_playground.lab.sweep import SCHEDULER_ENV
 from tb_playground.models import Encounter
 from tb_playground.table import TableStore
-from tests.table_helpers import roster
 
 FIGHTS = 300
 SEED = 11

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from table_helpers import roster
 
 from tb_playground.engine import AttackProfile, damage_distribution, fight_odds, to_hit_odds
 from tb_playground.lab import TACTICS, compare_tactics, simulate, tactic_win_change
 from tb_playground.models import Creature, Encounter
 from tb_playground.models.combatants import encounter_records
 from tb_playground.models.creature import CreatureAttack
-from tests.table_helpers import roster
 
 
 def duel(health=6, ki=2, soak=6, named=True, attacks=()):

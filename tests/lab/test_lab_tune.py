@@ -9,12 +9,12 @@ reach the target, the tuner says so in words.
 from __future__ import annotations
 
 import pytest
+from table_helpers import roster
 
 from tb_playground.lab import simulate
 from tb_playground.lab.prepare import plain_encounter
 from tb_playground.lab.tune import DIFFICULTIES, TuneResult, tune_encounter
 from tb_playground.models import Encounter
-from tests.table_helpers import roster
 
 #: The issue's tolerance: an independent run lands this near the target.
 HONEST = 0.05

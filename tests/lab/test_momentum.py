@@ -18,6 +18,8 @@ from __future__ import annotations
 import threading
 import time
 
+from table_helpers import new_table
+
 from tb_playground.lab.momentum import (
     SHARE_OPTION,
     Momentum,
@@ -30,7 +32,6 @@ from tb_playground.lab.momentum import (
 from tb_playground.lab.win_from_here import win_from_here
 from tb_playground.models.roster import build_encounter
 from tb_playground.table.attack_options import TABLE_OPTIONS
-from tests.table_helpers import new_table
 
 WAREHOUSE = "warehouse.encounter.yaml"
 

@@ -18,6 +18,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from brute_dice import brute_damage
 
 from tb_playground.lab import simulate
 from tb_playground.lab.rules_lab import (
@@ -43,7 +44,6 @@ from tb_playground.lab.rules_lab import (
 )
 from tb_playground.models.ruleset import SWITCHES, VARIANT_SWITCHES, Ruleset
 from tb_playground.texts import rules_text
-from tests.brute_dice import brute_damage
 
 FACES = range(1, 11)
 TOL = 1e-12
@@ -454,11 +454,12 @@ def test_boosts_before_the_roll_move_p_win_as_the_exact_duel_says():
     (4 faces in 10); before it, all 7 go on the first hit, so the switch costs most of the
     chance: exact 59.4% -> 11.9%.
     """
+    from table_helpers import roster
+
     from tb_playground.engine import AttackProfile, fight_odds, to_hit_odds
     from tb_playground.lab import wilson_interval
     from tb_playground.models import Creature, Encounter
     from tb_playground.models.combatants import encounter_records
-    from tests.table_helpers import roster
 
     dummy = Creature(name="Dummy", named=True, soak=9, health=8, defense_physical=4, attacks=[])
     enc = Encounter()

@@ -21,6 +21,7 @@ import threading
 
 import numpy as np
 import pytest
+from table_helpers import new_table, roster
 
 from tb_playground.engine import damage_distribution, to_hit_odds
 from tb_playground.engine.conditions import CONDITIONS
@@ -32,7 +33,6 @@ from tb_playground.models.character import Weapon
 from tb_playground.models.creature import CreatureAttack
 from tb_playground.models.roster import build_encounter
 from tb_playground.table import fold
-from tests.table_helpers import new_table, roster
 
 WAREHOUSE = "warehouse.encounter.yaml"
 

@@ -115,10 +115,15 @@ def test_a_page_takes_any_theme_in_its_address(monkeypatch, query, theme):
 
 
 def test_every_app_reads_the_theme_before_it_builds_a_widget():
-    # A widget picks its theme when it is made, from the address: the app fixes it up first.
-    for path in sorted((ROOT / "apps").glob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        assert 0 < text.find("use_known_theme()") < text.find("pn.extension("), path.name
+    # A widget picks its theme when it is made, from the address: the page fixes it up first.
+    # Every page is ``pages.serve(NAME)`` (issue 34), in apps/ and in the package alike.
+    text = (ROOT / "tb_playground" / "pages" / "__init__.py").read_text(encoding="utf-8")
+    assert 0 < text.find("use_known_theme()") < text.find("pn.extension(")
+    for path in sorted(
+        [*(ROOT / "apps").glob("*.py"), *(ROOT / "tb_playground/pages").glob("*.py")]
+    ):
+        if path.name != "__init__.py":
+            assert f'serve("{path.stem}")' in path.read_text(encoding="utf-8"), path
 
 
 def test_the_rules_page_opens_on_at_a_glance():
