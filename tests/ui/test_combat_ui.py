@@ -168,6 +168,13 @@ def test_gm_and_two_players_play_a_round(served, browser):
     expect(gm.locator(".gm-board .card.up")).to_contain_text("Guard dog")
 
     # The dog bites Ronan; Ronan prevents one of the three levels with Ki.
+    # Hurt before its Slow action, the dog first rolls to hold its focus (issue 32's rules,
+    # RULES.md "Distracted"): the GM rolls it from the tools with typed dice, 1 and 2 hold.
+    gm.locator(".gm-tool-who select").select_option(label="Guard dog")
+    gm.locator(".gm-distracted-faces input").fill("1 2")
+    gm.locator(".gm-distracted-faces input").press("Enter")
+    click(gm, "gm-distracted")
+    expect(gm.locator(".gm-log")).to_contain_text("(Distracted)")
     gm.locator(".gm-target select").select_option(label="Ronan")
     click(gm, "gm-attack-go")
     gm.locator(".gm-faces input").fill("3 3")
