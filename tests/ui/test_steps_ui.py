@@ -116,7 +116,9 @@ def test_one_step_at_a_time(served, browser):
     expect(ronan.locator(".tp-pending")).to_contain_text("Someone unseen hits you")
     expect(ronan.locator(".tp-whose")).to_contain_text("Your move: prevent levels with Ki")
     expect(ronan.locator(".tp-take button")).to_have_text("Take the damage")
-    expect(ronan.locator(".tp-prevent button")).to_contain_text("Ki)")
+    # Issue 31: the prevention starts at 0 levels; its button asks for a choice, no hasty Ki.
+    expect(ronan.locator(".tp-prevent button")).to_contain_text("Prevent: choose levels")
+    expect(ronan.locator(".tp-prevent button")).to_be_disabled()
     expect(gm.locator(".gm-whose")).to_contain_text("Waiting for Ronan to prevent")
     _shoot("4-prevent-unseen", ronan, gm)
     for page in (ronan, brick):
