@@ -39,11 +39,12 @@ def test_badge_follows_its_owner_and_the_switches():
 
 def _badges(page):
     """The badge lines on a page (a template holds the badge's Markdown pane)."""
-    return [
-        obj
-        for obj in page.main
-        if "ruleset-badge" in getattr(obj, "css_classes", []) and "Rules:" in str(obj.object)
-    ]
+    found = []
+    for top in page.main:  # the badge may sit in the page's card (issue 34): look inside too
+        for obj in top.select(lambda o: "ruleset-badge" in getattr(o, "css_classes", [])):
+            if "Rules:" in str(getattr(obj, "object", "")) and obj not in found:
+                found.append(obj)
+    return found
 
 
 def test_every_page_shows_a_badge():
