@@ -78,13 +78,21 @@ class Round:
         assert self.table.version != before, "the page sent nothing"
 
     def press(self, page, css: str) -> None:
+        """Press ``css`` on ``page``; wait until the table moved and the page drew it.
+
+        A page's command carries the version it last drew (issue 33, item 4): a second press
+        before the page drew the first one's event is refused as made on an old table.
+        """
         before = self.table.version
+        counter = page.locator(".gm-header .counter, .tp-header .counter").first
+        shown = counter.inner_text()
         click(page, css)
         try:
             self.wait(before)
         except AssertionError:
             said = page.locator(".tp-message, .gm-message").all_inner_texts()
             raise AssertionError(f"{css}: nothing sent; {said}") from None
+        expect(counter).not_to_have_text(shown)
 
     def pick(self, page, prefix: str, group: str, text: str) -> None:
         """Press the action button of ``group`` whose label starts with ``text``."""
